@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agewalk: the command-line front end.
+ *
+ *   agewalk run FILE.aws [--variants base,pud] [--thp always|never|madvise]
+ *                        [--json] [--check] [--walk-log FILE]
+ *
+ * Exit status: 0 fine, 1 an expectation failed (or, later, a finding),
+ * 2 bad usage or bad input (the message says file:line:col).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: agewalk run FILE.aws [--variants base,pud] [--thp always|never|madvise]\n"
+	      "                            [--json] [--check] [--walk-log FILE]\n"
+	      "  --check   verify the file's expect lines (every THP mode it supports\n"
+	      "            unless --thp picks one); exit 1 if one fails\n", out);
+}
+
+struct opts {
+	const char *file;
+	const char *variants[AW_MAX_VARIANTS];
+	int nr_variants;
+	char *variant_buf;
+	int thp;
+	bool json, check;
+	const char *walk_log;
+};
+
+static int parse_variants(struct opts *o, const char *arg)
+{
+	char *save = NULL, *tok;
+
+	free(o->variant_buf);
+	o->variant_buf = strdup(arg);
+	o->nr_variants = 0;
+	for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
+			fprintf(stderr, "agewalk: unknown or too many variants in '%s' (known: base, pud)\n", arg);
+			return -1;
+		}
+		o->variants[o->nr_variants++] = tok;
+	}
+	return o->nr_variants ? 0 : -1;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	o->thp = -1;
+	o->variants[0] = "base";
+	o->nr_variants = 1;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--check")) {
+			o->check = true;
+		} else if (!strcmp(a, "--variants") && i + 1 < argc) {
+			if (parse_variants(o, argv[++i]))
+				return -1;
+		} else if (!strcmp(a, "--thp") && i + 1 < argc) {
+			o->thp = aw_thp_mode_parse(argv[++i]);
+			if (o->thp < 0) {
+				fprintf(stderr, "agewalk: --thp takes always, never or madvise\n");
+				return -1;
+			}
+		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
+			o->walk_log = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "agewalk: unknown option '%s'\n", a);
+			return -1;
+		} else if (!o->file) {
+			o->file = a;
+		} else {
+			fprintf(stderr, "agewalk: one input file only\n");
+			return -1;
+		}
+	}
+	if (!o->file) {
+		fprintf(stderr, "agewalk: no input file\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp, FILE *walk_log)
+{
+	struct aw_run run;
+	int status = 0;
+
+	if (aw_run_scenario(&run, sc, thp, o->variants, o->nr_variants, walk_log)) {
+		fprintf(stderr, "agewalk: %s\n", run.err);
+		aw_run_free(&run);
+		return 2;
+	}
+	if (o->json)
+		aw_report_json(stdout, &run);
+	else if (!o->check)
+		aw_report_table(stdout, &run);
+	if (o->check) {
+		int fails = aw_check_expectations(stderr, &run);
+
+		if (fails)
+			status = 1;
+		if (!o->json)
+			printf("%s thp=%s: %d expectation%s failed\n", sc->path, aw_thp_mode_name(thp),
+			       fails, fails == 1 ? "" : "s");
+	}
+	aw_run_free(&run);
+	return status;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct aw_scenario sc;
+	char err[512];
+	FILE *walk_log = NULL;
+	int status = 0;
+
+	if (parse_opts(argc, argv, &o)) {
+		usage(stderr);
+		free(o.variant_buf);
+		return 2;
+	}
+	aw_scenario_init(&sc);
+	if (aw_aws_parse_file(o.file, &sc, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		free(o.variant_buf);
+		aw_scenario_free(&sc);
+		return 2;
+	}
+	if (o.walk_log && !(walk_log = fopen(o.walk_log, "w"))) {
+		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
+		status = 2;
+	}
+	for (int mode = 0; !status && mode < AW_THP_NR_MODES; mode++) {
+		bool want = o.thp >= 0 ? mode == o.thp :
+			    o.check ? (sc.cfg.thp_modes >> mode & 1) : mode == (int)sc.cfg.thp;
+		int s;
+
+		if (!want)
+			continue;
+		s = run_mode(&o, &sc, mode, walk_log);
+		if (s > status)
+			status = s;
+	}
+	if (walk_log)
+		fclose(walk_log);
+	free(o.variant_buf);
+	aw_scenario_free(&sc);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "run"))
+		return cmd_run(argc, argv);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A scenario: the machine it runs on (struct aw_config), the event stream,
+ * the names people gave to processes and regions, and the expectations that
+ * `agewalk run --check` verifies.  Every input format (.aws text, .awpb,
+ * fuzz input, replayed trace.dat) produces one of these.
+ */
+#ifndef AW_SCENARIO_H
+#define AW_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+
+#define AW_MAX_NODES		8
+#define AW_MAX_CPUS		64
+#define AW_MAX_MEMCGS		16
+#define AW_MAX_NAME		32
+
+enum aw_thp_mode {
+	AW_THP_NEVER = 0,
+	AW_THP_ALWAYS,
+	AW_THP_MADVISE,
+	AW_THP_NR_MODES
+};
+
+struct aw_node_cfg {
+	uint64_t mem_bytes;	/* memory of the node; its pfn range follows */
+	uint64_t cpu_mask;	/* CPUs on the node (bit n = CPU n) */
+};
+
+struct aw_config {
+	int nr_nodes;
+	struct aw_node_cfg node[AW_MAX_NODES];
+	int nr_memcgs;				/* memcg ids 0..nr_memcgs-1; 0 is the root */
+	uint64_t memcg_limit[AW_MAX_MEMCGS];	/* bytes, 0 = unlimited */
+	enum aw_thp_mode thp;
+	unsigned int thp_modes;			/* bit per aw_thp_mode the scenario supports */
+	uint64_t swap_bytes;			/* 0 = no swap: swappiness 0 */
+	uint64_t mmap_base;			/* top-down mmap starts below this */
+	int skip_empty;				/* emptymap re-scan period (later variants) */
+};
+
+/* One comparison of an expectation: KEY OP VALUE. */
+enum aw_cmp { AW_CMP_EQ, AW_CMP_NE, AW_CMP_LE, AW_CMP_GE, AW_CMP_LT, AW_CMP_GT };
+
+#define AW_EXPECT_MAX_CONDS	8
+
+struct aw_expect_cond {
+	char key[AW_MAX_NAME];		/* metric name, e.g. "young", "pud_skipped" */
+	enum aw_cmp op;
+	double value;
+	int col;			/* column of the key, for messages */
+};
+
+/*
+ * `expect [thp=MODE] [pass=N|N..M|N..] [var=NAME] [node=N] [region=NAME] KEY OP VALUE ...`
+ * Selectors left out match everything: no thp= means every mode, no pass=
+ * means the totals, no var= means every variant that runs, no node= means
+ * every node, no region= means the node's figures.
+ */
+struct aw_expect {
+	int line;			/* source line */
+	int thp;			/* enum aw_thp_mode, or -1 for any */
+	int pass_lo, pass_hi;		/* 0,0 = totals; pass_hi = -1 open ended */
+	char var[AW_MAX_NAME];		/* "" = any variant */
+	int node;			/* -1 = every node */
+	int region;			/* region id (1-based), 0 = none */
+	int nr_conds;
+	struct aw_expect_cond cond[AW_EXPECT_MAX_CONDS];
+};
+
+struct aw_scenario {
+	char *path;			/* where it came from, for messages */
+	struct aw_config cfg;
+
+	/* names: index i holds the name of id i+1 */
+	int nr_regions;
+	char (*region_name)[AW_MAX_NAME];
+	int nr_procs;
+	char (*proc_name)[AW_MAX_NAME];
+
+	size_t nr_events, cap_events;
+	struct aw_event *events;
+	uint32_t *event_line;		/* source line of each event (0 if none) */
+
+	int nr_expects, cap_expects;
+	struct aw_expect *expects;
+};
+
+void aw_config_default(struct aw_config *cfg);
+void aw_scenario_init(struct aw_scenario *sc);
+void aw_scenario_free(struct aw_scenario *sc);
+/* Append one event; returns 0, or -1 when out of memory. */
+int aw_scenario_push(struct aw_scenario *sc, const struct aw_event *ev, uint32_t line);
+
+/*
+ * .aws text scenarios (src/event/aws.c).  Parse errors are reported as
+ * "FILE:LINE:COL: message" into err (one line) and return -1.
+ */
+int aw_aws_parse_file(const char *path, struct aw_scenario *sc, char *err, size_t errlen);
+int aw_aws_parse_string(const char *name, const char *text, struct aw_scenario *sc,
+			char *err, size_t errlen);
+/* Render a scenario as .aws text that parses back to the same events. */
+int aw_aws_write(FILE *out, const struct aw_scenario *sc);
+
+const char *aw_thp_mode_name(enum aw_thp_mode mode);
+int aw_thp_mode_parse(const char *s);	/* -1 if unknown */
+
+#endif /* AW_SCENARIO_H */

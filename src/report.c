@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reports: the side-by-side table, the --json object, and the checks of a
+ * scenario's `expect` lines.  Every figure comes from one place, metric(),
+ * so the table, the JSON and the checks can never disagree.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "run.h"
+
+/* What a metric is read from: a node's pass, a node's totals, a region's pass. */
+struct aw_src {
+	const struct aw_kernel *k;
+	int node;
+	const struct aw_pass *pass;		/* node per-pass */
+	const struct aw_region_pass *rpass;	/* region per-pass */
+	const struct aw_region *region;		/* region totals (with node) */
+};
+
+static double pass_metric(const struct aw_pass *p, const char *key, bool *ok)
+{
+	*ok = true;
+	if (!strcmp(key, "walks")) return (double)p->walks;
+	if (!strcmp(key, "walks_with_leaves")) return (double)p->mm_stats[MM_WALK_TOTAL];
+	if (!strcmp(key, "empty_walks")) return (double)p->mm_stats[MM_WALK_EMPTY];
+	if (!strcmp(key, "forced_walks")) return (double)p->forced_walks;
+	if (!strcmp(key, "sticky_forced_walks")) return (double)p->sticky_forced_walks;
+	if (!strcmp(key, "leaf_total")) return (double)p->mm_stats[MM_LEAF_TOTAL];
+	if (!strcmp(key, "leaf_associated")) return (double)p->mm_stats[MM_LEAF_ASSOCIATED];
+	if (!strcmp(key, "young")) return (double)p->mm_stats[MM_LEAF_YOUNG];
+	if (!strcmp(key, "nonleaf_found")) return (double)p->mm_stats[MM_NONLEAF_FOUND];
+	if (!strcmp(key, "nonleaf_added")) return (double)p->mm_stats[MM_NONLEAF_ADDED];
+	if (!strcmp(key, "leaf_empty_walks")) return (double)p->mm_stats[MM_LEAF_EMPTY_WALKS];
+	if (!strcmp(key, "pmd_entries_read")) return (double)p->aw_stats[AW_WS_PMD_READ];
+	if (!strcmp(key, "bloom_tests_pmd")) return (double)p->aw_stats[AW_WS_BLOOM_PMD];
+	if (!strcmp(key, "bloom_tests_pud")) return (double)p->aw_stats[AW_WS_BLOOM_PUD];
+	if (!strcmp(key, "pud_skipped")) return (double)p->mm_stats[MM_PUD_EMPTY_SKIPPED];
+	if (!strcmp(key, "promoted")) return (double)p->aw_stats[AW_WS_PROMOTED];
+	if (!strcmp(key, "forced")) return p->forced;
+	if (!strcmp(key, "aged")) return p->success;
+	*ok = false;
+	return 0;
+}
+
+static double node_total(const struct aw_kernel *k, int node, const char *key, bool *ok)
+{
+	const struct aw_node_stats *ns = &k->node_stats[node];
+	double sum = 0;
+
+	*ok = true;
+	if (!strcmp(key, "passes")) return ns->nr_passes;
+	if (!strcmp(key, "promoted")) return (double)ns->promoted;
+	if (!strcmp(key, "evicted")) return (double)ns->evicted;
+	if (!strcmp(key, "single_touch_evicted")) return (double)ns->single_touch_evicted;
+	if (!strcmp(key, "hot_evicted")) return (double)ns->hot_evicted;
+	if (!strcmp(key, "refaults")) return (double)ns->refaults;
+	if (!strcmp(key, "oom_kills")) return (double)ns->oom_kills;
+	if (!strcmp(key, "filter_fill_pmd") || !strcmp(key, "filter_fill_pud")) {
+		int level = key[12] == 'm' ? BLOOM_FILTER_PMD : BLOOM_FILTER_PUD;
+
+		for (int m = 0; m < k->nr_memcgs; m++) {
+			const struct lruvec *l = &k->lruvecs[m * k->nr_nodes + node];
+
+			sum += aw_bloom_weight((aw_bloom_t *)l->mm_state.filters[level], l->lrugen.max_seq);
+		}
+		return sum;
+	}
+	for (int i = 0; i < ns->nr_passes; i++) {
+		sum += pass_metric(&ns->passes[i], key, ok);
+		if (!*ok)
+			return 0;
+	}
+	return sum;
+}
+
+static double rpass_metric(const struct aw_region_pass *rp, const char *key, bool *ok)
+{
+	*ok = true;
+	if (!strcmp(key, "leaf_total")) return (double)rp->leaf_total;
+	if (!strcmp(key, "young")) return (double)rp->young;
+	if (!strcmp(key, "pmd_entries_read")) return (double)rp->pmd_read;
+	if (!strcmp(key, "pud_skipped")) return (double)rp->pud_skipped;
+	if (!strcmp(key, "resident")) return (double)rp->resident;
+	*ok = false;
+	return 0;
+}
+
+static double region_total(const struct aw_region *r, int node, const char *key, bool *ok)
+{
+	double sum = 0;
+
+	*ok = true;
+	if (!strcmp(key, "resident"))
+		return (double)r->resident;
+	if (!strcmp(key, "resident_min")) {
+		double min = -1;
+
+		for (int i = 0; i < r->nr_samples; i++)
+			if (min < 0 || r->samples[i].resident < min)
+				min = (double)r->samples[i].resident;
+		return min < 0 ? (double)r->resident : min;
+	}
+	for (int i = 0; i < r->nr_passes; i++) {
+		if (node >= 0 && r->passes[i].node != node)
+			continue;
+		sum += rpass_metric(&r->passes[i], key, ok);
+		if (!*ok)
+			return 0;
+	}
+	return sum;
+}
+
+static double metric(const struct aw_src *s, const char *key, bool *ok)
+{
+	if (s->rpass)
+		return rpass_metric(s->rpass, key, ok);
+	if (s->region)
+		return region_total(s->region, s->node, key, ok);
+	if (s->pass)
+		return pass_metric(s->pass, key, ok);
+	return node_total(s->k, s->node, key, ok);
+}
+
+/* ---- table ------------------------------------------------------------ */
+
+static const char *const table_keys[] = {
+	"walks", "walks_with_leaves", "empty_walks", "forced_walks", "leaf_total",
+	"leaf_associated", "young", "nonleaf_found", "nonleaf_added", "pmd_entries_read",
+	"bloom_tests_pmd", "pud_skipped", "promoted",
+};
+static const char *const table_heads[] = {
+	"walks", "w/leaf", "empty", "forced", "T", "assoc", "Y", "F", "A", "P", "bloom", "S", "promo",
+};
+#define NR_TABLE_KEYS (int)(sizeof(table_keys) / sizeof(table_keys[0]))
+
+static void table_row(FILE *out, const char *label, const struct aw_src *s)
+{
+	bool ok;
+
+	fprintf(out, "  %-10s", label);
+	for (int i = 0; i < NR_TABLE_KEYS; i++)
+		fprintf(out, " %9.0f", metric(s, table_keys[i], &ok));
+	fputc('\n', out);
+}
+
+void aw_report_table(FILE *out, const struct aw_run *run)
+{
+	fprintf(out, "agewalk run %s  thp=%s  events=%zu\n", run->sc->path ? run->sc->path : "-",
+		aw_thp_mode_name(run->thp), run->events_applied);
+	for (int v = 0; v < run->nr_variants; v++) {
+		const struct aw_kernel *k = run->k[v];
+
+		for (int n = 0; n < k->nr_nodes; n++) {
+			const struct aw_node_stats *ns = &k->node_stats[n];
+			struct aw_src tot = { .k = k, .node = n };
+			bool ok;
+
+			fprintf(out, "\nvariant %s, node %d: %d passes\n  %-10s", run->variant[v]->name, n,
+				ns->nr_passes, "pass");
+			for (int i = 0; i < NR_TABLE_KEYS; i++)
+				fprintf(out, " %9s", table_heads[i]);
+			fputc('\n', out);
+			for (int p = 0; p < ns->nr_passes; p++) {
+				struct aw_src s = { .k = k, .node = n, .pass = &ns->passes[p] };
+				char label[24];
+
+				snprintf(label, sizeof(label), "%d%s", ns->passes[p].pass,
+					 ns->passes[p].forced ? " forced" : "");
+				table_row(out, label, &s);
+			}
+			table_row(out, "total", &tot);
+			fprintf(out, "  evicted %.0f (single-touch %.0f, hot %.0f)  refaults %.0f  oom kills %.0f"
+				"  promoted %.0f  filter fill pmd %.0f pud %.0f\n",
+				metric(&tot, "evicted", &ok), metric(&tot, "single_touch_evicted", &ok),
+				metric(&tot, "hot_evicted", &ok), metric(&tot, "refaults", &ok),
+				metric(&tot, "oom_kills", &ok), metric(&tot, "promoted", &ok),
+				metric(&tot, "filter_fill_pmd", &ok), metric(&tot, "filter_fill_pud", &ok));
+		}
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_pass(FILE *out, const struct aw_pass *p)
+{
+	bool ok;
+
+	fprintf(out, "{\"pass\":%d,\"forced\":%s", p->pass, p->forced ? "true" : "false");
+	for (int i = 0; i < NR_TABLE_KEYS; i++) {
+		if (!strcmp(table_keys[i], "bloom_tests_pmd"))
+			continue;
+		fprintf(out, ",\"%s\":%.0f", table_keys[i], pass_metric(p, table_keys[i], &ok));
+	}
+	fprintf(out, ",\"bloom_tests\":{\"pmd\":%lu,\"pud\":%lu}}", p->aw_stats[AW_WS_BLOOM_PMD],
+		p->aw_stats[AW_WS_BLOOM_PUD]);
+}
+
+static void json_node(FILE *out, const struct aw_kernel *k, int n)
+{
+	static const char *const keys[] = {
+		"passes", "walks", "walks_with_leaves", "empty_walks", "forced_walks",
+		"sticky_forced_walks", "leaf_total", "leaf_associated", "young", "nonleaf_found",
+		"nonleaf_added", "pmd_entries_read", "pud_skipped", "promoted", "evicted",
+		"single_touch_evicted", "hot_evicted", "refaults", "oom_kills",
+	};
+	const struct aw_node_stats *ns = &k->node_stats[n];
+	bool ok;
+
+	fprintf(out, "{\"node\":%d", n);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		fprintf(out, ",\"%s\":%.0f", keys[i], node_total(k, n, keys[i], &ok));
+	fprintf(out, ",\"bloom_tests\":{\"pmd\":%.0f,\"pud\":%.0f}",
+		node_total(k, n, "bloom_tests_pmd", &ok), node_total(k, n, "bloom_tests_pud", &ok));
+	fprintf(out, ",\"filter_fill\":{\"pmd\":%.0f,\"pud\":%.0f}",
+		node_total(k, n, "filter_fill_pmd", &ok), node_total(k, n, "filter_fill_pud", &ok));
+	fputs(",\"per_pass\":[", out);
+	for (int p = 0; p < ns->nr_passes; p++) {
+		if (p)
+			fputc(',', out);
+		json_pass(out, &ns->passes[p]);
+	}
+	fputs("]}", out);
+}
+
+static void json_region(FILE *out, const struct aw_run *run, const struct aw_kernel *k, int r)
+{
+	const struct aw_region *reg = &k->regions[r];
+
+	fputs("{\"name\":", out);
+	json_str(out, run->sc->region_name ? run->sc->region_name[r] : "");
+	fprintf(out, ",\"resident\":%llu,\"per_pass\":[", (unsigned long long)reg->resident);
+	for (int i = 0; i < reg->nr_passes; i++) {
+		const struct aw_region_pass *rp = &reg->passes[i];
+
+		fprintf(out, "%s{\"pass\":%d,\"node\":%d,\"leaf_total\":%lu,\"young\":%lu,"
+			"\"pmd_entries_read\":%lu,\"pud_skipped\":%lu,\"resident\":%llu}",
+			i ? "," : "", rp->pass, rp->node, rp->leaf_total, rp->young, rp->pmd_read,
+			rp->pud_skipped, (unsigned long long)rp->resident);
+	}
+	fputs("],\"samples\":[", out);
+	for (int i = 0; i < reg->nr_samples; i++)
+		fprintf(out, "%s{\"event\":%d,\"resident\":%llu}", i ? "," : "", reg->samples[i].pass,
+			(unsigned long long)reg->samples[i].resident);
+	fputs("]}", out);
+}
+
+void aw_report_json(FILE *out, const struct aw_run *run)
+{
+	fputs("{\"input\":", out);
+	json_str(out, run->sc->path ? run->sc->path : "-");
+	fputs(",\"thp\":", out);
+	json_str(out, aw_thp_mode_name(run->thp));
+	fprintf(out, ",\"events\":%zu,\"variants\":[", run->events_applied);
+	for (int v = 0; v < run->nr_variants; v++) {
+		const struct aw_kernel *k = run->k[v];
+
+		fprintf(out, "%s{\"name\":", v ? "," : "");
+		json_str(out, run->variant[v]->name);
+		fputs(",\"nodes\":[", out);
+		for (int n = 0; n < k->nr_nodes; n++) {
+			if (n)
+				fputc(',', out);
+			json_node(out, k, n);
+		}
+		fputs("],\"regions\":[", out);
+		for (int r = 0; r < k->nr_regions; r++) {
+			if (r)
+				fputc(',', out);
+			json_region(out, run, k, r);
+		}
+		fprintf(out, "],\"ignored_events\":%lu}", k->ignored_events);
+	}
+	fputs("],\"findings\":[]}\n", out);
+}
+
+/* ---- expectations ----------------------------------------------------- */
+
+static bool compare(double got, enum aw_cmp op, double want)
+{
+	switch (op) {
+	case AW_CMP_EQ: return fabs(got - want) < 1e-9;
+	case AW_CMP_NE: return fabs(got - want) >= 1e-9;
+	case AW_CMP_LE: return got <= want + 1e-9;
+	case AW_CMP_GE: return got >= want - 1e-9;
+	case AW_CMP_LT: return got < want;
+	default: return got > want;
+	}
+}
+
+static const char *op_name(enum aw_cmp op)
+{
+	static const char *const names[] = { "==", "!=", "<=", ">=", "<", ">" };
+
+	return names[op];
+}
+
+static bool pass_selected(const struct aw_expect *e, int pass)
+{
+	return pass >= e->pass_lo && (e->pass_hi < 0 || pass <= e->pass_hi);
+}
+
+/* Check every condition of e against one source; print failures. */
+static int check_src(FILE *out, const struct aw_run *run, const struct aw_expect *e, const char *var,
+		     int node, int pass, const struct aw_src *s)
+{
+	int fails = 0;
+
+	for (int c = 0; c < e->nr_conds; c++) {
+		const struct aw_expect_cond *cond = &e->cond[c];
+		bool ok;
+		double got = metric(s, cond->key, &ok);
+
+		if (!ok) {
+			fprintf(out, "%s:%d:%d: unknown metric '%s' here\n", run->sc->path, e->line,
+				cond->col, cond->key);
+			fails++;
+		} else if (!compare(got, cond->op, cond->value)) {
+			fprintf(out, "%s:%d:%d: expect failed (thp=%s var=%s node=%d%s%.0d): %s %s %g, got %g\n",
+				run->sc->path, e->line, cond->col, aw_thp_mode_name(run->thp), var, node,
+				pass ? " pass=" : "", pass, cond->key, op_name(cond->op), cond->value, got);
+			fails++;
+		}
+	}
+	return fails;
+}
+
+static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect *e, int v, int n)
+{
+	const struct aw_kernel *k = run->k[v];
+	const char *var = run->variant[v]->name;
+	int fails = 0, matched = 0;
+
+	if (e->region) {
+		const struct aw_region *reg = &k->regions[e->region - 1];
+
+		if (!e->pass_lo) {
+			struct aw_src s = { .k = k, .node = n, .region = reg };
+
+			return check_src(out, run, e, var, n, 0, &s);
+		}
+		for (int i = 0; i < reg->nr_passes; i++) {
+			struct aw_src s = { .k = k, .node = n, .rpass = &reg->passes[i] };
+
+			if (reg->passes[i].node != n || !pass_selected(e, reg->passes[i].pass))
+				continue;
+			matched++;
+			fails += check_src(out, run, e, var, n, reg->passes[i].pass, &s);
+		}
+	} else {
+		const struct aw_node_stats *ns = &k->node_stats[n];
+
+		if (!e->pass_lo) {
+			struct aw_src s = { .k = k, .node = n };
+
+			return check_src(out, run, e, var, n, 0, &s);
+		}
+		for (int i = 0; i < ns->nr_passes; i++) {
+			struct aw_src s = { .k = k, .node = n, .pass = &ns->passes[i] };
+
+			if (!pass_selected(e, ns->passes[i].pass))
+				continue;
+			matched++;
+			fails += check_src(out, run, e, var, n, ns->passes[i].pass, &s);
+		}
+	}
+	if (!matched) {
+		fprintf(out, "%s:%d: expect failed (thp=%s var=%s node=%d): no pass %d%s on this node\n",
+			run->sc->path, e->line, aw_thp_mode_name(run->thp), var, n, e->pass_lo,
+			e->pass_hi < 0 ? ".." : "");
+		fails++;
+	}
+	return fails;
+}
+
+int aw_check_expectations(FILE *out, const struct aw_run *run)
+{
+	int fails = 0;
+
+	for (int i = 0; i < run->sc->nr_expects; i++) {
+		const struct aw_expect *e = &run->sc->expects[i];
+
+		if (e->thp >= 0 && e->thp != run->thp)
+			continue;
+		for (int v = 0; v < run->nr_variants; v++) {
+			if (e->var[0] && strcmp(e->var, run->variant[v]->name))
+				continue;
+			for (int n = 0; n < run->k[v]->nr_nodes; n++) {
+				if (e->node >= 0 && e->node != n)
+					continue;
+				fails += check_one(out, run, e, v, n);
+			}
+		}
+	}
+	return fails;
+}

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Eviction (mm/vmscan.c: evict_folios, isolate_folios, scan_folios,
+ * sort_folio, isolate_folio, folio_check_references, run_eviction),
+ * reference checks through the reverse map (mm/rmap.c: folio_referenced,
+ * folio_referenced_one) and look-around (lru_gen_look_around).
+ *
+ * shrink_folio_list() is reduced to what decides MGLRU outcomes: the
+ * reference check, swap-out of anon folios (swap entries in the PTEs),
+ * discarding clean lazyfree folios, dropping clean file folios (a shadow
+ * mark in the PTE), and putting back the rest.  There is no writeback:
+ * a folio is reclaimed or kept within one call (docs/model-notes.md).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "kernel.h"
+
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_KEEP,
+	FOLIOREF_ACTIVATE,
+};
+
+/* Per-call reclaim context: the parts of struct scan_control the model uses. */
+struct aw_reclaim {
+	struct lru_gen_mm_walk *walk;	/* current->reclaim_state->mm_walk */
+	int target_memcg;		/* -1: not cgroup reclaim (debugfs, kswapd) */
+	bool ignore_references;		/* MADV_PAGEOUT */
+	unsigned long nr_reclaimed;
+};
+
+static struct aw_region *region_at(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	return vma && addr >= vma->vm_start ? aw_region_of(k, vma) : NULL;
+}
+
+/* mm/swap.c: folio_activate() for MGLRU: move to the youngest generation */
+void folio_activate(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct lruvec *lruvec;
+
+	if (folio_lru_gen(folio) < 0 || folio_test(folio, PG_unevictable))
+		return;
+	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
+	lru_gen_del_folio(k, lruvec, pfn, false);
+	folio_set(folio, PG_active);
+	lru_gen_add_folio(k, lruvec, pfn, false);
+}
+
+/* mm/vmscan.c: lru_gen_look_around(); target_pfn is isolated by the caller */
+bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+			 uint32_t target_pfn)
+{
+	struct folio *target = pfn_folio(&k->mem, target_pfn);
+	int memcg = target->memcg, nid = target->nid;
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+	int gen = lru_gen_from_seq(max_seq);
+	pmd_t *pmdp;
+	pte_t *pte = aw_pte_lookup(k, mm, addr, false, &pmdp);
+	uint64_t start, end, a;
+	uint32_t last = AW_NIL;
+	bool dirty = false;
+	int young = 1, i;
+
+	/* ptep_clear_young_notify() on the target */
+	if (!pte || !pte_young(*pte))
+		return false;
+	*pte &= ~_PAGE_ACCESSED;
+
+	if (mm->ptl_contended)		/* spin_is_contended(pvmw->ptl) */
+		return true;
+	/* exclude special VMAs containing anon pages from COW */
+	if (vma->vm_flags & VM_SPECIAL)
+		return true;
+
+	start = (addr & PMD_MASK) > vma->vm_start ? (addr & PMD_MASK) : vma->vm_start;
+	end = ((addr | ~PMD_MASK) < vma->vm_end - 1 ? (addr | ~PMD_MASK) : vma->vm_end - 1) + 1;
+	if (end - start == PAGE_SIZE)
+		return true;
+	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
+		if (addr - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			end = start + MIN_LRU_BATCH * PAGE_SIZE;
+		else if (end - addr < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			start = end - MIN_LRU_BATCH * PAGE_SIZE;
+		else {
+			start = addr - MIN_LRU_BATCH * PAGE_SIZE / 2;
+			end = addr + MIN_LRU_BATCH * PAGE_SIZE / 2;
+		}
+	}
+
+	pte -= (addr - start) / PAGE_SIZE;
+	for (i = 0, a = start; a != end; i++, a += PAGE_SIZE) {
+		pte_t ptent = pte[i];
+		uint64_t pfn = get_pte_pfn(k, ptent, mm, nid);
+
+		if (pfn == (uint64_t)-1)
+			continue;
+		if (!get_pfn_folio(k, pfn, memcg, nid))
+			continue;
+		if (!pte_young(ptent))
+			continue;
+		pte[i] = ptent & ~_PAGE_ACCESSED;
+		if (last != (uint32_t)pfn) {
+			walk_update_folio(k, walk, last, gen, dirty);
+			last = (uint32_t)pfn;
+			dirty = false;
+		}
+		if (pte_dirty(ptent))
+			dirty = true;
+		young++;
+	}
+	walk_update_folio(k, walk, last, gen, dirty);
+
+	/* feedback from rmap walkers to page table walkers */
+	if (suitable_to_scan(i, young)) {
+		struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
+
+		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], max_seq,
+				      aw_pmd_entry_kva(k, mm, addr));
+		if ((k->features & AW_FEAT_PUD_FILTER))	/* seed v3 3/4 */
+			__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD], max_seq,
+					      mm->kaddr ^ (addr & PUD_MASK));
+	}
+	return true;
+}
+
+/*
+ * mm/rmap.c: folio_referenced(): how many mappings were young, -1 to keep
+ * it (sole mapping by an exiting mm); *vm_locked if a VM_LOCKED VMA maps it.
+ */
+static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim *rc, bool *vm_locked)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+	int referenced = 0;
+
+	*vm_locked = false;
+	if (!folio->mapcount)
+		return 0;
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		struct vm_area_struct *vma;
+
+		if (!mm)
+			continue;
+		/* invalid_folio_referenced_vma(): cgroup reclaim looks at its own mms */
+		if (rc->target_memcg >= 0 && mm->memcg != rc->target_memcg)
+			continue;
+		vma = find_vma(mm, addr);
+		if (!vma || addr < vma->vm_start)
+			continue;
+		if (vma->vm_flags & VM_LOCKED) {
+			*vm_locked = true;
+			break;
+		}
+		if (mm->exiting && folio_test(folio, PG_anon) && folio_test(folio, PG_swapbacked) &&
+		    folio->mapcount == 1)
+			return -1;
+		if (folio_test_large(folio)) {
+			/* PMD-mapped: pmdp_clear_flush_young_notify(); no look-around */
+			pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+
+			if (pmd && pmd_trans_huge(*pmd) && pmd_young(*pmd)) {
+				*pmd &= ~_PAGE_ACCESSED;
+				referenced++;
+			}
+		} else if (lru_gen_look_around(k, rc->walk, mm, vma, addr, pfn)) {
+			referenced++;
+		}
+	}
+	return referenced;
+}
+
+/* mm/vmscan.c: folio_check_references() with MGLRU enabled */
+static enum folio_references folio_check_references(struct aw_kernel *k, uint32_t pfn,
+						    struct aw_reclaim *rc)
+{
+	bool vm_locked;
+	int referenced = folio_referenced(k, pfn, rc, &vm_locked);
+
+	if (vm_locked)
+		return FOLIOREF_ACTIVATE;
+	if (referenced == -1)
+		return FOLIOREF_KEEP;
+	if (!referenced)
+		return FOLIOREF_RECLAIM;
+	return lru_gen_set_refs(pfn_folio(&k->mem, pfn)) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+}
+
+static uint32_t swap_slot_alloc(struct aw_kernel *k)
+{
+	uint32_t s = k->swap_free;
+
+	if (s == AW_NIL)
+		return AW_NIL;
+	k->swap_free = k->swap[s].next;
+	k->swap[s].next = 0;
+	k->swap_used++;
+	return s;
+}
+
+static void account_unmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, long nr)
+{
+	struct aw_region *r = region_at(k, mm, addr);
+
+	mm->rss -= nr;
+	if (r)
+		r->resident -= nr;
+}
+
+/* A PMD-mapped THP swapped out: its PMD becomes a table of swap entries. */
+static void pmd_to_swap_table(struct aw_kernel *k, pmd_t *pmd, const uint32_t *slots)
+{
+	uint32_t id = aw_table_alloc(&k->pt);
+	struct aw_ptable *pt;
+
+	if (!id) {
+		*pmd = 0;
+		return;
+	}
+	pt = aw_table(&k->pt, id);
+	for (int i = 0; i < PTRS_PER_PTE; i++)
+		pt->e[i] = aw_mk_swp(slots[i]);
+	*pmd = aw_mk_table_entry(id);
+}
+
+/* A write after MADV_FREE makes a lazyfree folio anon again (try_to_unmap_one()). */
+static bool lazyfree_redirtied(struct aw_kernel *k, struct folio *folio)
+{
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	if (folio_test(folio, PG_dirty))
+		return true;
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		pmd_t *pmd = mm ? aw_pmd_lookup(k, mm, addr, false, NULL) : NULL;
+		pte_t *pte;
+
+		if (pmd && pmd_trans_huge(*pmd)) {
+			if (pmd_dirty(*pmd))
+				return true;
+			continue;
+		}
+		pte = mm ? aw_pte_lookup(k, mm, addr, false, NULL) : NULL;
+		if (pte && pte_dirty(*pte))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * try_to_unmap() plus swap-out or discard of one isolated folio.  Returns
+ * false if it cannot be reclaimed now (no swap space, a re-dirtied
+ * lazyfree folio); the caller puts it back.
+ */
+static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	bool anon = folio_test(folio, PG_anon), lazyfree = folio_test_lazyfree(folio);
+	bool to_swap = anon && !lazyfree;
+	unsigned int nr = folio_nr_pages(folio);
+	uint32_t evict_seq = (uint32_t)lruvec->lrugen.min_seq[folio_is_file_lru(folio)];
+	uint32_t slots[HPAGE_PMD_NR];
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	if (lazyfree && lazyfree_redirtied(k, folio)) {
+		folio_set(folio, PG_swapbacked);
+		return false;
+	}
+	if (to_swap) {
+		/* add_to_swap(): one slot per page; the shadow rides in the slot */
+		if (k->nr_swap - k->swap_used < nr)
+			return false;
+		for (unsigned int i = 0; i < nr; i++) {
+			struct aw_swap_slot *s;
+
+			slots[i] = swap_slot_alloc(k);
+			s = &k->swap[slots[i]];
+			s->version = folio->version;
+			s->evict_seq = evict_seq;
+			s->memcg = folio->memcg;
+			s->nid = folio->nid;
+			s->workingset = folio_test(folio, PG_workingset);
+			s->next = folio->mapcount;	/* swap map count */
+		}
+	}
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		pmd_t *pmd;
+		pte_t *pte;
+
+		if (!mm)
+			continue;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		if (pmd && pmd_trans_huge(*pmd)) {
+			if (to_swap)
+				pmd_to_swap_table(k, pmd, slots);
+			else
+				*pmd = 0;
+		} else if ((pte = aw_pte_lookup(k, mm, addr, false, NULL))) {
+			if (to_swap)
+				*pte = aw_mk_swp(slots[0]);
+			else if (!anon)	/* the model's page-cache shadow */
+				*pte = _PAGE_FILE_SHADOW |
+				       (uint64_t)folio_test(folio, PG_workingset) << 11 |
+				       (uint64_t)evict_seq << PAGE_SHIFT | (uint64_t)folio->nid << 44;
+			else
+				*pte = 0;	/* clean lazyfree: discarded */
+		}
+		account_unmap(k, mm, addr, nr);
+	}
+	return true;
+}
+
+/* Free a folio nobody maps any more: off the LRU, uncharged, pfns freed. */
+void aw_folio_put(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+
+	if (!folio)
+		return;
+	if (folio_lru_gen(folio) >= 0)
+		lru_gen_del_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
+	aw_memcg_uncharge(k, folio->memcg, folio_nr_pages(folio));
+	aw_folio_free(&k->mem, pfn);
+}
+
+/*
+ * Eviction figures for the report: history normalised to the folio's
+ * lruvec now.  "hot" = at least two accesses in the last two aging
+ * intervals; "single touch" = exactly one.
+ */
+static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lruvec *lruvec)
+{
+	struct aw_node_stats *ns = &k->node_stats[folio->nid];
+	uint32_t seq = (uint32_t)lruvec->lrugen.max_seq;
+	unsigned int recent = 0;
+
+	if (folio->acc_seq == seq)
+		recent = folio->acc_cur + folio->acc_prev;
+	else if (folio->acc_seq + 1 == seq)
+		recent = folio->acc_cur;
+	ns->evicted++;
+	ns->evicted_pages += folio_nr_pages(folio);
+	if (recent >= 2)
+		ns->hot_evicted++;
+	else if (recent == 1)
+		ns->single_touch_evicted++;
+}
+
+/*
+ * mm/vmscan.c: shrink_folio_list(), reduced (see the file comment).  Folios
+ * not reclaimed stay in list[] (compacted) for the caller to put back.
+ */
+static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list,
+				       int *nr, struct aw_reclaim *rc)
+{
+	unsigned long reclaimed = 0;
+	int kept = 0;
+
+	for (int i = 0; i < *nr; i++) {
+		uint32_t pfn = list[i];
+		struct folio *folio = pfn_folio(&k->mem, pfn);
+		enum folio_references ref = rc->ignore_references ? FOLIOREF_RECLAIM :
+			folio_check_references(k, pfn, rc);
+
+		if (ref == FOLIOREF_ACTIVATE) {
+			if (!folio_test(folio, PG_mlocked))
+				folio_set(folio, PG_active);
+		} else if (ref == FOLIOREF_RECLAIM && reclaim_one(k, pfn, lruvec)) {
+			account_eviction(k, folio, lruvec);
+			reclaimed += folio_nr_pages(folio);
+			/* aw_folio_free() drops the reverse-map chain with the folio */
+			aw_memcg_uncharge(k, folio->memcg, folio_nr_pages(folio));
+			aw_folio_free(&k->mem, pfn);
+			continue;
+		} else if (ref == FOLIOREF_RECLAIM && folio_test(folio, PG_swapbacked) &&
+			   folio_test(folio, PG_anon)) {
+			/* no swap space, or a re-dirtied lazyfree folio: activate_locked */
+			folio_set(folio, PG_active);
+		}
+		list[kept++] = pfn;
+	}
+	*nr = kept;
+	return reclaimed;
+}
+
+/* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
+static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int type = folio_is_file_lru(folio);
+	int gen = folio_lru_gen(folio);
+
+	/* promoted: the walker moved its flag generation */
+	if (gen != lru_gen_from_seq(lrugen->min_seq[type])) {
+		aw_lru_list_del(k, pfn);
+		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
+		return true;
+	}
+	/*
+	 * protected by tier: the model keeps tier state at zero (no fd
+	 * accesses), so refs never reach the all-bits-set case either
+	 * (kernel-model.md 1.5, docs/model-notes.md).
+	 */
+
+	/* waiting for writeback: dirty page cache (never with the model's files) */
+	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
+		gen = folio_inc_gen(lruvec, folio, true);
+		aw_lru_list_del(k, pfn);
+		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
+		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */
+		return true;
+	}
+	return false;
+}
+
+/* mm/vmscan.c: isolate_folio() */
+static bool isolate_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+
+	/* see the comment on LRU_REFS_FLAGS */
+	if (!folio_test(folio, PG_referenced))
+		folio->flags &= ~LRU_REFS_MASK;
+	folio_clear(folio, PG_reclaim);
+	folio_clear(folio, PG_lru);
+	lru_gen_del_folio(k, lruvec, pfn, true);
+	return true;
+}
+
+#define AW_ISOLATE_MAX	(MAX_LRU_BATCH + 1)
+
+/* mm/vmscan.c: scan_folios() (one zone) */
+static int scan_folios(struct aw_kernel *k, struct lruvec *lruvec, int type, uint32_t *list, int *nr)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int remaining = MAX_LRU_BATCH, scanned = 0, isolated = 0;
+	int gen;
+	uint32_t head, pfn;
+
+	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
+		return 0;
+	gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	head = aw_list_handle(lruvec, gen, type);
+	while ((pfn = aw_lru_list_last(k, head)) != AW_NIL) {
+		struct folio *folio = pfn_folio(&k->mem, pfn);
+		int delta = (int)folio_nr_pages(folio);
+
+		scanned += delta;
+		if (!sort_folio(k, lruvec, pfn) && isolate_folio(k, lruvec, pfn)) {
+			list[(*nr)++] = pfn;
+			isolated += delta;
+		}
+		if (!--remaining || isolated >= MIN_LRU_BATCH || *nr >= AW_ISOLATE_MAX - 1)
+			break;
+	}
+	return isolated || !remaining ? scanned : 0;
+}
+
+/*
+ * mm/vmscan.c: isolate_folios().  get_type_to_scan() compares refault
+ * ratios; with the model's tier simplification the file side never has
+ * MIN_LRU_BATCH refaults recorded, so positive_ctrl_err() picks file
+ * first, then anon, as the kernel does when file refaults are few.
+ */
+static int isolate_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+			  int *type_scanned, uint32_t *list, int *nr)
+{
+	int type = swappiness >= MAX_SWAPPINESS ? LRU_GEN_ANON : LRU_GEN_FILE;
+
+	if (swappiness <= 1)
+		type = LRU_GEN_FILE;
+	for (int i = !swappiness; i <= (swappiness <= MAX_SWAPPINESS); i++) {
+		int scanned;
+
+		*type_scanned = type;
+		scanned = scan_folios(k, lruvec, type, list, nr);
+		if (scanned)
+			return scanned;
+		type = !type;
+	}
+	return 0;
+}
+
+static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, int nr, int type)
+{
+	for (int i = nr - 1; i >= 0; i--) {
+		struct folio *folio = pfn_folio(&k->mem, list[i]);
+		unsigned long min_seq = lruvec->lrugen.min_seq[type];
+
+		if (folio_test(folio, PG_unevictable))
+			continue;
+		/* don't add rejected folios to the oldest generation */
+		if (lru_gen_folio_seq(lruvec, folio, false) == min_seq)
+			folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_active);
+		folio_set(folio, PG_lru);
+		lru_gen_add_folio(k, lruvec, list[i], false);
+	}
+}
+
+static int evict_folios_rc(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+			   struct aw_reclaim *rc)
+{
+	uint32_t list[AW_ISOLATE_MAX];
+	int nr = 0, type = 0, scanned;
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	scanned = isolate_folios(k, lruvec, swappiness, &type, list, &nr);
+	scanned += try_to_inc_min_seq(lruvec, swappiness);
+	if (evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS > lrugen->max_seq)
+		scanned = 0;
+	if (!nr)
+		return scanned;
+
+	rc->nr_reclaimed += shrink_folio_list(k, lruvec, list, &nr, rc);
+	/*
+	 * The kernel retries once the clean, unmapped, inactive folios that
+	 * may have missed folio_rotate_reclaimable(); the model has no
+	 * writeback, so such a folio already failed for good and the retry
+	 * would decide the same.
+	 */
+	putback(k, lruvec, list, nr, type);
+	if (rc->walk && rc->walk->batched) {
+		rc->walk->lruvec = lruvec;
+		reset_batch_size(rc->walk);
+	}
+	return scanned;
+}
+
+/* mm/vmscan.c: evict_folios() */
+int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim)
+{
+	struct aw_reclaim rc = {
+		.walk = walk,
+		.target_memcg = memcg_reclaim ? lruvec->memcg : -1,
+	};
+	int scanned = evict_folios_rc(k, lruvec, swappiness, &rc);
+
+	*nr_reclaimed += rc.nr_reclaimed;
+	return scanned;
+}
+
+/* mm/vmscan.c: run_eviction(): the debugfs '-' command */
+int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+		    int swappiness, unsigned long nr_to_reclaim, bool with_walk)
+{
+	struct lru_gen_mm_walk walk;
+	unsigned long reclaimed = 0;
+
+	if (seq + MIN_NR_GENS > lruvec->lrugen.max_seq)
+		return -EINVAL;
+	aw_walk_init(&walk, k);
+	walk.lruvec = lruvec;
+	for (;;) {
+		if (seq < evictable_min_seq(lruvec->lrugen.min_seq, swappiness))
+			return 0;
+		if (reclaimed >= nr_to_reclaim)
+			return 0;
+		if (!evict_folios(k, lruvec, swappiness, with_walk ? &walk : NULL, &reclaimed, false))
+			return 0;
+	}
+}
+
+/* MADV_PAGEOUT: reclaim_pages() on the isolated folios, references ignored */
+unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct lruvec *lruvec;
+	struct aw_reclaim rc = { .target_memcg = -1, .ignore_references = true };
+	uint32_t list[1] = { pfn };
+	int nr = 1;
+	unsigned long done;
+
+	if (!folio || folio_lru_gen(folio) < 0)
+		return 0;
+	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
+	isolate_folio(k, lruvec, pfn);
+	done = shrink_folio_list(k, lruvec, list, &nr, &rc);
+	putback(k, lruvec, list, nr, folio_is_file_lru(folio));
+	return done;
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Accesses and page faults (mm/memory.c: handle_mm_fault, do_anonymous_page,
+ * do_wp_page, do_swap_page; mm/huge_memory.c: do_huge_pmd_anonymous_page).
+ *
+ * The model has no TLB: every access walks the page tables, so it sets the
+ * accessed bit of the leaf and, as the x86 page walker does, of every
+ * non-leaf entry on the way (docs/model-notes.md).  An access of a range
+ * with a repeat count sets the same bits once and counts `repeat` accesses
+ * per folio, which is what lets a scenario touch 128 MiB a hundred times
+ * cheaply.
+ */
+#include <string.h>
+
+#include "kernel.h"
+
+static uint32_t alloc_table_entry(struct aw_kernel *k, uint64_t *entry)
+{
+	uint32_t id;
+
+	if (*entry & _PAGE_PRESENT)
+		return aw_entry_table(*entry);
+	id = aw_table_alloc(&k->pt);
+	if (id)
+		*entry = aw_mk_table_entry(id);
+	return id;
+}
+
+/* pud_offset(p4d_offset(pgd_offset(mm, addr))) with optional allocation */
+static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc)
+{
+	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint32_t pud_id;
+
+	if (!(*pgde & _PAGE_PRESENT) && !alloc)
+		return NULL;
+	pud_id = alloc_table_entry(k, pgde);
+	if (!pud_id)
+		return NULL;
+	return &aw_table(&k->pt, pud_id)->e[pud_index(addr)];
+}
+
+pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		     pud_t **pudp)
+{
+	pud_t *pud = pud_lookup(k, mm, addr, alloc);
+	uint32_t pmd_id;
+
+	if (pudp)
+		*pudp = pud;
+	if (!pud || (!(*pud & _PAGE_PRESENT) && !alloc))
+		return NULL;
+	pmd_id = alloc_table_entry(k, pud);
+	if (!pmd_id)
+		return NULL;
+	return &aw_table(&k->pt, pmd_id)->e[pmd_index(addr)];
+}
+
+/* pte_offset_map() with allocation (pte_alloc()); NULL under a PMD leaf */
+pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		     pmd_t **pmdp)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, addr, alloc, NULL);
+	uint32_t pte_id;
+
+	if (pmdp)
+		*pmdp = pmd;
+	if (!pmd || pmd_trans_huge(*pmd) || (!(*pmd & _PAGE_PRESENT) && !alloc))
+		return NULL;
+	pte_id = alloc_table_entry(k, pmd);
+	if (!pte_id)
+		return NULL;
+	return &aw_table(&k->pt, pte_id)->e[pte_index(addr)];
+}
+
+/* The hardware page walk sets the accessed bit on every level. */
+static void mark_path_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
+{
+	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint64_t *pud, *pmd;
+
+	*pgde |= _PAGE_ACCESSED;
+	pud = &aw_table(&k->pt, aw_entry_table(*pgde))->e[pud_index(addr)];
+	*pud |= _PAGE_ACCESSED;
+	pmd = &aw_table(&k->pt, aw_entry_table(*pud))->e[pmd_index(addr)];
+	*pmd |= _PAGE_ACCESSED;
+}
+
+/*
+ * Access history for the report's hot/single-touch figures: accesses per
+ * aging interval of the folio's own lruvec, the current and the previous.
+ */
+void aw_note_access(struct aw_kernel *k, struct folio *folio, uint32_t repeat)
+{
+	uint32_t seq = (uint32_t)aw_lruvec(k, folio->memcg, folio->nid)->lrugen.max_seq;
+	unsigned int n;
+
+	if (folio->acc_seq != seq) {
+		folio->acc_prev = folio->acc_seq + 1 == seq ? folio->acc_cur : 0;
+		folio->acc_cur = 0;
+		folio->acc_seq = seq;
+	}
+	n = folio->acc_cur + (repeat > 255 ? 255 : repeat);
+	folio->acc_cur = n > 255 ? 255 : (uint8_t)n;
+}
+
+/* mm/mempolicy.c in short: the node a new folio should come from */
+int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, int cpu)
+{
+	if (vma && vma->mpol != AW_MPOL_DEFAULT)
+		return vma->mpol_node;
+	if (mm->mpol != AW_MPOL_DEFAULT)
+		return mm->mpol_node;
+	return k->cpu_node[cpu];
+}
+
+/* Allocate on the policy node, falling back to the others unless bound. */
+static uint32_t alloc_folio_policy(struct aw_kernel *k, struct mm_struct *mm,
+				   struct vm_area_struct *vma, int cpu, unsigned int order)
+{
+	int nid = aw_alloc_node(k, mm, vma, cpu);
+	bool bind = (vma && vma->mpol == AW_MPOL_BIND) ||
+		    ((!vma || vma->mpol == AW_MPOL_DEFAULT) && mm->mpol == AW_MPOL_BIND);
+	uint32_t pfn = aw_folio_alloc(&k->mem, nid, order);
+
+	for (int n = 0; pfn == AW_NIL && !bind && n < k->nr_nodes; n++) {
+		if (n != nid)
+			pfn = aw_folio_alloc(&k->mem, n, order);
+	}
+	return pfn;
+}
+
+/* mm/huge_memory.c: thp_vma_allowable_order() for a fault or khugepaged */
+bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
+			uint64_t haddr)
+{
+	if (vma->file || haddr < vma->vm_start || haddr + PMD_SIZE > vma->vm_end)
+		return false;
+	if (vma->vm_flags & (VM_NOHUGEPAGE | VM_HUGETLB | VM_SPECIAL))
+		return false;
+	if (mm->thp_disable == AW_THP_DISABLE_COMPLETELY)
+		return false;
+	if (mm->thp_disable == AW_THP_DISABLE_EXCEPT_ADVISED && !(vma->vm_flags & VM_HUGEPAGE))
+		return false;
+	switch (k->cfg.thp) {
+	case AW_THP_ALWAYS:
+		return true;
+	case AW_THP_MADVISE:
+		return vma->vm_flags & VM_HUGEPAGE;
+	default:
+		return false;
+	}
+}
+
+static void account_map(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, long nr)
+{
+	struct aw_region *r = aw_region_of(k, vma);
+
+	mm->rss += nr;
+	if (r)
+		r->resident += nr;
+}
+
+/*
+ * A new folio mapped by a fault: charged, flagged, placed on the LRU as
+ * folio_add_lru() does inside a fault (PG_active when the VMA has recency,
+ * mm/swap.c), and reverse-mapped.  Returns the pfn or AW_NIL.
+ */
+static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
+				bool anon, int cpu)
+{
+	uint32_t pfn = alloc_folio_policy(k, mm, vma, cpu, order);
+	struct folio *folio;
+	uint32_t mm_id = mm->id;
+
+	if (pfn == AW_NIL)
+		return AW_NIL;
+	folio = pfn_folio(&k->mem, pfn);
+	folio->memcg = (uint16_t)mm->memcg;
+	/* mem_cgroup_charge(): may reclaim, and may OOM-kill the faulting task */
+	if (aw_memcg_charge(k, mm->memcg, folio_nr_pages(folio), folio->nid) || !t->alive ||
+	    !aw_mm(k, mm_id)) {
+		aw_folio_free(&k->mem, pfn);
+		return AW_NIL;
+	}
+	folio = pfn_folio(&k->mem, pfn);
+	if (anon) {
+		folio_set(folio, PG_anon);
+		folio_set(folio, PG_swapbacked);
+	}
+	if (vma->vm_flags & VM_LOCKED) {
+		folio_set(folio, PG_mlocked);
+		folio_set(folio, PG_unevictable);
+	}
+	if (!(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
+		folio_set(folio, PG_active);
+	lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
+	aw_rmap_add(&k->mem, folio, mm->id, addr);
+	return pfn;
+}
+
+/* Swap-in or file re-read of a page that eviction took: a major fault. */
+static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
+{
+	bool anon = pte_swp(old);
+	uint64_t slot = pte_swp_slot(old);
+	bool workingset = false;
+	uint32_t version = 0, pfn;
+	struct folio *folio;
+	unsigned long evict_seq = 0;
+	int memcg = mm->memcg, snid = -1;
+
+	if (anon) {
+		struct aw_swap_slot *s = &k->swap[slot];
+
+		workingset = s->workingset;
+		version = s->version;
+		evict_seq = s->evict_seq;
+		memcg = s->memcg;
+		snid = s->nid;
+	} else {
+		/* model: the file shadow packs workingset and the eviction token */
+		workingset = (old >> 11) & 1;
+		evict_seq = (old >> PAGE_SHIFT) & 0xffffffffULL;
+		snid = (int)((old >> 44) & 0xff);
+		version = 0;
+	}
+	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu);
+	if (pfn == AW_NIL)
+		return AW_NIL;
+	folio = pfn_folio(&k->mem, pfn);
+	folio->version = version;
+	if (version)
+		folio_clear(folio, PG_zeroed);
+	/*
+	 * mm/workingset.c: lru_gen_refault(): a refault within MAX_NR_GENS
+	 * generations of its eviction restores PG_workingset, which changes
+	 * both its placement (max_seq) and the two-touch rule for it.
+	 */
+	if (snid >= 0 && snid < k->nr_nodes) {
+		struct lruvec *old_lruvec = aw_lruvec(k, memcg < k->nr_memcgs ? memcg : 0, snid);
+		unsigned long max_seq = old_lruvec->lrugen.max_seq;
+		unsigned long d = max_seq > evict_seq ? max_seq - evict_seq : evict_seq - max_seq;
+
+		if (d < MAX_NR_GENS && workingset) {
+			struct lruvec *lruvec = aw_lruvec(k, folio->memcg, folio->nid);
+
+			lru_gen_del_folio(k, lruvec, pfn, false);
+			folio_set(folio, PG_workingset);
+			folio_set(folio, PG_active);
+			lru_gen_add_folio(k, lruvec, pfn, false);
+		}
+	}
+	k->node_stats[folio->nid].refaults++;
+	if (anon) {
+		struct aw_swap_slot *s = &k->swap[slot];
+
+		if (--s->next == 0) {	/* last reference: free the slot */
+			s->next = k->swap_free;
+			k->swap_free = (uint32_t)slot;
+			k->swap_used--;
+		}
+	}
+	return pfn;
+}
+
+/* Copy-on-write of an anonymous page shared after fork, or of the zero page. */
+static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+		     struct vm_area_struct *vma, uint64_t addr, pte_t *pte, int cpu)
+{
+	uint64_t old_pfn = pte_pfn(*pte);
+	struct folio *old = is_zero_pfn(old_pfn) ? NULL : pfn_folio(&k->mem, old_pfn);
+	uint32_t pfn;
+
+	if (old && old->mapcount == 1 && folio_test(old, PG_anon)) {
+		/* wp_can_reuse_anon_folio(): the last mapper takes it over */
+		*pte |= _PAGE_RW;
+		return 0;
+	}
+	pfn = fault_new_folio(k, t, mm, vma, addr, 0, true, cpu);
+	if (pfn == AW_NIL)
+		return -1;
+	/* reclaim during the charge may have changed the old mapping */
+	if (pte_present(*pte) && pte_pfn(*pte) == old_pfn && old) {
+		pfn_folio(&k->mem, pfn)->version = old->version;
+		aw_rmap_remove(&k->mem, old, mm->id, addr);
+		if (!old->mapcount)
+			aw_folio_put(k, (uint32_t)old_pfn);
+		account_map(k, mm, vma, -1);
+	} else if (pte_present(*pte) && is_zero_pfn(pte_pfn(*pte))) {
+		/* zero page: nothing to release */
+	} else if (pte_present(*pte)) {
+		account_map(k, mm, vma, -1);
+	}
+	*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED);
+	account_map(k, mm, vma, 1);
+	return 0;
+}
+
+/* One 4 KiB page of an access, faulting it in if needed. */
+static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu)
+{
+	pte_t *pte = aw_pte_lookup(k, mm, addr, true, NULL);
+	struct folio *folio;
+	uint32_t pfn;
+
+	if (!pte)
+		return -1;
+	if (!pte_present(*pte)) {
+		pte_t old = *pte;
+
+		if (pte_swp(old) || (old & _PAGE_FILE_SHADOW)) {
+			pfn = fault_refault(k, t, mm, vma, addr, old, cpu);
+		} else if (!write && !vma->file) {
+			/* do_anonymous_page(): reads of never-written memory map the zero page */
+			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
+			mark_path_young(k, mm, addr);
+			return 0;
+		} else {
+			/* a write to a private file page lands in an anon copy (CoW) */
+			pfn = fault_new_folio(k, t, mm, vma, addr, 0, !vma->file || write, cpu);
+		}
+		if (pfn == AW_NIL)
+			return -1;
+		if (!t->alive)
+			return -1;
+		pte = aw_pte_lookup(k, mm, addr, true, NULL);
+		if (!pte)
+			return -1;
+		/* private file pages stay write-protected: a later write CoWs them */
+		*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
+				 ((vma->vm_flags & VM_WRITE) &&
+				  folio_test(pfn_folio(&k->mem, pfn), PG_anon) ? _PAGE_RW : 0));
+		account_map(k, mm, vma, 1);
+	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
+		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
+			return -1;
+		if (!t->alive)
+			return -1;
+		pte = aw_pte_lookup(k, mm, addr, true, NULL);
+		if (!pte)
+			return -1;
+	}
+	*pte |= _PAGE_ACCESSED;
+	mark_path_young(k, mm, addr);
+	if (is_zero_pfn(pte_pfn(*pte)))
+		return 0;
+	folio = pfn_folio(&k->mem, pte_pfn(*pte));
+	if (!folio)
+		return 0;
+	if (write) {
+		*pte |= _PAGE_DIRTY;
+		folio->version++;
+		/* a dirty PTE also keeps a lazyfree folio from being discarded */
+		folio_clear(folio, PG_zeroed);
+	}
+	aw_note_access(k, folio, repeat);
+	return 0;
+}
+
+/*
+ * One PMD-sized range of an access under THP: a huge fault on pmd_none, the
+ * huge zero page for a read, or the PMD leaf's accessed/dirty bits.
+ * Returns 1 if handled at PMD level, 0 to fall back to PTEs, -1 on failure.
+ */
+static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu)
+{
+	uint64_t haddr = addr & PMD_MASK;
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
+	struct folio *folio;
+	uint32_t pfn;
+
+	if (!pmd)
+		return -1;
+	if (pmd_trans_huge(*pmd)) {
+		if (is_huge_zero_pmd(*pmd) && write) {
+			*pmd = 0;	/* do_huge_zero_wp_pmd(): replaced by a fresh THP below */
+		} else if (write && !(*pmd & _PAGE_RW) &&
+			   pfn_folio(&k->mem, pmd_pfn(*pmd))->mapcount > 1) {
+			/* do_huge_pmd_wp_page(): shared after fork: split, then CoW the one page */
+			aw_split_huge_pmd(k, mm, haddr);
+			return 0;
+		} else {
+			if (write)
+				*pmd |= _PAGE_RW;	/* exclusive again: reuse */
+			*pmd |= _PAGE_ACCESSED | (write ? _PAGE_DIRTY : 0);
+			mark_path_young(k, mm, haddr);
+			if (is_huge_zero_pmd(*pmd))
+				return 1;
+			folio = pfn_folio(&k->mem, pmd_pfn(*pmd));
+			if (write) {
+				folio->version++;
+				folio_clear(folio, PG_zeroed);
+			}
+			aw_note_access(k, folio, repeat);
+			return 1;
+		}
+	}
+	if (!pmd_none(*pmd) || !aw_vma_thp_allowed(k, mm, vma, haddr))
+		return 0;
+	if (!write) {
+		/* do_huge_pmd_anonymous_page(): read fault maps the huge zero page */
+		*pmd = aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED);
+		mark_path_young(k, mm, haddr);
+		return 1;
+	}
+	pfn = fault_new_folio(k, t, mm, vma, haddr, HPAGE_PMD_ORDER, true, cpu);
+	if (pfn == AW_NIL)
+		return t->alive && aw_mm(k, mm->id) ? 0 : -1;	/* fall back to small pages */
+	pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
+	if (!pmd || !pmd_none(*pmd))
+		return -1;
+	*pmd = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_RW |
+			 _PAGE_ACCESSED | _PAGE_DIRTY);
+	mark_path_young(k, mm, haddr);
+	account_map(k, mm, vma, HPAGE_PMD_NR);
+	folio = pfn_folio(&k->mem, pfn);
+	folio->version++;
+	folio_clear(folio, PG_zeroed);
+	aw_note_access(k, folio, repeat);
+	return 1;
+}
+
+static bool vma_access_ok(const struct vm_area_struct *vma, bool write)
+{
+	if (write)
+		return vma->vm_flags & VM_WRITE;
+	return vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
+}
+
+/*
+ * An access of [start, start+len) every `stride` bytes.  Addresses outside
+ * any VMA or against its protection would be a SIGSEGV: they are skipped and
+ * counted, so a mutated fuzz input never stops the run.
+ */
+int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
+	      uint64_t stride, uint32_t repeat, bool write, int cpu)
+{
+	struct mm_struct *mm = aw_mm(k, t->mm);
+	uint64_t end = start + len, addr = start;
+
+	if (!mm)
+		return -1;
+	if (stride < PAGE_SIZE)
+		stride = PAGE_SIZE;
+	if (repeat == 0)
+		repeat = 1;
+	lru_gen_use_mm(mm);	/* the process ran to make the access */
+
+	while (addr < end && t->alive) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+		uint64_t vend, pmd_end;
+		int ret;
+
+		if (!vma)
+			break;
+		if (addr < vma->vm_start) {
+			k->ignored_events++;
+			addr += (vma->vm_start - addr + stride - 1) / stride * stride;
+			continue;
+		}
+		vend = vma->vm_end < end ? vma->vm_end : end;
+		if (!vma_access_ok(vma, write)) {
+			addr += (vend - addr + stride - 1) / stride * stride;
+			continue;
+		}
+		pmd_end = ((addr & PMD_MASK) + PMD_SIZE) < vend ? (addr & PMD_MASK) + PMD_SIZE : vend;
+		ret = access_pmd(k, t, mm, vma, addr, write, repeat, cpu);
+		if (ret < 0)
+			return t->alive ? -1 : 0;
+		if (ret == 0) {
+			for (uint64_t a = addr; a < pmd_end && t->alive; a += stride) {
+				vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
+				if (!vma || a < vma->vm_start)
+					break;
+				if (access_pte(k, t, mm, vma, a, write, repeat, cpu) < 0)
+					return t->alive ? -1 : 0;
+			}
+		}
+		addr += (pmd_end - addr + stride - 1) / stride * stride;
+		mm = aw_mm(k, t->mm);
+		if (!mm)
+			break;
+	}
+	return 0;
+}
+
+uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
+{
+	pud_t *pud = pud_lookup(k, mm, addr, false);
+
+	if (!pud || !pud_present(*pud))
+		return 0;
+	return aw_table_entry_kva(aw_entry_table(*pud), (unsigned int)pmd_index(addr));
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfn space of each node, folio allocation, and reverse mappings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "folio.h"
+
+/* Node n's pfns start after the previous node's; pfn 0..0xfff stay unowned
+ * so the zero pages (ZERO_PFN, HUGE_ZERO_PFN) belong to no node. */
+#define AW_FIRST_NODE_PFN	0x1000ULL
+
+int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes)
+{
+	uint64_t pfn = AW_FIRST_NODE_PFN;
+
+	memset(mem, 0, sizeof(*mem));
+	if (nr_nodes < 1 || nr_nodes > 8)
+		return -1;
+	mem->nr_nodes = nr_nodes;
+	for (int n = 0; n < nr_nodes; n++) {
+		struct aw_node_mem *nm = &mem->node[n];
+		uint64_t blocks = node_bytes[n] / PMD_SIZE;
+
+		if (blocks == 0 || blocks > (1U << 22))
+			return -1;
+		nm->start_pfn = pfn;
+		nm->spanned = blocks * HPAGE_PMD_NR;
+		nm->nr_blocks = (uint32_t)blocks;
+		nm->blocks = calloc(blocks, sizeof(*nm->blocks));
+		if (!nm->blocks)
+			return -1;
+		nm->nr_free = nm->spanned;
+		pfn += nm->spanned;
+	}
+	mem->rmap_free = AW_NIL;
+	return 0;
+}
+
+void aw_mem_destroy(struct aw_mem *mem)
+{
+	for (int n = 0; n < mem->nr_nodes; n++) {
+		struct aw_node_mem *nm = &mem->node[n];
+
+		for (uint32_t b = 0; b < nm->nr_blocks; b++)
+			free(nm->blocks[b].folios);
+		free(nm->blocks);
+		free(nm->free_blocks);
+		free(nm->free_small);
+	}
+	free(mem->rmap);
+	memset(mem, 0, sizeof(*mem));
+}
+
+int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn)
+{
+	for (int n = 0; n < mem->nr_nodes; n++) {
+		const struct aw_node_mem *nm = &mem->node[n];
+
+		if (pfn >= nm->start_pfn && pfn < nm->start_pfn + nm->spanned)
+			return n;
+	}
+	return -1;
+}
+
+struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
+{
+	int nid = aw_pfn_nid(mem, pfn);
+	const struct aw_node_mem *nm;
+	const struct aw_block *blk;
+	uint64_t off;
+
+	if (nid < 0)
+		return NULL;
+	nm = &mem->node[nid];
+	off = pfn - nm->start_pfn;
+	blk = &nm->blocks[off / HPAGE_PMD_NR];
+	if (!blk->folios || blk->state == AW_BLOCK_UNUSED)
+		return NULL;
+	if (blk->state == AW_BLOCK_THP)
+		return &blk->folios[0];
+	return &blk->folios[off % HPAGE_PMD_NR];
+}
+
+uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio)
+{
+	const struct aw_node_mem *nm = &mem->node[folio->nid];
+
+	/* The block that holds the struct is found from the struct address. */
+	for (uint32_t b = 0; b < nm->nr_blocks; b++) {
+		const struct aw_block *blk = &nm->blocks[b];
+
+		if (blk->folios && folio >= blk->folios && folio < blk->folios + HPAGE_PMD_NR)
+			return nm->start_pfn + (uint64_t)b * HPAGE_PMD_NR + (uint64_t)(folio - blk->folios);
+	}
+	return AW_NIL;
+}
+
+static int push_u32(uint32_t **arr, uint32_t *nr, uint32_t *cap, uint32_t v)
+{
+	if (*nr == *cap) {
+		uint32_t ncap = *cap ? *cap * 2 : 256;
+		uint32_t *a = realloc(*arr, ncap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		*arr = a;
+		*cap = ncap;
+	}
+	(*arr)[(*nr)++] = v;
+	return 0;
+}
+
+static int take_block(struct aw_node_mem *nm, uint32_t *blkno)
+{
+	if (nm->nr_free_blocks) {
+		*blkno = nm->free_blocks[--nm->nr_free_blocks];
+		return 0;
+	}
+	if (nm->next_block >= nm->nr_blocks)
+		return -1;
+	*blkno = nm->next_block++;
+	return 0;
+}
+
+static struct aw_block *prepare_block(struct aw_mem *mem, struct aw_node_mem *nm, uint32_t blkno,
+				      enum aw_block_state state)
+{
+	struct aw_block *blk = &nm->blocks[blkno];
+
+	if (!blk->folios) {
+		blk->folios = calloc(HPAGE_PMD_NR, sizeof(struct folio));
+		if (!blk->folios)
+			return NULL;
+		mem->nr_folio_structs += HPAGE_PMD_NR;
+	}
+	blk->state = state;
+	return blk;
+}
+
+static void init_folio(struct folio *f, int nid, unsigned int order)
+{
+	memset(f, 0, sizeof(*f));
+	f->nid = (uint8_t)nid;
+	f->order = (uint8_t)order;
+	f->lru_prev = f->lru_next = AW_NIL;
+	f->rmap_more = AW_NIL;
+	f->list_gen = 0xff;
+	f->flags = 1U << PG_zeroed;
+}
+
+uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
+{
+	struct aw_node_mem *nm = &mem->node[nid];
+	struct aw_block *blk;
+	uint32_t blkno, pfn;
+
+	if (order) {
+		if (take_block(nm, &blkno))
+			return AW_NIL;
+		blk = prepare_block(mem, nm, blkno, AW_BLOCK_THP);
+		if (!blk)
+			return AW_NIL;
+		init_folio(&blk->folios[0], nid, order);
+		nm->nr_free -= HPAGE_PMD_NR;
+		return (uint32_t)(nm->start_pfn + (uint64_t)blkno * HPAGE_PMD_NR);
+	}
+	if (!nm->nr_free_small) {
+		/* Carve a fresh block into order-0 pages, lowest pfn handed out first. */
+		if (take_block(nm, &blkno))
+			return AW_NIL;
+		blk = prepare_block(mem, nm, blkno, AW_BLOCK_SMALL);
+		if (!blk)
+			return AW_NIL;
+		for (int i = HPAGE_PMD_NR - 1; i >= 0; i--) {
+			uint32_t p = (uint32_t)(nm->start_pfn + (uint64_t)blkno * HPAGE_PMD_NR + i);
+
+			if (push_u32(&nm->free_small, &nm->nr_free_small, &nm->cap_free_small, p))
+				return AW_NIL;
+		}
+	}
+	pfn = nm->free_small[--nm->nr_free_small];
+	init_folio(pfn_folio(mem, pfn), nid, 0);
+	nm->nr_free--;
+	return pfn;
+}
+
+void aw_folio_free(struct aw_mem *mem, uint32_t pfn)
+{
+	int nid = aw_pfn_nid(mem, pfn);
+	struct aw_node_mem *nm;
+	uint64_t off;
+	struct aw_block *blk;
+	struct folio *f;
+
+	if (nid < 0)
+		return;
+	nm = &mem->node[nid];
+	off = pfn - nm->start_pfn;
+	blk = &nm->blocks[off / HPAGE_PMD_NR];
+	f = pfn_folio(mem, pfn);
+	/* free the rmap chain, if the caller left one */
+	while (f && f->rmap_more != AW_NIL) {
+		uint32_t i = f->rmap_more;
+
+		f->rmap_more = mem->rmap[i].next;
+		mem->rmap[i].next = mem->rmap_free;
+		mem->rmap_free = i;
+	}
+	if (blk->state == AW_BLOCK_THP) {
+		memset(&blk->folios[0], 0, sizeof(struct folio));
+		blk->state = AW_BLOCK_UNUSED;
+		push_u32(&nm->free_blocks, &nm->nr_free_blocks, &nm->cap_free_blocks,
+			 (uint32_t)(off / HPAGE_PMD_NR));
+		nm->nr_free += HPAGE_PMD_NR;
+		return;
+	}
+	memset(f, 0, sizeof(*f));
+	f->list_gen = 0xff;
+	push_u32(&nm->free_small, &nm->nr_free_small, &nm->cap_free_small, pfn);
+	nm->nr_free++;
+}
+
+void aw_folio_split_structs(struct aw_mem *mem, uint32_t pfn)
+{
+	int nid = aw_pfn_nid(mem, pfn);
+	struct aw_node_mem *nm = &mem->node[nid];
+	struct aw_block *blk = &nm->blocks[(pfn - nm->start_pfn) / HPAGE_PMD_NR];
+	struct folio *head = &blk->folios[0];
+
+	/* Tails inherit flags, memcg and history; each is order 0 now. */
+	for (int i = 1; i < HPAGE_PMD_NR; i++) {
+		struct folio *t = &blk->folios[i];
+
+		*t = *head;
+		t->order = 0;
+		t->rmap_mm = 0;
+		t->rmap_more = AW_NIL;
+		t->mapcount = 0;
+		t->lru_prev = t->lru_next = AW_NIL;
+		t->list_gen = 0xff;
+	}
+	head->order = 0;
+	blk->state = AW_BLOCK_SMALL;
+}
+
+int aw_rmap_add(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t addr)
+{
+	uint32_t i;
+
+	folio->mapcount++;
+	if (!folio->rmap_mm) {
+		folio->rmap_mm = mm;
+		folio->rmap_addr = addr;
+		return 0;
+	}
+	if (mem->rmap_free != AW_NIL) {
+		i = mem->rmap_free;
+		mem->rmap_free = mem->rmap[i].next;
+	} else {
+		if (mem->nr_rmap == mem->cap_rmap) {
+			uint32_t cap = mem->cap_rmap ? mem->cap_rmap * 2 : 1024;
+			struct aw_rmap_node *r = realloc(mem->rmap, cap * sizeof(*r));
+
+			if (!r) {
+				folio->mapcount--;
+				return -1;
+			}
+			mem->rmap = r;
+			mem->cap_rmap = cap;
+		}
+		i = mem->nr_rmap++;
+	}
+	mem->rmap[i].mm = mm;
+	mem->rmap[i].addr = addr;
+	mem->rmap[i].next = folio->rmap_more;
+	folio->rmap_more = i;
+	return 0;
+}
+
+bool aw_rmap_remove(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t addr)
+{
+	uint32_t *link = &folio->rmap_more;
+
+	if (folio->rmap_mm == mm && folio->rmap_addr == addr) {
+		/* promote the first chained mapping into the inline slot */
+		uint32_t i = folio->rmap_more;
+
+		if (i == AW_NIL) {
+			folio->rmap_mm = 0;
+			folio->rmap_addr = 0;
+		} else {
+			folio->rmap_mm = mem->rmap[i].mm;
+			folio->rmap_addr = mem->rmap[i].addr;
+			folio->rmap_more = mem->rmap[i].next;
+			mem->rmap[i].next = mem->rmap_free;
+			mem->rmap_free = i;
+		}
+		folio->mapcount--;
+		return true;
+	}
+	while (*link != AW_NIL) {
+		uint32_t i = *link;
+
+		if (mem->rmap[i].mm == mm && mem->rmap[i].addr == addr) {
+			*link = mem->rmap[i].next;
+			mem->rmap[i].next = mem->rmap_free;
+			mem->rmap_free = i;
+			folio->mapcount--;
+			return true;
+		}
+		link = &mem->rmap[i].next;
+	}
+	return false;
+}
+
+void aw_rmap_move(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t old_addr,
+		  uint32_t new_mm, uint64_t new_addr)
+{
+	if (folio->rmap_mm == mm && folio->rmap_addr == old_addr) {
+		folio->rmap_mm = new_mm;
+		folio->rmap_addr = new_addr;
+		return;
+	}
+	for (uint32_t i = folio->rmap_more; i != AW_NIL; i = mem->rmap[i].next) {
+		if (mem->rmap[i].mm == mm && mem->rmap[i].addr == old_addr) {
+			mem->rmap[i].mm = new_mm;
+			mem->rmap[i].addr = new_addr;
+			return;
+		}
+	}
+}
+
+bool aw_rmap_next(const struct aw_mem *mem, const struct folio *folio, uint32_t *idx,
+		  uint32_t *mm, uint64_t *addr)
+{
+	/* idx 0: the inline mapping; then 1 + chain position */
+	if (*idx == 0) {
+		*idx = 1;
+		if (folio->rmap_mm) {
+			*mm = folio->rmap_mm;
+			*addr = folio->rmap_addr;
+			/* remember where the chain starts */
+			*idx = folio->rmap_more == AW_NIL ? AW_NIL : folio->rmap_more + 2;
+			return true;
+		}
+		*idx = folio->rmap_more == AW_NIL ? AW_NIL : folio->rmap_more + 2;
+	}
+	if (*idx == AW_NIL)
+		return false;
+	{
+		uint32_t i = *idx - 2;
+
+		*mm = mem->rmap[i].mm;
+		*addr = mem->rmap[i].addr;
+		*idx = mem->rmap[i].next == AW_NIL ? AW_NIL : mem->rmap[i].next + 2;
+	}
+	return true;
+}

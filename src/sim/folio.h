@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Folios, the pfn space of each NUMA node, and reverse mappings.
+ *
+ * Only the folio fields MGLRU reads are modelled (include/linux/mm_types.h,
+ * page-flags.h): flags with the generation and reference-count fields at
+ * LRU_GEN_PGOFF / LRU_REFS_PGOFF, the LRU list links, node, memcg, order,
+ * mapcount.  A folio is named by its (head) pfn; list links are pfns too, so
+ * a folio is 48 bytes and a resident 4 KiB page costs 56 bytes with its PTE.
+ *
+ * Memory of a node is cut into 2 MiB blocks of 512 pfns, allocated on first
+ * use.  A block holds either one PMD-order folio (THP) or 512 order-0 ones.
+ * There is no buddy allocator and no compaction (docs/model-notes.md): the
+ * walk only needs to know which node a pfn is on.
+ */
+#ifndef AW_FOLIO_H
+#define AW_FOLIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pgtable.h"
+
+#define AW_NIL			0xffffffffU	/* no folio / end of a chain */
+#define AW_LIST_HEAD_BIT	0x80000000U	/* list handle naming a list head, not a folio */
+
+/* page-flags.h bits the model uses */
+enum pageflags {
+	PG_lru,
+	PG_active,
+	PG_referenced,
+	PG_workingset,
+	PG_swapbacked,
+	PG_dirty,
+	PG_reclaim,
+	PG_swapcache,
+	PG_anon,		/* folio_test_anon(): folio->mapping is an anon_vma */
+	PG_unevictable,
+	PG_mlocked,
+	PG_zeroed,		/* model: never written (content version 0) */
+};
+
+#define LRU_GEN_PGOFF		16
+#define LRU_GEN_WIDTH		3
+#define LRU_GEN_MASK		(((1U << LRU_GEN_WIDTH) - 1) << LRU_GEN_PGOFF)
+#define LRU_REFS_PGOFF		19
+#define LRU_REFS_WIDTH		2
+#define LRU_REFS_MASK		(((1U << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
+/* 6.14+: the refs counter and PG_referenced are cleared together */
+#define LRU_REFS_FLAGS		(LRU_REFS_MASK | (1U << PG_referenced))
+
+struct folio {
+	uint64_t rmap_addr;	/* user address of the first mapping (page or PMD aligned) */
+	uint32_t flags;
+	uint32_t lru_prev;	/* list links: pfns, or AW_LIST_HEAD_BIT handles */
+	uint32_t lru_next;
+	uint32_t rmap_mm;	/* mm id of the first mapping, 0 = unmapped */
+	uint32_t rmap_more;	/* further mappings: chain in struct aw_mem.rmap */
+	uint32_t mapcount;	/* PTE or PMD mappings */
+	uint32_t acc_seq;	/* max_seq of its lruvec at the last access (history below) */
+	uint32_t version;	/* content version: 0 = zero-filled; bumped by writes */
+	uint16_t memcg;
+	uint8_t nid;
+	uint8_t order;		/* 0 or HPAGE_PMD_ORDER */
+	uint8_t list_gen;	/* slot of the list it is physically on, 0xff = none */
+	uint8_t list_type;	/* type of that list */
+	uint8_t acc_cur;	/* accesses while max_seq == acc_seq (saturating) */
+	uint8_t acc_prev;	/* accesses during the interval before */
+};
+
+_Static_assert(sizeof(struct folio) == 48, "struct folio stays 48 bytes");
+
+static inline bool folio_test(const struct folio *f, int bit) { return f->flags & (1U << bit); }
+static inline void folio_set(struct folio *f, int bit) { f->flags |= 1U << bit; }
+static inline void folio_clear(struct folio *f, int bit) { f->flags &= ~(1U << bit); }
+static inline bool folio_test_large(const struct folio *f) { return f->order > 0; }
+static inline unsigned int folio_nr_pages(const struct folio *f) { return 1U << f->order; }
+/* include/linux/mm_inline.h: folio_is_file_lru() */
+static inline int folio_is_file_lru(const struct folio *f) { return !folio_test(f, PG_swapbacked); }
+/* include/linux/mm_inline.h: folio_lru_gen() */
+static inline int folio_lru_gen(const struct folio *f)
+{
+	return (int)((f->flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
+}
+/* lazyfree: anon and no longer swap-backed (MADV_FREE) */
+static inline bool folio_test_lazyfree(const struct folio *f)
+{
+	return folio_test(f, PG_anon) && !folio_test(f, PG_swapbacked);
+}
+
+enum aw_block_state { AW_BLOCK_UNUSED = 0, AW_BLOCK_SMALL, AW_BLOCK_THP };
+
+struct aw_block {
+	struct folio *folios;	/* 512 structs, allocated on first use */
+	uint8_t state;
+};
+
+struct aw_node_mem {
+	uint64_t start_pfn;	/* pgdat->node_start_pfn */
+	uint64_t spanned;	/* pfns in the node */
+	uint32_t nr_blocks;
+	struct aw_block *blocks;
+	uint32_t next_block;	/* blocks never used yet start here */
+	uint32_t *free_blocks;	/* freed THP blocks (LIFO) */
+	uint32_t nr_free_blocks, cap_free_blocks;
+	uint32_t *free_small;	/* freed or never-used order-0 pfns (LIFO) */
+	uint32_t nr_free_small, cap_free_small;
+	uint64_t nr_free;	/* free pages */
+};
+
+struct aw_rmap_node {
+	uint64_t addr;
+	uint32_t mm;
+	uint32_t next;		/* index, AW_NIL ends the chain */
+};
+
+struct aw_mem {
+	int nr_nodes;
+	struct aw_node_mem node[8];
+	struct aw_rmap_node *rmap;
+	uint32_t nr_rmap, cap_rmap, rmap_free;
+	uint64_t nr_folio_structs;	/* for the memory figure */
+};
+
+int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes);
+void aw_mem_destroy(struct aw_mem *mem);
+
+/* pfn_to_nid(): -1 if the pfn belongs to no node (zero pages, garbage) */
+int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn);
+/* pfn_folio(): the (head) folio covering pfn, NULL if none */
+struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn);
+/* the pfn of a folio (its head) */
+uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio);
+
+/*
+ * Allocate a folio of the given order on node nid; returns its pfn or AW_NIL
+ * when the node has no room.  The folio comes back zeroed except nid/order.
+ */
+uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order);
+void aw_folio_free(struct aw_mem *mem, uint32_t pfn);
+/* Turn a PMD-order folio into 512 order-0 folios in place (split_folio()). */
+void aw_folio_split_structs(struct aw_mem *mem, uint32_t pfn);
+
+/* Reverse mappings: every (mm, address) that maps the folio. */
+int aw_rmap_add(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t addr);
+/* Returns true if the mapping was found and removed. */
+bool aw_rmap_remove(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t addr);
+/* Move a mapping's address (mremap, migration keeps the folio). */
+void aw_rmap_move(struct aw_mem *mem, struct folio *folio, uint32_t mm, uint64_t old_addr,
+		  uint32_t new_mm, uint64_t new_addr);
+/* Iterate: idx starts at 0; returns false when done. */
+bool aw_rmap_next(const struct aw_mem *mem, const struct folio *folio, uint32_t *idx,
+		  uint32_t *mm, uint64_t *addr);
+
+#endif /* AW_FOLIO_H */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Process lifetime: fork with copy-on-write (kernel/fork.c: dup_mm,
+ * mm/memory.c: copy_page_range), and the default process layout.
+ *
+ * The child's PTEs of shared anonymous folios are old and both sides are
+ * write-protected; a later write by either side copies (fault.c).  Private
+ * file pages are not copied (the child faults them again), as the kernel
+ * skips VMAs without anon_vma; anonymous copies inside file VMAs are.
+ */
+#include "kernel.h"
+
+static void copy_pte(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
+		     pte_t *spte, uint64_t addr)
+{
+	pte_t v = *spte, *dpte;
+
+	if (pte_present(v) && !is_zero_pfn(pte_pfn(v))) {
+		struct folio *f = pfn_folio(&k->mem, pte_pfn(v));
+
+		if (!f || !folio_test(f, PG_anon))
+			return;
+		*spte &= ~_PAGE_RW;
+		v = *spte & ~_PAGE_ACCESSED;	/* the child's view starts old */
+		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		if (!dpte)
+			return;
+		*dpte = v;
+		aw_rmap_add(&k->mem, f, dst->id, addr);
+		dst->rss++;
+		return;
+	}
+	if (pte_swp(v)) {
+		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		if (!dpte)
+			return;
+		*dpte = v;
+		k->swap[pte_swp_slot(v)].next++;	/* swap_duplicate() */
+	} else if (pte_present(v)) {
+		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		if (dpte)
+			*dpte = v & ~_PAGE_ACCESSED;	/* the zero page */
+	}
+	(void)src;
+}
+
+static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
+		       const struct vm_area_struct *vma)
+{
+	for (uint64_t addr = vma->vm_start, next; addr < vma->vm_end; addr = next) {
+		pmd_t *spmd = aw_pmd_lookup(k, src, addr, false, NULL), *dpmd;
+
+		next = pmd_addr_end(addr, vma->vm_end);
+		if (!spmd || !pmd_present(*spmd))
+			continue;
+		if (pmd_trans_huge(*spmd)) {
+			/* copy_huge_pmd(): share the THP, write-protect both sides */
+			dpmd = aw_pmd_lookup(k, dst, addr, true, NULL);
+			if (!dpmd)
+				continue;
+			*spmd &= ~_PAGE_RW;
+			*dpmd = *spmd & ~_PAGE_ACCESSED;
+			if (!is_huge_zero_pmd(*spmd)) {
+				aw_rmap_add(&k->mem, pfn_folio(&k->mem, pmd_pfn(*spmd)), dst->id, addr);
+				dst->rss += HPAGE_PMD_NR;
+			}
+			continue;
+		}
+		for (uint64_t a = addr; a < next; a += PAGE_SIZE) {
+			pte_t *spte = aw_pte_lookup(k, src, a, false, NULL);
+
+			if (spte && *spte)
+				copy_pte(k, src, dst, spte, a);
+		}
+	}
+}
+
+int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)
+{
+	struct mm_struct *src = aw_mm(k, parent->mm), *dst;
+	struct aw_task *child = &k->tasks[child_pid];
+
+	if (!src)
+		return -1;
+	dst = aw_mm_alloc(k, src->memcg);
+	if (!dst)
+		return -1;
+	src = aw_mm(k, parent->mm);
+	dst->thp_disable = src->thp_disable;
+	dst->mpol = src->mpol;
+	dst->mpol_node = src->mpol_node;
+	dst->brk_start = src->brk_start;
+	dst->brk = src->brk;
+	dst->mmap_base = src->mmap_base;
+	for (int i = 0; i < src->nr_vmas; i++) {
+		struct vm_area_struct v = src->vmas[i];
+
+		v.region = 0;	/* a region names the parent's mapping */
+		if (!aw_vma_insert(dst, &v))
+			return -1;
+	}
+	for (int i = 0; i < src->nr_vmas; i++)
+		copy_range(k, src, dst, &src->vmas[i]);
+	lru_gen_add_mm(k, dst);
+	child->pid = child_pid;
+	child->mm = dst->id;
+	child->cpu = parent->cpu;
+	child->memcg = parent->memcg;
+	child->alive = true;
+	child->vfork_shared = false;
+	return 0;
+}
+
+/*
+ * The small realistic layout every process gets unless told otherwise
+ * (scenarios.md §0): text and heap in one PUD, a library in another, the
+ * stack in a third, each faulted in once at start.
+ */
+int aw_setup_layout(struct aw_kernel *k, struct aw_task *t)
+{
+	struct mm_struct *mm = aw_mm(k, t->mm);
+	static const uint64_t text = 0x555555554000ULL, text_len = 0x20000;
+	static const uint64_t heap = 0x555555600000ULL, heap_len = 0x21000;
+	static const uint64_t lib = 0x7f8000000000ULL, lib_len = 0x200000;
+	static const uint64_t stack_end = 0x7ffffffff000ULL, stack_len = 0x21000;
+
+	if (!mm)
+		return -1;
+	if (aw_do_mmap(k, mm, text, text_len, AW_MAP_FILE, AW_PROT_READ | AW_PROT_EXEC, 0, AW_VMA_TEXT, NULL) ||
+	    aw_do_mmap(k, mm, heap, heap_len, 0, AW_PROT_DEFAULT, 0, AW_VMA_HEAP, NULL) ||
+	    aw_do_mmap(k, mm, lib, lib_len, AW_MAP_FILE, AW_PROT_READ | AW_PROT_EXEC, 0, AW_VMA_LIB, NULL) ||
+	    aw_do_mmap(k, mm, stack_end - stack_len, stack_len, 0, AW_PROT_DEFAULT, 0, AW_VMA_STACK, NULL))
+		return -1;
+	mm->brk_start = heap;
+	mm->brk = heap + heap_len;
+	find_vma(mm, stack_end - 1)->vm_flags |= VM_GROWSDOWN;
+	aw_access(k, t, text, 8 * PAGE_SIZE, 0, 1, false, t->cpu);
+	aw_access(k, t, heap, 16 * PAGE_SIZE, 0, 1, true, t->cpu);
+	aw_access(k, t, lib, 32 * PAGE_SIZE, 0, 1, false, t->cpu);
+	aw_access(k, t, stack_end - 8 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 1, true, t->cpu);
+	return 0;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * struct aw_kernel: creation, teardown, and applying one event.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+static int kerr(struct aw_kernel *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(k->err, sizeof(k->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+struct lruvec *aw_lruvec(struct aw_kernel *k, int memcg, int nid)
+{
+	return &k->lruvecs[memcg * k->nr_nodes + nid];
+}
+
+struct mm_struct *aw_mm(struct aw_kernel *k, uint32_t id)
+{
+	return id && id < k->nr_mms ? k->mms[id] : NULL;
+}
+
+struct aw_task *aw_task_get(struct aw_kernel *k, uint32_t pid)
+{
+	return pid && pid < k->nr_tasks ? &k->tasks[pid] : NULL;
+}
+
+/* mm/vmscan.c: get_swappiness(): vm_swappiness (60), 0 without swap */
+int aw_default_swappiness(const struct aw_kernel *k)
+{
+	return k->nr_swap ? 60 : 0;
+}
+
+struct aw_region *aw_region_of(struct aw_kernel *k, const struct vm_area_struct *vma)
+{
+	if (!vma->region || vma->region > k->nr_regions)
+		return NULL;
+	return &k->regions[vma->region - 1];
+}
+
+struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
+				   unsigned int features, unsigned int bugs)
+{
+	struct aw_kernel *k = calloc(1, sizeof(*k));
+	uint64_t bytes[AW_MAX_NODES];
+	int n;
+
+	if (!k)
+		return NULL;
+	k->cfg = *cfg;
+	k->features = features;
+	k->bugs = bugs;
+	k->nr_nodes = cfg->nr_nodes;
+	k->nr_memcgs = cfg->nr_memcgs;
+	for (n = 0; n < k->nr_nodes; n++)
+		bytes[n] = cfg->node[n].mem_bytes;
+	for (int c = 0; c < AW_MAX_CPUS; c++) {
+		k->cpu_node[c] = 0;
+		for (n = 0; n < k->nr_nodes; n++)
+			if (cfg->node[n].cpu_mask >> c & 1)
+				k->cpu_node[c] = n;
+	}
+	if (aw_mem_init(&k->mem, k->nr_nodes, bytes) || aw_pgtable_alloc_init(&k->pt))
+		goto fail;
+	k->lruvecs = calloc((size_t)k->nr_nodes * k->nr_memcgs, sizeof(*k->lruvecs));
+	k->open_walk = calloc((size_t)k->nr_nodes * k->nr_memcgs, sizeof(*k->open_walk));
+	if (!k->lruvecs || !k->open_walk)
+		goto fail;
+	for (int m = 0; m < k->nr_memcgs; m++) {
+		INIT_LIST_HEAD(&k->mm_list[m].fifo);
+		k->memcg[m].limit = cfg->memcg_limit[m] / PAGE_SIZE;
+		for (n = 0; n < k->nr_nodes; n++)
+			lru_gen_init_lruvec(aw_lruvec(k, m, n), m, n, m * k->nr_nodes + n, 0);
+	}
+	k->nr_swap = (uint32_t)(cfg->swap_bytes / PAGE_SIZE);
+	if (k->nr_swap) {
+		k->swap = calloc(k->nr_swap, sizeof(*k->swap));
+		if (!k->swap)
+			goto fail;
+		for (uint32_t s = 0; s < k->nr_swap; s++)
+			k->swap[s].next = s + 1 < k->nr_swap ? s + 1 : AW_NIL;
+	}
+	k->swap_free = k->nr_swap ? 0 : AW_NIL;
+	k->nr_regions = nr_regions;
+	k->regions = calloc(nr_regions ? nr_regions : 1, sizeof(*k->regions));
+	if (!k->regions)
+		goto fail;
+	return k;
+fail:
+	aw_kernel_destroy(k);
+	return NULL;
+}
+
+void aw_kernel_destroy(struct aw_kernel *k)
+{
+	if (!k)
+		return;
+	for (uint32_t i = 0; i < k->nr_mms; i++) {
+		if (k->mms && k->mms[i]) {
+			free(k->mms[i]->vmas);
+			free(k->mms[i]);
+		}
+	}
+	free(k->mms);
+	free(k->free_mm_kaddr);
+	free(k->tasks);
+	free(k->swap);
+	if (k->lruvecs) {
+		for (int i = 0; i < k->nr_nodes * k->nr_memcgs; i++) {
+			for (int l = 0; l < BLOOM_FILTER_LEVELS; l++)
+				aw_bloom_free(k->lruvecs[i].mm_state.filters[l]);
+			if (k->open_walk && k->open_walk[i])
+				free(k->open_walk[i]);
+		}
+	}
+	free(k->lruvecs);
+	free(k->open_walk);
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		free(k->node_stats[n].passes);
+	for (int r = 0; r < k->nr_regions && k->regions; r++) {
+		free(k->regions[r].passes);
+		free(k->regions[r].samples);
+	}
+	free(k->regions);
+	aw_mem_destroy(&k->mem);
+	aw_pgtable_alloc_destroy(&k->pt);
+	free(k);
+}
+
+static struct aw_task *task_slot(struct aw_kernel *k, uint32_t pid)
+{
+	if (pid == 0 || pid > 1000000)
+		return NULL;
+	if (pid >= k->nr_tasks) {
+		uint32_t n = pid + 16;
+		struct aw_task *t = realloc(k->tasks, n * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		memset(t + k->nr_tasks, 0, (n - k->nr_tasks) * sizeof(*t));
+		k->tasks = t;
+		k->nr_tasks = n;
+	}
+	return &k->tasks[pid];
+}
+
+static int new_process(struct aw_kernel *k, struct aw_task *t, uint32_t pid, int cpu, int memcg,
+		       bool layout)
+{
+	struct mm_struct *mm = aw_mm_alloc(k, memcg);
+
+	if (!mm)
+		return kerr(k, "out of memory creating a process");
+	t->pid = pid;
+	t->mm = mm->id;
+	t->cpu = cpu;
+	t->memcg = memcg;
+	t->alive = true;
+	lru_gen_add_mm(k, mm);
+	lru_gen_use_mm(mm);
+	if (layout)
+		aw_setup_layout(k, t);
+	return 0;
+}
+
+static void task_exit(struct aw_kernel *k, struct aw_task *t)
+{
+	struct mm_struct *mm = aw_mm(k, t->mm);
+
+	t->alive = false;
+	t->mm = 0;
+	if (mm)
+		aw_mm_put(k, mm);
+}
+
+/* Resolve an event's address range: region-relative or absolute. */
+static int resolve_range(struct aw_kernel *k, const struct aw_event *ev, uint64_t *start, uint64_t *len)
+{
+	uint64_t base = 0;
+
+	if (ev->region) {
+		struct aw_region *r;
+
+		if (ev->region > k->nr_regions)
+			return kerr(k, "region %u is not defined", ev->region);
+		r = &k->regions[ev->region - 1];
+		if (!r->mm)
+			return 1;	/* not mapped (any more): nothing to do */
+		base = r->start;
+	}
+	*start = (base + ev->addr) & ~(PAGE_SIZE - 1);
+	*len = ev->len;
+	if (*len == 0 || *start >= TASK_SIZE || *len > TASK_SIZE || *start + *len > TASK_SIZE)
+		return kerr(k, "address range 0x%llx+0x%llx is outside the 47-bit user address space",
+			    (unsigned long long)*start, (unsigned long long)*len);
+	*len = ((ev->addr & (PAGE_SIZE - 1)) + *len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	return 0;
+}
+
+static int apply_mmap(struct aw_kernel *k, const struct aw_event *ev, struct aw_task *t)
+{
+	struct mm_struct *mm = aw_mm(k, t->mm);
+	uint64_t addr;
+
+	if (ev->len == 0 || ev->len > TASK_SIZE || ev->addr2 >= TASK_SIZE)
+		return kerr(k, "mmap of 0x%llx bytes at 0x%llx is impossible",
+			    (unsigned long long)ev->len, (unsigned long long)ev->addr2);
+	if (ev->region > k->nr_regions)
+		return kerr(k, "region %u is not defined", ev->region);
+	if (aw_do_mmap(k, mm, ev->addr2, ev->len, ev->flags, ev->arg, ev->region, AW_VMA_MMAP, &addr)) {
+		k->ignored_events++;	/* ENOMEM: no room in the address space */
+		return 0;
+	}
+	if (ev->region) {
+		struct aw_region *r = &k->regions[ev->region - 1];
+
+		r->pid = ev->pid;
+		r->mm = mm->id;
+		r->start = addr;
+		r->len = (ev->len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	}
+	return 0;
+}
+
+static int swappiness_of(struct aw_kernel *k, const struct aw_event *ev)
+{
+	return ev->swappiness == AW_SWAPPINESS_DEFAULT ? aw_default_swappiness(k) : ev->swappiness;
+}
+
+static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
+{
+	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
+	int swp = swappiness_of(k, ev);
+	bool force = ev->flags & AW_AGE_FORCE;
+
+	switch (ev->kind) {
+	case AW_EV_AGE:
+		/* debugfs '+': try_to_inc_max_seq() with the current max_seq */
+		try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
+		return 0;
+	case AW_EV_AGE_BEGIN:
+		if (aw_age_begin(k, lruvec, swp, force) == -EBUSY)
+			k->ignored_events++;
+		return 0;
+	case AW_EV_AGE_STEP:
+		if (aw_age_step(k, lruvec) < 0)
+			k->ignored_events++;
+		return 0;
+	default:
+		if (aw_age_end(k, lruvec) < 0)
+			k->ignored_events++;
+		return 0;
+	}
+}
+
+static int apply_evict(struct aw_kernel *k, const struct aw_event *ev)
+{
+	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
+	int swp = swappiness_of(k, ev);
+	unsigned long seq = evictable_min_seq(lruvec->lrugen.min_seq, swp);
+
+	if (aw_run_eviction(k, lruvec, seq, swp, ev->len ? ev->len : (unsigned long)-1,
+			    !(ev->flags & AW_EVICT_DIRECT)))
+		k->ignored_events++;	/* -EINVAL: only two generations, age first */
+	return 0;
+}
+
+static int check_ids(struct aw_kernel *k, const struct aw_event *ev)
+{
+	if (ev->kind >= AW_EV_NR || ev->kind == AW_EV_NONE)
+		return kerr(k, "unknown event kind %u", ev->kind);
+	switch (ev->kind) {
+	case AW_EV_AGE: case AW_EV_AGE_BEGIN: case AW_EV_AGE_STEP: case AW_EV_AGE_END:
+	case AW_EV_EVICT: case AW_EV_MIGRATE: case AW_EV_MBIND: case AW_EV_SET_MEMPOLICY:
+		if (ev->node >= k->nr_nodes)
+			return kerr(k, "node %u is not in the topology (%d nodes)", ev->node, k->nr_nodes);
+		break;
+	default:
+		break;
+	}
+	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN || ev->kind == AW_EV_EVICT) &&
+	    ev->swappiness != AW_SWAPPINESS_DEFAULT && ev->swappiness > MAX_SWAPPINESS + 1)
+		return kerr(k, "swappiness %u is out of range 0..201", ev->swappiness);
+	if (ev->memcg >= k->nr_memcgs &&
+	    (ev->kind == AW_EV_PROC || ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN ||
+	     ev->kind == AW_EV_AGE_STEP || ev->kind == AW_EV_AGE_END || ev->kind == AW_EV_EVICT ||
+	     ev->kind == AW_EV_MEMCG_LIMIT || ev->kind == AW_EV_MEMCG_MOVE))
+		return kerr(k, "memcg %u is not declared", ev->memcg);
+	if (ev->cpu != AW_CPU_CURRENT && ev->cpu >= AW_MAX_CPUS &&
+	    (ev->kind == AW_EV_PROC || ev->kind == AW_EV_RUN || ev->kind == AW_EV_ACCESS))
+		return kerr(k, "cpu %u is out of range", ev->cpu);
+	return 0;
+}
+
+static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, struct aw_task *t)
+{
+	uint64_t start = 0, len = 0;
+	int cpu = ev->cpu == AW_CPU_CURRENT ? t->cpu : ev->cpu;
+	struct mm_struct *mm = aw_mm(k, t->mm);
+	int r;
+
+	switch (ev->kind) {
+	case AW_EV_RUN:
+		t->cpu = cpu;
+		lru_gen_use_mm(mm);	/* kernel/sched/core.c: context_switch() */
+		return 0;
+	case AW_EV_MMAP:
+		return apply_mmap(k, ev, t);
+	case AW_EV_BRK:
+		return aw_apply_mm_event(k, ev, t, 0, 0) ? (k->ignored_events++, 0) : 0;
+	case AW_EV_SET_MEMPOLICY:
+		mm->mpol = (uint8_t)ev->arg;
+		mm->mpol_node = (uint8_t)ev->node;
+		return 0;
+	case AW_EV_MEMCG_MOVE:
+		t->memcg = ev->memcg;
+		lru_gen_migrate_mm(k, mm, ev->memcg);	/* the charges stay (cgroup v2) */
+		return 0;
+	case AW_EV_PRCTL_THP:
+		mm->thp_disable = (uint8_t)(ev->arg < AW_THP_DISABLE_NR ? ev->arg : 0);
+		return 0;
+	case AW_EV_CONTEND:
+		if (ev->arg == AW_LOCK_MMAP)
+			mm->mmap_contended = ev->flags & AW_CONTEND_ON;
+		else
+			mm->ptl_contended = ev->flags & AW_CONTEND_ON;
+		return 0;
+	default:
+		break;
+	}
+	r = resolve_range(k, ev, &start, &len);
+	if (r)
+		return r < 0 ? -1 : 0;
+	switch (ev->kind) {
+	case AW_EV_ACCESS:
+		t->cpu = cpu;
+		aw_access(k, t, start, len, ev->stride, ev->repeat, ev->flags & AW_ACC_WRITE, cpu);
+		return 0;
+	case AW_EV_MADVISE:
+		if (aw_madvise(k, mm, start, len, (int)ev->arg))
+			k->ignored_events++;
+		return 0;
+	case AW_EV_MIGRATE:
+		aw_migrate_range(k, mm, start, len, ev->node);
+		return 0;
+	default:
+		if (aw_apply_mm_event(k, ev, t, start, len))
+			k->ignored_events++;
+		return 0;
+	}
+}
+
+int aw_kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
+{
+	struct aw_task *t, *c;
+
+	k->err[0] = 0;
+	if (check_ids(k, ev))
+		return -1;
+	switch (ev->kind) {
+	case AW_EV_TIME:
+		k->now_ns += ev->len;
+		return 0;
+	case AW_EV_AGE: case AW_EV_AGE_BEGIN: case AW_EV_AGE_STEP: case AW_EV_AGE_END:
+		return apply_aging(k, ev);
+	case AW_EV_EVICT:
+		return apply_evict(k, ev);
+	case AW_EV_MEMCG_LIMIT:
+		k->memcg[ev->memcg].limit = ev->len / PAGE_SIZE;
+		return 0;
+	case AW_EV_SAMPLE:
+		return aw_region_sample(k, ev->region) ? kerr(k, "region %u is not defined", ev->region) : 0;
+	case AW_EV_KHUGEPAGED:
+		return 0;	/* the khugepaged model is its own issue */
+	case AW_EV_PROC:
+		t = task_slot(k, ev->pid);
+		if (!t)
+			return kerr(k, "process id %u is out of range", ev->pid);
+		if (t->alive)
+			task_exit(k, t);
+		return new_process(k, t, ev->pid, ev->cpu == AW_CPU_CURRENT ? 0 : ev->cpu, ev->memcg,
+				   !(ev->flags & AW_PROC_NOLAYOUT));
+	default:
+		break;
+	}
+	t = aw_task_get(k, ev->pid);
+	if (!t || !t->alive || !aw_mm(k, t->mm)) {
+		k->ignored_events++;	/* the process is gone (exited, OOM-killed) */
+		return 0;
+	}
+	switch (ev->kind) {
+	case AW_EV_FORK: case AW_EV_VFORK: case AW_EV_THREAD:
+		c = task_slot(k, ev->pid2);
+		if (!c || ev->pid2 == ev->pid)
+			return kerr(k, "child process id %u is invalid", ev->pid2);
+		t = aw_task_get(k, ev->pid);	/* task_slot() may have moved the array */
+		if (c->alive)
+			task_exit(k, c);
+		if (ev->kind == AW_EV_FORK)
+			return aw_fork(k, t, ev->pid2) ? kerr(k, "fork failed") : 0;
+		*c = *t;
+		c->pid = ev->pid2;
+		c->vfork_shared = ev->kind == AW_EV_VFORK;
+		aw_mm(k, t->mm)->users++;
+		return 0;
+	case AW_EV_EXEC:
+		task_exit(k, t);
+		return new_process(k, t, ev->pid, t->cpu, t->memcg, true);
+	case AW_EV_EXIT:
+		task_exit(k, t);
+		return 0;
+	default:
+		return apply_task_event(k, ev, t);
+	}
+}

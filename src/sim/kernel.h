@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * struct aw_kernel: one whole simulated machine (DESIGN.md §2).
+ *
+ * Everything the model mutates hangs off this struct; there is no global
+ * mutable state, so several kernels (one per variant) can run side by side
+ * over the same events.
+ */
+#ifndef AW_KERNEL_H
+#define AW_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../event/scenario.h"
+#include "folio.h"
+#include "lru_gen.h"
+#include "mm.h"
+#include "pgtable.h"
+
+/* Variant switches (DESIGN.md §3): features of one model, never copies. */
+#define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
+#define AW_FEAT_EMPTYMAP	0x02	/* seed RFC: per-node empty-mm skip */
+
+/* One aging pass: one try_to_inc_max_seq() call on one lruvec. */
+struct aw_pass {
+	int pass;			/* 1-based, per node */
+	int node, memcg;
+	bool forced;			/* force_scan requested */
+	bool success;			/* max_seq moved */
+	unsigned long seq;		/* the max_seq it tried to retire */
+	unsigned long walks;		/* mm walks started (walk_mm calls) */
+	unsigned long forced_walks;	/* walks with force_scan set */
+	unsigned long sticky_forced_walks;	/* ... set by a newly added mm, not by the pass */
+	unsigned long mm_stats[NR_MM_STATS];
+	unsigned long aw_stats[NR_AW_WALK_STATS];
+};
+
+/* Per node (summed over memcgs) figures for the report. */
+struct aw_node_stats {
+	int nr_passes, cap_passes;
+	struct aw_pass *passes;
+	unsigned long promoted;		/* by walks and look-around */
+	unsigned long evicted;		/* folios reclaimed */
+	unsigned long evicted_pages;
+	unsigned long single_touch_evicted;
+	unsigned long hot_evicted;
+	unsigned long refaults;
+	unsigned long oom_kills;
+	unsigned long lookaround_promoted;
+};
+
+/* Per region figures: attributed by the VMA a walk is in. */
+struct aw_region_acc {
+	unsigned long leaf_total, young, pmd_read, pud_skipped;
+};
+
+struct aw_region_pass {
+	int pass, node;
+	unsigned long leaf_total, young, pmd_read, pud_skipped;
+	uint64_t resident;
+};
+
+struct aw_region {
+	uint32_t pid;
+	uint32_t mm;			/* mm id it lives in, 0 = not mapped */
+	uint64_t start, len;
+	uint64_t resident;		/* present pages of VMAs tagged with it */
+	struct aw_region_acc acc[AW_MAX_NODES];
+	int nr_passes, cap_passes;
+	struct aw_region_pass *passes;
+	int nr_samples, cap_samples;
+	struct aw_region_pass *samples;	/* pass = event index of the sample */
+};
+
+struct aw_swap_slot {
+	uint32_t next;			/* free list link, or map count when used */
+	uint32_t version;		/* contents */
+	uint32_t evict_seq;		/* min_seq at eviction (the shadow's token) */
+	uint16_t memcg;
+	uint8_t nid;
+	uint8_t workingset;		/* PG_workingset at eviction */
+};
+
+struct aw_memcg {
+	uint64_t limit;			/* pages, 0 = unlimited */
+	uint64_t usage;			/* pages charged */
+	unsigned long oom_kills;
+	bool reclaiming;		/* no recursive reclaim from reclaim */
+};
+
+struct aw_kernel {
+	struct aw_config cfg;
+	unsigned int features;		/* AW_FEAT_* */
+	unsigned int bugs;		/* planted bugs (later issues) */
+	uint64_t now_ns;
+	uint64_t event_index;
+
+	struct aw_mem mem;
+	struct aw_pgtable_alloc pt;
+	int nr_nodes, nr_memcgs;
+	int cpu_node[AW_MAX_CPUS];
+	struct lruvec *lruvecs;		/* [memcg * nr_nodes + nid] */
+	struct lru_gen_mm_walk **open_walk;	/* split aging in progress, per lruvec */
+	struct lru_gen_mm_list mm_list[AW_MAX_MEMCGS];
+	struct aw_memcg memcg[AW_MAX_MEMCGS];
+
+	struct mm_struct **mms;		/* by id; NULL once freed */
+	uint32_t nr_mms, cap_mms;
+	uint64_t *free_mm_kaddr;	/* slab objects freed, reused LIFO */
+	uint32_t nr_free_kaddr, cap_free_kaddr;
+	uint64_t next_mm_kaddr;
+
+	struct aw_task *tasks;		/* by pid (scenario id); index 0 unused */
+	uint32_t nr_tasks;
+
+	struct aw_swap_slot *swap;
+	uint32_t nr_swap, swap_free, swap_used;
+
+	struct aw_node_stats node_stats[AW_MAX_NODES];
+	int nr_regions;
+	struct aw_region *regions;	/* index region id - 1 */
+
+	FILE *walk_log;			/* --walk-log: one line per mm considered */
+	char err[256];			/* why the last event failed, if it did */
+	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
+};
+
+/* kernel.c */
+struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
+				   unsigned int features, unsigned int bugs);
+void aw_kernel_destroy(struct aw_kernel *k);
+/* Apply one event; returns 0, or -1 with k->err set for a malformed event. */
+int aw_kernel_apply(struct aw_kernel *k, const struct aw_event *ev);
+struct lruvec *aw_lruvec(struct aw_kernel *k, int memcg, int nid);
+struct mm_struct *aw_mm(struct aw_kernel *k, uint32_t id);
+struct aw_task *aw_task_get(struct aw_kernel *k, uint32_t pid);
+int aw_default_swappiness(const struct aw_kernel *k);
+int aw_pass_begin(struct aw_kernel *k, struct lruvec *lruvec, bool force_scan, unsigned long seq);
+void aw_pass_end(struct aw_kernel *k, struct lruvec *lruvec, int pass_idx, bool success);
+void aw_pass_add_walk(struct aw_kernel *k, struct lru_gen_mm_walk *walk);
+struct aw_region *aw_region_of(struct aw_kernel *k, const struct vm_area_struct *vma);
+int aw_region_sample(struct aw_kernel *k, int region_id);
+
+/* walk.c: the aging walk */
+bool try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+			int swappiness, bool force_scan);
+int aw_age_begin(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan);
+int aw_age_step(struct aw_kernel *k, struct lruvec *lruvec);
+int aw_age_end(struct aw_kernel *k, struct lruvec *lruvec);
+void aw_walk_init(struct lru_gen_mm_walk *walk, struct aw_kernel *k);
+bool suitable_to_scan(int total, int young);
+void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32_t pfn,
+		       int new_gen, bool dirty);
+bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter);
+int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk);
+void aw_walk_log_result(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err, bool forced);
+struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid);
+uint64_t get_pte_pfn(struct aw_kernel *k, pte_t pte, struct mm_struct *mm, int nid);
+void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm);
+void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
+void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg);
+static inline void lru_gen_use_mm(struct mm_struct *mm) { mm->lru_gen.bitmap = ~0ULL; }
+
+/* evict.c: eviction, rmap references, look-around */
+int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
+int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);
+bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+			 uint32_t target_pfn);
+void folio_activate(struct aw_kernel *k, uint32_t pfn);
+unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn);
+/* unmap + free one folio entirely (used by munmap, exit, eviction) */
+void aw_folio_put(struct aw_kernel *k, uint32_t pfn);
+
+/* memcg.c: charging, limit reclaim, OOM */
+int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int nid);
+void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages);
+unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
+					      unsigned long nr_to_reclaim);
+
+/* fault.c: accesses and faults */
+int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
+	      uint64_t stride, uint32_t repeat, bool write, int cpu);
+/* page-table helpers shared with mmops.c */
+pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		     pmd_t **pmdp);
+pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		     pud_t **pudp);
+void aw_note_access(struct aw_kernel *k, struct folio *folio, uint32_t repeat);
+int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, int cpu);
+bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
+			uint64_t haddr);
+void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr);
+/* &pmd[pmd_index(addr)] as a kernel address: the PMD filter's item */
+uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr);
+
+/* mmops.c: address-space operations */
+struct mm_struct *aw_mm_alloc(struct aw_kernel *k, int memcg);
+void aw_mm_put(struct aw_kernel *k, struct mm_struct *mm);
+int aw_do_mmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t len,
+	       unsigned int flags, unsigned int prot, int region, int kind, uint64_t *out);
+int aw_do_munmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len);
+void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end);
+int aw_apply_mm_event(struct aw_kernel *k, const struct aw_event *ev, struct aw_task *t,
+		      uint64_t start, uint64_t len);
+int aw_setup_layout(struct aw_kernel *k, struct aw_task *t);
+int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid);
+int aw_madvise_flags(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice);
+
+/* madvise.c / migrate.c */
+int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice);
+int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int node);
+
+#endif /* AW_KERNEL_H */

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MGLRU generations: placement, promotion, and the generation window
+ * (include/linux/mm_inline.h, mm/vmscan.c).
+ *
+ * The folio's generation lives in two places, as in the kernel: the flag
+ * field (what the aging walk rewrites) and the list the folio physically
+ * sits on (what eviction and inc_min_seq() move lazily).  Size counters
+ * follow the flag generation, through the walker's batch.
+ */
+#include <string.h>
+
+#include "kernel.h"
+
+void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	memset(lruvec, 0, sizeof(*lruvec));
+	lruvec->memcg = memcg;
+	lruvec->nid = nid;
+	lruvec->index = index;
+	/* mm/vmscan.c: lru_gen_init_lruvec(): four generations, seq 0..3 */
+	lrugen->max_seq = MIN_NR_GENS + 1;
+	for (int i = 0; i < MAX_NR_GENS; i++)
+		lrugen->timestamps[i] = now;
+	for (int g = 0; g < MAX_NR_GENS; g++) {
+		for (int t = 0; t < ANON_AND_FILE; t++) {
+			uint32_t h = aw_list_handle(lruvec, g, t);
+
+			lrugen->folios[g][t].prev = lrugen->folios[g][t].next = h;
+		}
+	}
+	lruvec->mm_state.seq = MIN_NR_GENS;
+}
+
+uint32_t aw_list_handle(const struct lruvec *lruvec, int gen, int type)
+{
+	return AW_LIST_HEAD_BIT | (uint32_t)lruvec->index << 3 | (uint32_t)gen << 1 | (uint32_t)type;
+}
+
+/* The prev/next words of a list element: a folio or a list head. */
+static uint32_t *link_prev(struct aw_kernel *k, uint32_t h)
+{
+	if (h & AW_LIST_HEAD_BIT) {
+		struct lruvec *l = &k->lruvecs[(h & ~AW_LIST_HEAD_BIT) >> 3];
+
+		return &l->lrugen.folios[(h >> 1) & 3][h & 1].prev;
+	}
+	return &pfn_folio(&k->mem, h)->lru_prev;
+}
+
+static uint32_t *link_next(struct aw_kernel *k, uint32_t h)
+{
+	if (h & AW_LIST_HEAD_BIT) {
+		struct lruvec *l = &k->lruvecs[(h & ~AW_LIST_HEAD_BIT) >> 3];
+
+		return &l->lrugen.folios[(h >> 1) & 3][h & 1].next;
+	}
+	return &pfn_folio(&k->mem, h)->lru_next;
+}
+
+/* list_add() (head) or list_add_tail() (tail) of folio pfn onto list head */
+void aw_lru_list_add(struct aw_kernel *k, uint32_t head, uint32_t pfn, bool tail)
+{
+	struct folio *f = pfn_folio(&k->mem, pfn);
+	uint32_t prev = tail ? *link_prev(k, head) : head;
+	uint32_t next = tail ? head : *link_next(k, head);
+
+	f->lru_prev = prev;
+	f->lru_next = next;
+	*link_next(k, prev) = pfn;
+	*link_prev(k, next) = pfn;
+	f->list_gen = (head >> 1) & 3;
+	f->list_type = head & 1;
+}
+
+void aw_lru_list_del(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *f = pfn_folio(&k->mem, pfn);
+
+	if (f->lru_prev == AW_NIL)
+		return;
+	*link_next(k, f->lru_prev) = f->lru_next;
+	*link_prev(k, f->lru_next) = f->lru_prev;
+	f->lru_prev = f->lru_next = AW_NIL;
+	f->list_gen = 0xff;
+}
+
+/* lru_to_folio(head): the tail, where eviction takes from; AW_NIL if empty */
+uint32_t aw_lru_list_last(struct aw_kernel *k, uint32_t head)
+{
+	uint32_t last = *link_prev(k, head);
+
+	return last == head ? AW_NIL : last;
+}
+
+/* mm/vmscan.c: get_nr_gens() */
+int get_nr_gens(const struct lruvec *lruvec, int type)
+{
+	return (int)(lruvec->lrugen.max_seq - lruvec->lrugen.min_seq[type] + 1);
+}
+
+/* mm/vmscan.c: evictable_min_seq() */
+unsigned long evictable_min_seq(const unsigned long *min_seq, int swappiness)
+{
+	unsigned long a = min_seq[!swappiness];
+	unsigned long b = min_seq[swappiness <= MAX_SWAPPINESS];
+
+	return a < b ? a : b;
+}
+
+/* include/linux/mm_inline.h: lru_gen_update_size() (model: pages by flag gen) */
+void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen)
+{
+	int type = folio_is_file_lru(folio);
+	long delta = folio_nr_pages(folio);
+
+	if (old_gen >= 0)
+		lruvec->lrugen.nr_pages[old_gen][type] -= delta;
+	if (new_gen >= 0)
+		lruvec->lrugen.nr_pages[new_gen][type] += delta;
+}
+
+/* include/linux/mm_inline.h: lru_gen_folio_seq() */
+unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming)
+{
+	int gen;
+	int type = folio_is_file_lru(folio);
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long seq;
+
+	if (folio_test(folio, PG_active))
+		gen = MIN_NR_GENS - folio_test(folio, PG_workingset);
+	else if (reclaiming)
+		gen = MAX_NR_GENS;
+	else if ((!folio_is_file_lru(folio) && !folio_test(folio, PG_swapcache)) ||
+		 (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
+		gen = MIN_NR_GENS;
+	else
+		gen = MAX_NR_GENS - folio_test(folio, PG_workingset);
+
+	seq = lrugen->max_seq - gen + 1;
+	return seq > lrugen->min_seq[type] ? seq : lrugen->min_seq[type];
+}
+
+/* include/linux/mm_inline.h: lru_gen_add_folio() */
+bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	int type = folio_is_file_lru(folio);
+	int gen;
+
+	if (folio_test(folio, PG_unevictable))
+		return false;
+	gen = lru_gen_from_seq(lru_gen_folio_seq(lruvec, folio, reclaiming));
+	/* set_mask_bits(LRU_GEN_MASK | BIT(PG_active), gen + 1) */
+	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
+	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	folio_set(folio, PG_lru);
+	lru_gen_update_size(lruvec, folio, -1, gen);
+	/* reclaiming: list tail, for folio_rotate_reclaimable() */
+	aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, reclaiming);
+	return true;
+}
+
+static bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
+{
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+
+	return gen == lru_gen_from_seq(max_seq) || gen == lru_gen_from_seq(max_seq - 1);
+}
+
+/* include/linux/mm_inline.h: lru_gen_del_folio() */
+bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	int gen = folio_lru_gen(folio);
+
+	if (gen < 0)
+		return false;
+	/* for folio_migrate_flags(): keep "active" across a del/add */
+	folio->flags &= ~LRU_GEN_MASK;
+	if (!reclaiming && lru_gen_is_active(lruvec, gen))
+		folio_set(folio, PG_active);
+	lru_gen_update_size(lruvec, folio, gen, -1);
+	aw_lru_list_del(k, pfn);
+	return true;
+}
+
+/* mm/vmscan.c: folio_update_gen(): promotion through page tables */
+int folio_update_gen(struct folio *folio, int gen)
+{
+	uint32_t old_flags = folio->flags;
+
+	/* 6.14+ two-touch rule: first sighting only marks it referenced */
+	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (1U << PG_referenced);
+		return -1;
+	}
+	/* lru_gen_del_folio() has isolated this page? */
+	if (!(old_flags & LRU_GEN_MASK))
+		return -1;
+	folio->flags = (old_flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) |
+		       (uint32_t)(gen + 1) << LRU_GEN_PGOFF | (1U << PG_workingset);
+	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
+}
+
+/* mm/vmscan.c: folio_inc_gen(): protect a folio of the oldest generation */
+int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+{
+	int type = folio_is_file_lru(folio);
+	int old_gen = lru_gen_from_seq(lruvec->lrugen.min_seq[type]);
+	int new_gen = folio_lru_gen(folio);
+
+	/* folio_update_gen() has promoted this page? */
+	if (new_gen >= 0 && new_gen != old_gen)
+		return new_gen;
+	new_gen = (old_gen + 1) % MAX_NR_GENS;
+	folio->flags &= ~(LRU_GEN_MASK | LRU_REFS_FLAGS);
+	folio->flags |= (uint32_t)(new_gen + 1) << LRU_GEN_PGOFF;
+	if (reclaiming)
+		folio_set(folio, PG_reclaim);
+	lru_gen_update_size(lruvec, folio, old_gen, new_gen);
+	return new_gen;
+}
+
+/* mm/vmscan.c: lru_gen_set_refs() */
+bool lru_gen_set_refs(struct folio *folio)
+{
+	/* see the comment on LRU_REFS_FLAGS */
+	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (1U << PG_referenced);
+		return false;
+	}
+	folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_workingset);
+	return true;
+}
+
+/* mm/vmscan.c: update_batch_size(): the size change waits in the walk */
+void update_batch_size(struct lru_gen_mm_walk *walk, struct folio *folio, int old_gen, int new_gen)
+{
+	int type = folio_is_file_lru(folio);
+	long delta = folio_nr_pages(folio);
+
+	walk->batched++;
+	walk->nr_pages[old_gen][type] -= delta;
+	walk->nr_pages[new_gen][type] += delta;
+}
+
+/* mm/vmscan.c: reset_batch_size(): apply the walk's size changes */
+void reset_batch_size(struct lru_gen_mm_walk *walk)
+{
+	struct lru_gen_folio *lrugen = &walk->lruvec->lrugen;
+
+	walk->batched = 0;
+	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
+		for (int type = 0; type < ANON_AND_FILE; type++) {
+			lrugen->nr_pages[gen][type] += walk->nr_pages[gen][type];
+			walk->nr_pages[gen][type] = 0;
+		}
+	}
+}
+
+/* mm/vmscan.c: inc_min_seq(): retire the oldest generation of one type */
+bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swappiness)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int old_gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	uint32_t head = aw_list_handle(lruvec, old_gen, type);
+	uint32_t pfn;
+
+	/*
+	 * A type that cannot be evicted is not sorted: its oldest folios
+	 * become part of the new youngest generation in place (the kernel's
+	 * deliberate cold/hot inversion when swapping is off).
+	 */
+	if ((type == LRU_GEN_FILE && swappiness == MAX_SWAPPINESS + 1) ||
+	    (type == LRU_GEN_ANON && swappiness == 0))
+		goto done;
+
+	/*
+	 * The kernel stops after MAX_LRU_BATCH folios and inc_max_seq()
+	 * restarts after cond_resched(); with nobody else running the restart
+	 * continues where it stopped, so the model moves them all at once.
+	 */
+	while ((pfn = aw_lru_list_last(k, head)) != AW_NIL) {
+		struct folio *folio = pfn_folio(&k->mem, pfn);
+		int new_gen = folio_inc_gen(lruvec, folio, false);
+
+		aw_lru_list_del(k, pfn);
+		aw_lru_list_add(k, aw_list_handle(lruvec, new_gen, type), pfn, true);
+	}
+done:
+	lrugen->min_seq[type]++;
+	return true;
+}
+
+/* mm/vmscan.c: try_to_inc_min_seq() */
+bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
+	bool seq_inc_flag = false, success = false;
+
+	/* for_each_evictable_type(type, swappiness) */
+	for (int type = !swappiness; type <= (swappiness <= MAX_SWAPPINESS); type++) {
+		while (min_seq[type] + MIN_NR_GENS <= lrugen->max_seq) {
+			int gen = lru_gen_from_seq(min_seq[type]);
+			const struct aw_list_head *h = &lrugen->folios[gen][type];
+
+			if (h->next != aw_list_handle(lruvec, gen, type))
+				break;	/* the oldest populated generation */
+			min_seq[type]++;
+			seq_inc_flag = true;
+		}
+	}
+	if (!seq_inc_flag)
+		return false;
+	/* keep anon and file within one generation of each other */
+	if (swappiness && swappiness <= MAX_SWAPPINESS) {
+		unsigned long seq = lrugen->max_seq - MIN_NR_GENS;
+
+		if (min_seq[LRU_GEN_ANON] > seq && min_seq[LRU_GEN_FILE] < seq)
+			min_seq[LRU_GEN_ANON] = seq;
+		else if (min_seq[LRU_GEN_FILE] > seq && min_seq[LRU_GEN_ANON] < seq)
+			min_seq[LRU_GEN_FILE] = seq;
+	}
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		if (min_seq[type] <= lrugen->min_seq[type])
+			continue;
+		lrugen->min_seq[type] = min_seq[type];
+		success = true;
+	}
+	return success;
+}
+
+/* mm/vmscan.c: inc_max_seq() */
+bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int next;
+
+	if (seq != lrugen->max_seq)
+		return false;
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		if (get_nr_gens(lruvec, type) != MAX_NR_GENS)
+			continue;
+		inc_min_seq(k, lruvec, type, swappiness);
+	}
+	next = lru_gen_from_seq(lrugen->max_seq + 1);
+	lrugen->timestamps[next] = k->now_ns;
+	lrugen->max_seq++;
+	return true;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MGLRU generations of one lruvec (include/linux/mmzone.h: struct
+ * lru_gen_folio, struct lru_gen_mm_state, struct lru_gen_mm_walk;
+ * include/linux/mm_inline.h and mm/vmscan.c for the operations).
+ *
+ * The model has one zone per node (ZONE_NORMAL), so the kernel's
+ * [gen][type][zone] arrays are [gen][type] here.
+ */
+#ifndef AW_LRU_GEN_H
+#define AW_LRU_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bloom.h"
+#include "mm.h"
+
+#define MIN_NR_GENS		2
+#define MAX_NR_GENS		4
+#define MIN_LRU_BATCH		64
+#define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)
+#define ANON_AND_FILE		2
+#define LRU_GEN_ANON		0
+#define LRU_GEN_FILE		1
+#define MAX_SWAPPINESS		200
+#define DEF_PRIORITY		12
+#define MAX_RECLAIM_RETRIES	16
+#define SWAP_CLUSTER_MAX	32
+
+/* mmzone.h mm stats: mainline TYFA plus the seed's ALWEES (v3 1/4, 4/4) */
+enum {
+	MM_LEAF_TOTAL,
+	MM_LEAF_YOUNG,
+	MM_NONLEAF_FOUND,
+	MM_NONLEAF_ADDED,
+	MM_LEAF_ASSOCIATED,
+	MM_WALK_TOTAL,
+	MM_WALK_EMPTY,
+	MM_LEAF_EMPTY_WALKS,
+	MM_PUD_EMPTY_SKIPPED,
+	NR_MM_STATS
+};
+
+/* Model-only walk counters: the cost the PUD filter saves, filter tests. */
+enum {
+	AW_WS_PMD_READ,		/* PMD slots read by walk_pmd_range() */
+	AW_WS_BLOOM_PMD,	/* test_bloom_filter() calls, PMD level */
+	AW_WS_BLOOM_PUD,	/* test_bloom_filter() calls, PUD level */
+	AW_WS_PROMOTED,		/* folios whose generation moved to max_seq */
+	NR_AW_WALK_STATS
+};
+
+/* A list head handle: AW_LIST_HEAD_BIT | lruvec index << 3 | gen << 1 | type */
+struct aw_list_head {
+	uint32_t prev, next;
+};
+
+struct lru_gen_folio {
+	unsigned long max_seq;
+	unsigned long min_seq[ANON_AND_FILE];
+	uint64_t timestamps[MAX_NR_GENS];
+	struct aw_list_head folios[MAX_NR_GENS][ANON_AND_FILE];
+	long nr_pages[MAX_NR_GENS][ANON_AND_FILE];
+};
+
+struct lru_gen_mm_state {
+	unsigned long seq;		/* synced with max_seq after each iteration */
+	struct list_head *head;		/* where the current iteration continues after */
+	struct list_head *tail;		/* where the last iteration ended before */
+	aw_bloom_t filters[BLOOM_FILTER_LEVELS][NR_BLOOM_FILTERS];
+	unsigned long stats[NR_MM_STATS];	/* NR_HIST_GENS == 1: cumulative */
+};
+
+struct lruvec {
+	int memcg, nid, index;
+	struct lru_gen_folio lrugen;
+	struct lru_gen_mm_state mm_state;
+};
+
+struct aw_kernel;
+struct aw_pass;
+
+/* struct lru_gen_mm_walk, plus what the model needs to reach its state */
+struct lru_gen_mm_walk {
+	struct lruvec *lruvec;
+	unsigned long seq;
+	unsigned long next_addr;
+	long nr_pages[MAX_NR_GENS][ANON_AND_FILE];
+	unsigned long mm_stats[NR_MM_STATS];
+	unsigned long aw_stats[NR_AW_WALK_STATS];
+	int batched;
+	int swappiness;
+	bool force_scan;
+
+	/* model: mm_walk args (struct mm_walk) and bookkeeping */
+	struct aw_kernel *k;
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;	/* args->vma */
+	int pass_idx;			/* index of its aging pass in node_stats, -1 = none */
+	struct mm_struct *iter;		/* iterate_mm_list()'s *iter between split-aging steps */
+};
+
+/* mm/vmscan.c / mm_inline.h helpers */
+static inline int lru_gen_from_seq(unsigned long seq) { return seq % MAX_NR_GENS; }
+static inline bool seq_ok_window(unsigned long max_seq, unsigned long min_seq)
+{
+	return max_seq - min_seq + 1 >= MIN_NR_GENS && max_seq - min_seq + 1 <= MAX_NR_GENS;
+}
+
+/* lru_gen.c */
+void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now);
+uint32_t aw_list_handle(const struct lruvec *lruvec, int gen, int type);
+int get_nr_gens(const struct lruvec *lruvec, int type);
+/* evictable_min_seq(): the oldest evictable sequence for this swappiness */
+unsigned long evictable_min_seq(const unsigned long *min_seq, int swappiness);
+
+struct aw_kernel;
+struct folio;
+/* list primitives on the generation lists (list_add/list_add_tail/list_move) */
+void aw_lru_list_add(struct aw_kernel *k, uint32_t head, uint32_t pfn, bool tail);
+void aw_lru_list_del(struct aw_kernel *k, uint32_t pfn);
+uint32_t aw_lru_list_last(struct aw_kernel *k, uint32_t head);
+
+/* include/linux/mm_inline.h */
+bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
+bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
+void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
+unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
+
+/* mm/vmscan.c */
+int folio_update_gen(struct folio *folio, int gen);
+int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+bool lru_gen_set_refs(struct folio *folio);
+void update_batch_size(struct lru_gen_mm_walk *walk, struct folio *folio, int old_gen, int new_gen);
+void reset_batch_size(struct lru_gen_mm_walk *walk);
+bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swappiness);
+bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness);
+bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness);
+
+#endif /* AW_LRU_GEN_H */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * madvise() advice that changes what aging and eviction see (mm/madvise.c):
+ * MADV_DONTNEED (zap, keep tables), MADV_FREE (lazyfree), MADV_COLD
+ * (deactivate), MADV_PAGEOUT (reclaim ignoring references), and the
+ * hugepage flags.  Only exclusively mapped folios are touched by FREE, COLD
+ * and PAGEOUT, as the kernel skips folios that may be mapped shared.
+ */
+#include "kernel.h"
+
+/* mm/swap.c: lru_lazyfree(): anon folio becomes lazyfree, file type */
+static void mark_lazyfree(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct lruvec *lruvec = aw_lruvec(k, folio->memcg, folio->nid);
+	bool on_lru = folio_lru_gen(folio) >= 0;
+
+	if (!folio_test(folio, PG_anon) || !folio_test(folio, PG_swapbacked))
+		return;
+	if (on_lru)
+		lru_gen_del_folio(k, lruvec, pfn, false);
+	folio_clear(folio, PG_active);
+	folio_clear(folio, PG_referenced);
+	folio_clear(folio, PG_swapbacked);
+	folio_clear(folio, PG_dirty);
+	if (on_lru)
+		lru_gen_add_folio(k, lruvec, pfn, false);
+}
+
+/* mm/swap.c: lru_deactivate() under MGLRU: re-placed by lru_gen_folio_seq() */
+static void deactivate(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct lruvec *lruvec = aw_lruvec(k, folio->memcg, folio->nid);
+
+	if (folio_lru_gen(folio) < 0 || folio_test(folio, PG_unevictable))
+		return;
+	lru_gen_del_folio(k, lruvec, pfn, false);
+	folio_clear(folio, PG_active);
+	folio_clear(folio, PG_referenced);
+	lru_gen_add_folio(k, lruvec, pfn, false);
+}
+
+static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, int advice)
+{
+	uint64_t pfn = pmd_leaf ? pmd_pfn(*entry) : pte_pfn(*entry);
+	struct folio *folio;
+
+	if (is_zero_pfn(pfn) || pfn == HUGE_ZERO_PFN)
+		return;
+	folio = pfn_folio(&k->mem, pfn);
+	if (!folio || folio->mapcount != 1)
+		return;
+	switch (advice) {
+	case AW_MADV_FREE:
+		*entry &= ~(_PAGE_ACCESSED | _PAGE_DIRTY);
+		mark_lazyfree(k, (uint32_t)pfn);
+		break;
+	case AW_MADV_COLD:
+		*entry &= ~_PAGE_ACCESSED;
+		deactivate(k, (uint32_t)pfn);
+		break;
+	case AW_MADV_PAGEOUT:
+		*entry &= ~_PAGE_ACCESSED;
+		aw_pageout_folio(k, (uint32_t)pfn);
+		break;
+	}
+}
+
+/* madvise_free_pte_range / madvise_cold_or_pageout_pte_range */
+static void advise_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
+{
+	for (uint64_t addr = start, next; addr < end; addr = next) {
+		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+
+		next = pmd_addr_end(addr, end);
+		if (!pmd || !pmd_present(*pmd))
+			continue;
+		if (pmd_trans_huge(*pmd)) {
+			if (!(addr & ~PMD_MASK) && next - addr == PMD_SIZE) {
+				advise_folio(k, pmd, true, advice);
+				continue;
+			}
+			aw_split_huge_pmd(k, mm, addr & PMD_MASK);
+			pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
+				continue;
+		}
+		for (uint64_t a = addr; a < next; a += PAGE_SIZE) {
+			pte_t *pte = aw_pte_lookup(k, mm, a, false, NULL);
+
+			if (!pte)
+				break;
+			if (pte_present(*pte))
+				advise_folio(k, pte, false, advice);
+			else if (advice == AW_MADV_FREE && pte_swp(*pte))
+				aw_zap_range(k, mm, a, a + PAGE_SIZE);	/* free_swap_and_cache() */
+		}
+	}
+}
+
+int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice)
+{
+	uint64_t end = start + len;
+
+	switch (advice) {
+	case AW_MADV_DONTNEED:
+		aw_zap_range(k, mm, start, end);
+		return 0;
+	case AW_MADV_FREE:
+	case AW_MADV_COLD:
+	case AW_MADV_PAGEOUT:
+		for (int i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < end; i++) {
+			struct vm_area_struct *vma = &mm->vmas[i];
+			uint64_t s = start > vma->vm_start ? start : vma->vm_start;
+			uint64_t e = end < vma->vm_end ? end : vma->vm_end;
+
+			if (vma->vm_flags & (VM_LOCKED | VM_SPECIAL))
+				continue;
+			if (advice == AW_MADV_FREE && vma->file)
+				continue;	/* MADV_FREE is for private anonymous memory */
+			advise_range(k, mm, s, e, advice);
+		}
+		return 0;
+	case AW_MADV_HUGEPAGE:
+	case AW_MADV_NOHUGEPAGE:
+		return aw_madvise_flags(k, mm, start, end, advice);
+	case AW_MADV_COLLAPSE:
+		return 0;	/* khugepaged model: a later issue */
+	default:
+		return -1;
+	}
+}

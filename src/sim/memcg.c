@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memcg charging, limit reclaim and OOM (mm/memcontrol.c: try_charge_memcg,
+ * mem_cgroup_out_of_memory; mm/vmscan.c: try_to_free_mem_cgroup_pages,
+ * do_try_to_free_pages, lru_gen_shrink_lruvec, try_to_shrink_lruvec,
+ * get_nr_to_scan, should_run_aging).
+ */
+#include <stdint.h>
+
+#include "kernel.h"
+
+/* mm/vmscan.c: should_run_aging() */
+static bool should_run_aging(struct lruvec *lruvec, unsigned long max_seq, int swappiness,
+			     unsigned long *nr_to_scan)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long size = 0;
+	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
+
+	*nr_to_scan = 0;
+	/* have to run aging, since eviction is not possible anymore */
+	if (evictable_min_seq(min_seq, swappiness) + MIN_NR_GENS > max_seq)
+		return true;
+	for (int type = !swappiness; type <= (swappiness <= MAX_SWAPPINESS); type++) {
+		for (unsigned long seq = min_seq[type]; seq <= max_seq; seq++) {
+			long n = lrugen->nr_pages[lru_gen_from_seq(seq)][type];
+
+			size += n > 0 ? (unsigned long)n : 0;
+		}
+	}
+	*nr_to_scan = size;
+	/* better to run aging even though eviction is still possible */
+	return evictable_min_seq(min_seq, swappiness) + MIN_NR_GENS == max_seq;
+}
+
+/* mm/vmscan.c: get_nr_to_scan() */
+static long get_nr_to_scan(struct aw_kernel *k, struct lruvec *lruvec, int priority, int swappiness)
+{
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+	unsigned long nr_to_scan;
+	bool success = should_run_aging(lruvec, max_seq, swappiness, &nr_to_scan);
+
+	/* try to get away with not aging at the default priority */
+	if (!success || priority == DEF_PRIORITY)
+		return (long)(nr_to_scan >> priority);
+	/* stop scanning this lruvec as it's low on cold folios */
+	return try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false) ? -1 : 0;
+}
+
+/* mm/vmscan.c: get_swappiness(): 0 when swap is (nearly) full or absent */
+static int reclaim_swappiness(struct aw_kernel *k)
+{
+	if (k->nr_swap - k->swap_used < MIN_LRU_BATCH)
+		return 0;
+	return aw_default_swappiness(k);
+}
+
+/* mm/vmscan.c: try_to_shrink_lruvec() for memcg reclaim (no mm_walk) */
+static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int priority,
+				 unsigned long *nr_reclaimed)
+{
+	int swappiness = reclaim_swappiness(k);
+	unsigned long scanned = 0;
+
+	for (;;) {
+		long nr_to_scan = get_nr_to_scan(k, lruvec, priority, swappiness);
+		int delta;
+
+		if (nr_to_scan <= 0)
+			break;
+		delta = evict_folios(k, lruvec, swappiness, NULL, nr_reclaimed, true);
+		if (!delta)
+			break;
+		scanned += delta;
+		if (scanned >= (unsigned long)nr_to_scan)
+			break;
+		/* should_abort_scan(): memcg reclaim is never aborted early */
+	}
+}
+
+/*
+ * mm/vmscan.c: try_to_free_mem_cgroup_pages() → do_try_to_free_pages():
+ * priorities DEF_PRIORITY..0 over the nodes, starting at the local one.
+ */
+unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
+					      unsigned long nr_to_reclaim)
+{
+	unsigned long reclaimed = 0;
+
+	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
+		nr_to_reclaim = SWAP_CLUSTER_MAX;
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		for (int nid = 0; nid < k->nr_nodes; nid++)
+			try_to_shrink_lruvec(k, aw_lruvec(k, memcg, nid), priority, &reclaimed);
+		if (reclaimed >= nr_to_reclaim)
+			break;
+	}
+	return reclaimed;
+}
+
+/* mm/oom_kill.c: oom_badness() over the memcg's tasks: the biggest mm dies */
+static bool mem_cgroup_out_of_memory(struct aw_kernel *k, int memcg, int nid)
+{
+	struct mm_struct *victim = NULL;
+
+	for (uint32_t pid = 1; pid < k->nr_tasks; pid++) {
+		struct aw_task *t = &k->tasks[pid];
+		struct mm_struct *mm = t->alive ? aw_mm(k, t->mm) : NULL;
+
+		if (mm && mm->memcg == memcg && !mm->exiting && (!victim || mm->rss > victim->rss))
+			victim = mm;
+	}
+	if (!victim)
+		return false;
+	k->memcg[memcg].oom_kills++;
+	k->node_stats[nid].oom_kills++;
+	/* every task using the victim mm is killed; the mm goes with the last */
+	for (uint32_t pid = 1; pid < k->nr_tasks; pid++) {
+		struct aw_task *t = &k->tasks[pid];
+
+		if (t->alive && t->mm == victim->id) {
+			t->alive = false;
+			t->mm = 0;
+			aw_mm_put(k, victim);
+			if (!aw_mm(k, victim->id))
+				break;
+		}
+	}
+	return true;
+}
+
+static bool charge_fits(const struct aw_memcg *mc, unsigned int nr_pages)
+{
+	return !mc->limit || mc->usage + nr_pages <= mc->limit;
+}
+
+/*
+ * mm/memcontrol.c: try_charge_memcg().  Small charges retry as long as
+ * reclaim makes progress; otherwise MAX_RECLAIM_RETRIES reclaim attempts,
+ * then the memcg OOM killer.  THP charges do not reclaim (the fault's
+ * GFP_TRANSHUGE_LIGHT cannot block) and fail, so the fault falls back.
+ */
+int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int nid)
+{
+	struct aw_memcg *mc = &k->memcg[memcg];
+	int retries = MAX_RECLAIM_RETRIES;
+
+	while (!charge_fits(mc, nr_pages)) {
+		unsigned long reclaimed;
+
+		if (nr_pages > 1 || mc->reclaiming)
+			return -1;
+		mc->reclaiming = true;
+		reclaimed = aw_try_to_free_mem_cgroup_pages(k, memcg, nr_pages);
+		mc->reclaiming = false;
+		if (charge_fits(mc, nr_pages))
+			break;
+		if (reclaimed && nr_pages <= 8)
+			continue;
+		if (retries-- > 0)
+			continue;
+		if (!mem_cgroup_out_of_memory(k, memcg, nid))
+			return -1;
+		retries = MAX_RECLAIM_RETRIES;
+	}
+	mc->usage += nr_pages;
+	return 0;
+}
+
+void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages)
+{
+	struct aw_memcg *mc = &k->memcg[memcg];
+
+	mc->usage = mc->usage > nr_pages ? mc->usage - nr_pages : 0;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Migration of mapped folios to another node (mm/migrate.c:
+ * migrate_folio_move, folio_migrate_flags, remove_migration_ptes).
+ * The new folio gets the old one's flags, memcg and contents; every PTE or
+ * PMD that mapped the old folio maps the new one with its young and dirty
+ * bits restored from the migration entry.
+ */
+#include "kernel.h"
+
+static void remap(struct aw_kernel *k, struct folio *nf, uint64_t old_pfn, uint64_t new_pfn)
+{
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	while (aw_rmap_next(&k->mem, nf, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		pmd_t *pmd = mm ? aw_pmd_lookup(k, mm, addr, false, NULL) : NULL;
+		pte_t *pte;
+
+		if (!pmd)
+			continue;
+		if (pmd_trans_huge(*pmd) && pmd_pfn(*pmd) == old_pfn) {
+			*pmd = (*pmd & ~PTE_PFN_MASK) | (new_pfn << PAGE_SHIFT);
+			continue;
+		}
+		pte = aw_pte_lookup(k, mm, addr, false, NULL);
+		if (pte && pte_present(*pte) && pte_pfn(*pte) == old_pfn)
+			*pte = (*pte & ~PTE_PFN_MASK) | (new_pfn << PAGE_SHIFT);
+	}
+}
+
+static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
+{
+	struct folio *of = pfn_folio(&k->mem, pfn), *nf;
+	bool on_lru = folio_lru_gen(of) >= 0;
+	uint32_t npfn;
+
+	if (of->nid == node)
+		return 0;
+	npfn = aw_folio_alloc(&k->mem, node, of->order);
+	if (npfn == AW_NIL)
+		return -1;
+	of = pfn_folio(&k->mem, pfn);
+	nf = pfn_folio(&k->mem, npfn);
+	/* lru_gen_del_folio(reclaiming=false) keeps "active" in PG_active */
+	if (on_lru)
+		lru_gen_del_folio(k, aw_lruvec(k, of->memcg, of->nid), pfn, false);
+	{
+		uint8_t nid = nf->nid;
+
+		*nf = *of;	/* folio_migrate_flags(), mem_cgroup_migrate(), the rmap */
+		nf->nid = nid;
+		nf->lru_prev = nf->lru_next = AW_NIL;
+		nf->list_gen = 0xff;
+		of->rmap_mm = 0;
+		of->rmap_more = AW_NIL;
+		of->mapcount = 0;
+	}
+	remap(k, nf, pfn, npfn);
+	if (on_lru)
+		lru_gen_add_folio(k, aw_lruvec(k, nf->memcg, nf->nid), npfn, false);
+	aw_folio_free(&k->mem, pfn);
+	return 1;
+}
+
+/* move_pages()/mbind(MPOL_MF_MOVE) of a range: each mapped folio once */
+int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int node)
+{
+	int moved = 0;
+
+	for (uint64_t addr = start & ~(PAGE_SIZE - 1), next; addr < start + len; addr = next) {
+		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		pte_t *pte;
+
+		next = (addr & PMD_MASK) + PMD_SIZE;
+		if (!pmd || !pmd_present(*pmd))
+			continue;
+		if (pmd_trans_huge(*pmd)) {
+			if (!is_huge_zero_pmd(*pmd) && migrate_folio(k, (uint32_t)pmd_pfn(*pmd), node) > 0)
+				moved++;
+			continue;
+		}
+		for (uint64_t a = addr; a < next && a < start + len; a += PAGE_SIZE) {
+			pte = aw_pte_lookup(k, mm, a, false, NULL);
+			if (pte && pte_present(*pte) && !is_zero_pfn(pte_pfn(*pte)) &&
+			    migrate_folio(k, (uint32_t)pte_pfn(*pte), node) > 0)
+				moved++;
+		}
+	}
+	return moved;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mm_struct, VMAs, tasks and the per-memcg mm list
+ * (include/linux/mm_types.h, mm/vmscan.c: lru_gen_add_mm/del_mm/migrate_mm,
+ * include/linux/mm_types.h: lru_gen_use_mm).
+ */
+#ifndef AW_MM_H
+#define AW_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pgtable.h"
+
+/* include/linux/list.h, enough of it for the mm list */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+static inline void INIT_LIST_HEAD(struct list_head *h) { h->next = h->prev = h; }
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+static inline void list_del_init(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	INIT_LIST_HEAD(n);
+}
+static inline bool list_empty(const struct list_head *h) { return h->next == h; }
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* include/linux/mm.h vm_flags the model uses */
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_EXEC		0x00000004UL
+#define VM_SHARED	0x00000008UL
+#define VM_GROWSDOWN	0x00000100UL
+#define VM_PFNMAP	0x00000400UL
+#define VM_LOCKED	0x00002000UL
+#define VM_IO		0x00004000UL
+#define VM_SEQ_READ	0x00008000UL
+#define VM_RAND_READ	0x00010000UL
+#define VM_DONTEXPAND	0x00040000UL
+#define VM_NORESERVE	0x00200000UL
+#define VM_HUGETLB	0x00400000UL
+#define VM_DROPPABLE	0x00800000UL	/* the kernel's bit differs; only its presence matters */
+#define VM_HUGEPAGE	0x20000000UL
+#define VM_NOHUGEPAGE	0x40000000UL
+#define VM_MIXEDMAP	0x10000000UL
+#define VM_SPECIAL	(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+
+struct vm_area_struct {
+	uint64_t vm_start, vm_end;
+	uint64_t vm_flags;
+	bool file;		/* file-backed (page cache) vs anonymous */
+	uint16_t region;	/* scenario region id this VMA came from, 0 = none */
+	uint8_t mpol;		/* enum aw_mpol from mbind, AW_MPOL_DEFAULT = task policy */
+	uint8_t mpol_node;
+	uint8_t kind;		/* enum aw_vma_kind: what created it (layout or mmap) */
+};
+
+enum aw_vma_kind { AW_VMA_MMAP, AW_VMA_TEXT, AW_VMA_HEAP, AW_VMA_LIB, AW_VMA_STACK };
+
+/* The per-mm MGLRU fields (CONFIG_LRU_GEN_WALKS_MMU) */
+struct lru_gen_mm {
+	struct list_head list;	/* node in the memcg's fifo */
+	uint64_t bitmap;	/* bit nid: used since that node's walker took it */
+	int memcg;		/* the memcg whose list it is on, -1 = none */
+};
+
+struct mm_struct {
+	uint32_t id;		/* model handle; 0 is never used */
+	uint64_t kaddr;		/* synthetic slab address of the mm_struct (PUD key) */
+	uint32_t pgd;		/* table id of the PGD */
+	int users;		/* mm_users: tasks using it */
+	bool exiting;		/* mm_users dropped to 0: mmget_not_zero() fails */
+	bool mmap_contended;	/* mmap_read_trylock() fails while set */
+	bool ptl_contended;	/* spin_trylock() on its PTLs fails while set */
+	bool has_notifiers;	/* mm_has_notifiers(): never set by scenarios */
+	int memcg;		/* mm->owner's memcg */
+	uint8_t thp_disable;	/* enum aw_thp_disable */
+	uint8_t mpol, mpol_node;	/* task policy (set_mempolicy) */
+	uint64_t mmap_base;	/* top-down allocation starts below here */
+	uint64_t brk_start, brk;
+	uint64_t rss;		/* resident pages */
+	struct lru_gen_mm lru_gen;
+	int nr_vmas, cap_vmas;
+	struct vm_area_struct *vmas;	/* sorted by vm_start, non-overlapping */
+};
+
+struct aw_task {
+	uint32_t pid;
+	uint32_t mm;		/* mm id, 0 = exited */
+	int cpu;
+	int memcg;
+	bool alive;
+	bool vfork_shared;	/* CLONE_VM without CLONE_THREAD: shares until exec/exit */
+};
+
+struct lru_gen_mm_list {
+	struct list_head fifo;	/* mm_structs (lru_gen.list) */
+};
+
+/* VMA lookup helpers (mm/mmap.c: find_vma and friends) */
+struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t addr);	/* first vma with vm_end > addr */
+int aw_vma_index(const struct mm_struct *mm, uint64_t addr);		/* index of first vma with vm_end > addr, nr_vmas if none */
+struct vm_area_struct *aw_vma_insert(struct mm_struct *mm, const struct vm_area_struct *vma);
+void aw_vma_remove_at(struct mm_struct *mm, int idx);
+/* Split the vma containing addr so that a VMA boundary falls on addr. */
+int aw_vma_split(struct mm_struct *mm, uint64_t addr);
+/* Top-down search for a free range of len, aligned to align (mm/mmap.c: unmapped_area_topdown). */
+uint64_t aw_get_unmapped_area(struct mm_struct *mm, uint64_t len, uint64_t align);
+bool aw_range_free(const struct mm_struct *mm, uint64_t start, uint64_t end);
+
+#endif /* AW_MM_H */

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Address-space operations: mm lifetime, mmap/munmap/mremap/mprotect/brk,
+ * madvise, migration and fork (mm/mmap.c, mm/vma.c, mm/memory.c:
+ * zap_pte_range/free_pgtables/copy_page_range, mm/mremap.c:
+ * move_page_tables, mm/madvise.c, mm/migrate.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+#define AW_MM_SLAB_BASE		0xffff888200000000ULL	/* synthetic mm_struct slab */
+#define AW_MM_OBJ_SIZE		0x500ULL		/* sizeof(struct mm_struct), rounded */
+
+static uint64_t mm_kaddr_alloc(struct aw_kernel *k)
+{
+	/* slab objects are reused last-freed-first, like a per-CPU freelist */
+	if (k->nr_free_kaddr)
+		return k->free_mm_kaddr[--k->nr_free_kaddr];
+	k->next_mm_kaddr += AW_MM_OBJ_SIZE;
+	return AW_MM_SLAB_BASE + k->next_mm_kaddr - AW_MM_OBJ_SIZE;
+}
+
+static void mm_kaddr_free(struct aw_kernel *k, uint64_t kaddr)
+{
+	if (k->nr_free_kaddr == k->cap_free_kaddr) {
+		uint32_t cap = k->cap_free_kaddr ? k->cap_free_kaddr * 2 : 16;
+		uint64_t *a = realloc(k->free_mm_kaddr, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		k->free_mm_kaddr = a;
+		k->cap_free_kaddr = cap;
+	}
+	k->free_mm_kaddr[k->nr_free_kaddr++] = kaddr;
+}
+
+struct mm_struct *aw_mm_alloc(struct aw_kernel *k, int memcg)
+{
+	struct mm_struct *mm;
+
+	if (k->nr_mms == k->cap_mms) {
+		uint32_t cap = k->cap_mms ? k->cap_mms * 2 : 16;
+		struct mm_struct **a = realloc(k->mms, cap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		memset(a + k->cap_mms, 0, (cap - k->cap_mms) * sizeof(*a));
+		k->mms = a;
+		k->cap_mms = cap;
+	}
+	mm = calloc(1, sizeof(*mm));
+	if (!mm)
+		return NULL;
+	mm->pgd = aw_table_alloc(&k->pt);
+	if (!mm->pgd) {
+		free(mm);
+		return NULL;
+	}
+	mm->id = k->nr_mms ? k->nr_mms : 1;
+	if (!k->nr_mms)
+		k->nr_mms = 1;
+	k->nr_mms = mm->id + 1;
+	k->mms[mm->id] = mm;
+	mm->kaddr = mm_kaddr_alloc(k);
+	mm->users = 1;
+	mm->memcg = memcg;
+	mm->mmap_base = k->cfg.mmap_base;
+	mm->lru_gen.memcg = -1;
+	INIT_LIST_HEAD(&mm->lru_gen.list);
+	return mm;
+}
+
+/* Is any VMA left in [start, end)? */
+static bool range_has_vma(struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	return !aw_range_free(mm, start, end);
+}
+
+static void zap_pte(struct aw_kernel *k, struct mm_struct *mm, pte_t *pte, uint64_t addr)
+{
+	pte_t v = *pte;
+
+	*pte = 0;
+	if (pte_present(v)) {
+		struct folio *folio;
+
+		if (is_zero_pfn(pte_pfn(v)))
+			return;
+		folio = pfn_folio(&k->mem, pte_pfn(v));
+		mm->rss--;
+		{
+			struct vm_area_struct *vma = find_vma(mm, addr);
+			struct aw_region *r = vma && addr >= vma->vm_start ? aw_region_of(k, vma) : NULL;
+
+			if (r)
+				r->resident--;
+		}
+		if (folio && aw_rmap_remove(&k->mem, folio, mm->id, addr) && !folio->mapcount)
+			aw_folio_put(k, (uint32_t)pte_pfn(v));
+	} else if (pte_swp(v)) {
+		struct aw_swap_slot *s = &k->swap[pte_swp_slot(v)];
+
+		if (s->next && --s->next == 0) {
+			s->next = k->swap_free;
+			k->swap_free = (uint32_t)pte_swp_slot(v);
+			k->swap_used--;
+		}
+	}
+}
+
+static void zap_pmd_leaf(struct aw_kernel *k, struct mm_struct *mm, pmd_t *pmd, uint64_t haddr)
+{
+	pmd_t v = *pmd;
+	struct folio *folio;
+
+	*pmd = 0;
+	if (is_huge_zero_pmd(v))
+		return;
+	folio = pfn_folio(&k->mem, pmd_pfn(v));
+	mm->rss -= HPAGE_PMD_NR;
+	{
+		struct vm_area_struct *vma = find_vma(mm, haddr);
+		struct aw_region *r = vma && haddr >= vma->vm_start ? aw_region_of(k, vma) : NULL;
+
+		if (r)
+			r->resident -= HPAGE_PMD_NR;
+	}
+	if (folio && aw_rmap_remove(&k->mem, folio, mm->id, haddr) && !folio->mapcount)
+		aw_folio_put(k, (uint32_t)pmd_pfn(v));
+}
+
+/* mm/memory.c: zap_page_range_single(): unmap [start, end), keep the tables */
+void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	for (uint64_t addr = start, next; addr < end; addr = next) {
+		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		struct aw_ptable *pt;
+
+		next = pmd_addr_end(addr, end);
+		if (!pmd || !pmd_present(*pmd))
+			continue;
+		if (pmd_trans_huge(*pmd)) {
+			if (addr == (addr & PMD_MASK) && next - addr == PMD_SIZE) {
+				zap_pmd_leaf(k, mm, pmd, addr);
+				continue;
+			}
+			/* a partial operation on a THP splits it (__split_huge_pmd) */
+			aw_split_huge_pmd(k, mm, addr & PMD_MASK);
+			pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
+				continue;
+		}
+		pt = aw_table(&k->pt, aw_entry_table(*pmd));
+		for (uint64_t a = addr; a < next; a += PAGE_SIZE)
+			zap_pte(k, mm, &pt->e[pte_index(a)], a);
+	}
+}
+
+/*
+ * mm/memory.c: free_pgtables() bounded by floor/ceiling: a table is freed
+ * only when no remaining VMA shares the range it maps.
+ */
+static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+
+	for (uint64_t ga = start & ~(PGDIR_SIZE - 1); ga < end; ga += PGDIR_SIZE) {
+		uint64_t *pgde = &pgd->e[pgd_index(ga)];
+		struct aw_ptable *pud;
+
+		if (!(*pgde & _PAGE_PRESENT))
+			continue;
+		pud = aw_table(&k->pt, aw_entry_table(*pgde));
+		for (uint64_t ua = ga > (start & PUD_MASK) ? ga : (start & PUD_MASK);
+		     ua < end && ua < ga + PGDIR_SIZE; ua += PUD_SIZE) {
+			uint64_t *pude = &pud->e[pud_index(ua)];
+			struct aw_ptable *pmdt;
+
+			if (!(*pude & _PAGE_PRESENT))
+				continue;
+			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
+			for (uint64_t ma = ua > (start & PMD_MASK) ? ua : (start & PMD_MASK);
+			     ma < end && ma < ua + PUD_SIZE; ma += PMD_SIZE) {
+				uint64_t *pmde = &pmdt->e[pmd_index(ma)];
+
+				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde) &&
+				    !range_has_vma(mm, ma, ma + PMD_SIZE)) {
+					aw_table_free(&k->pt, aw_entry_table(*pmde));
+					*pmde = 0;
+				}
+			}
+			if (!range_has_vma(mm, ua, ua + PUD_SIZE)) {
+				aw_table_free(&k->pt, aw_entry_table(*pude));
+				*pude = 0;
+			}
+		}
+		if (!range_has_vma(mm, ga, ga + PGDIR_SIZE)) {
+			aw_table_free(&k->pt, aw_entry_table(*pgde));
+			*pgde = 0;
+		}
+	}
+}
+
+/* Split VMAs so that start and end are VMA boundaries (THP mappings too). */
+static int split_at(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+
+	if ((addr & ~PMD_MASK) && pmd && pmd_trans_huge(*pmd))
+		aw_split_huge_pmd(k, mm, addr & PMD_MASK);
+	return aw_vma_split(mm, addr);
+}
+
+/* mm/vma.c: do_vmi_munmap() */
+int aw_do_munmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len;
+	int i;
+
+	if (split_at(k, mm, start) || split_at(k, mm, end))
+		return -1;
+	aw_zap_range(k, mm, start, end);
+	for (i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < end;)
+		aw_vma_remove_at(mm, i);
+	free_pgtables(k, mm, start, end);
+	return 0;
+}
+
+static uint64_t vm_flags_from(unsigned int flags, unsigned int prot)
+{
+	uint64_t vm = 0;
+
+	if (prot & AW_PROT_READ)
+		vm |= VM_READ;
+	if (prot & AW_PROT_WRITE)
+		vm |= VM_WRITE;
+	if (prot & AW_PROT_EXEC)
+		vm |= VM_EXEC;
+	if (flags & AW_MAP_LOCKED)
+		vm |= VM_LOCKED;
+	if (flags & AW_MAP_SEQ_READ)
+		vm |= VM_SEQ_READ;
+	if (flags & AW_MAP_RAND_READ)
+		vm |= VM_RAND_READ;
+	if (flags & AW_MAP_DROPPABLE)
+		vm |= VM_DROPPABLE;
+	if (flags & AW_MAP_HUGEPAGE)
+		vm |= VM_HUGEPAGE;
+	if (flags & AW_MAP_NOHUGEPAGE)
+		vm |= VM_NOHUGEPAGE;
+	if (flags & AW_MAP_NORESERVE)
+		vm |= VM_NORESERVE;
+	return vm;
+}
+
+/*
+ * mm/mmap.c: do_mmap().  Top-down placement below mmap_base; anonymous
+ * mappings whose length is a multiple of PMD_SIZE are PMD aligned
+ * (thp_get_unmapped_area); MAP_FIXED replaces what was there.
+ */
+int aw_do_mmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t len,
+	       unsigned int flags, unsigned int prot, int region, int kind, uint64_t *out)
+{
+	struct vm_area_struct vma = { 0 };
+
+	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!len || len > TASK_SIZE)
+		return -1;
+	if (addr) {
+		if ((addr & (PAGE_SIZE - 1)) || addr + len > TASK_SIZE || addr + len < addr)
+			return -1;
+		if (!aw_range_free(mm, addr, addr + len) && aw_do_munmap(k, mm, addr, len))
+			return -1;
+	} else {
+		uint64_t align = !(flags & AW_MAP_FILE) && !(len & (PMD_SIZE - 1)) ? PMD_SIZE : PAGE_SIZE;
+
+		addr = aw_get_unmapped_area(mm, len, align);
+		if (!addr)
+			return -1;
+	}
+	vma.vm_start = addr;
+	vma.vm_end = addr + len;
+	vma.vm_flags = vm_flags_from(flags, prot);
+	vma.file = flags & AW_MAP_FILE;
+	vma.region = (uint16_t)region;
+	vma.kind = (uint8_t)kind;
+	if (!aw_vma_insert(mm, &vma))
+		return -1;
+	if (out)
+		*out = addr;
+	return 0;
+}
+
+/* mm/mmap.c: exit_mmap() + mmdrop(): the last user is gone */
+static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
+{
+	/*
+	 * mmput() → __mmput(): exit_mmap() then lru_gen_del_mm().  The walker
+	 * cannot take the mm in between because mm_users is already 0.
+	 */
+	mm->exiting = true;
+	aw_zap_range(k, mm, 0, TASK_SIZE);
+	mm->nr_vmas = 0;
+	free_pgtables(k, mm, 0, TASK_SIZE);
+	lru_gen_del_mm(k, mm);
+	aw_table_free(&k->pt, mm->pgd);
+	for (int r = 0; r < k->nr_regions; r++) {
+		if (k->regions[r].mm == mm->id)
+			k->regions[r].mm = 0;
+	}
+	mm_kaddr_free(k, mm->kaddr);
+	k->mms[mm->id] = NULL;
+	free(mm->vmas);
+	free(mm);
+}
+
+void aw_mm_put(struct aw_kernel *k, struct mm_struct *mm)
+{
+	if (--mm->users <= 0)
+		mm_teardown(k, mm);
+}
+
+/* mm/mprotect.c: mprotect_fixup() + change_protection() (write-protect only) */
+static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end,
+		       unsigned int prot)
+{
+	uint64_t vm = vm_flags_from(0, prot);
+
+	if (split_at(k, mm, start) || split_at(k, mm, end))
+		return -1;
+	for (int i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < end; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm;
+		if (vm & VM_WRITE)
+			continue;
+		for (uint64_t a = vma->vm_start, next; a < vma->vm_end; a = next) {
+			pmd_t *pmd = aw_pmd_lookup(k, mm, a, false, NULL);
+
+			next = pmd_addr_end(a, vma->vm_end);
+			if (!pmd || !pmd_present(*pmd))
+				continue;
+			if (pmd_trans_huge(*pmd)) {
+				*pmd &= ~_PAGE_RW;
+				continue;
+			}
+			for (uint64_t p = a; p < next; p += PAGE_SIZE) {
+				pte_t *pte = &aw_table(&k->pt, aw_entry_table(*pmd))->e[pte_index(p)];
+
+				if (pte_present(*pte))
+					*pte &= ~_PAGE_RW;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * mm/mremap.c: move_vma() → move_page_tables().  Whole PMD tables move when
+ * source and destination are PMD aligned (move_normal_pmd), THP leaves move
+ * as leaves (move_huge_pmd), the rest PTE by PTE.  Keys of the PMD filter
+ * (&pmd[i]) change; the folios and the PTE table pages stay.
+ */
+static void move_one_pte(struct aw_kernel *k, struct mm_struct *mm, uint64_t from, uint64_t to)
+{
+	pte_t *src = aw_pte_lookup(k, mm, from, false, NULL), *dst, v;
+
+	if (!src || !*src)
+		return;
+	v = *src;
+	*src = 0;
+	dst = aw_pte_lookup(k, mm, to, true, NULL);
+	if (!dst)
+		return;
+	*dst = v;
+	if (pte_present(v) && !is_zero_pfn(pte_pfn(v))) {
+		struct folio *f = pfn_folio(&k->mem, pte_pfn(v));
+
+		if (f)
+			aw_rmap_move(&k->mem, f, mm->id, from, mm->id, to);
+	}
+}
+
+static void move_pmd_entry(struct aw_kernel *k, struct mm_struct *mm, uint64_t from, uint64_t to)
+{
+	pmd_t *src = aw_pmd_lookup(k, mm, from, false, NULL), *dst, v;
+
+	if (!src || !*src)
+		return;
+	v = *src;
+	*src = 0;
+	dst = aw_pmd_lookup(k, mm, to, true, NULL);
+	if (!dst)
+		return;
+	if (*dst && !pmd_trans_huge(*dst))
+		aw_table_free(&k->pt, aw_entry_table(*dst));	/* empty table at the destination */
+	*dst = v;
+	if (pmd_trans_huge(v) && !is_huge_zero_pmd(v)) {
+		aw_rmap_move(&k->mem, pfn_folio(&k->mem, pmd_pfn(v)), mm->id, from, mm->id, to);
+		return;
+	}
+	if (pmd_trans_huge(v))
+		return;
+	for (int i = 0; i < PTRS_PER_PTE; i++) {
+		pte_t p = aw_table(&k->pt, aw_entry_table(v))->e[i];
+
+		if (pte_present(p) && !is_zero_pfn(pte_pfn(p)))
+			aw_rmap_move(&k->mem, pfn_folio(&k->mem, pte_pfn(p)), mm->id,
+				     from + (uint64_t)i * PAGE_SIZE, mm->id, to + (uint64_t)i * PAGE_SIZE);
+	}
+}
+
+static int do_mremap(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, uint64_t old_len,
+		     uint64_t new_len, uint64_t new_addr, uint64_t *out)
+{
+	struct vm_area_struct *vma = find_vma(mm, old), copy;
+	uint64_t len;
+
+	new_len = (new_len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!vma || old < vma->vm_start || old + old_len > vma->vm_end || !new_len)
+		return -1;
+	if (!new_addr && new_len <= old_len) {
+		if (new_len < old_len)
+			aw_do_munmap(k, mm, old + new_len, old_len - new_len);
+		*out = old;
+		return 0;
+	}
+	if (!new_addr && aw_range_free(mm, old + old_len, old + new_len)) {
+		/* expand in place */
+		if (split_at(k, mm, old))
+			return -1;
+		vma = find_vma(mm, old);
+		vma->vm_end = old + new_len;
+		*out = old;
+		return 0;
+	}
+	if (split_at(k, mm, old) || split_at(k, mm, old + old_len))
+		return -1;
+	copy = *find_vma(mm, old);
+	if (!new_addr) {
+		uint64_t align = !copy.file && !(new_len & (PMD_SIZE - 1)) ? PMD_SIZE : PAGE_SIZE;
+
+		new_addr = aw_get_unmapped_area(mm, new_len, align);
+		if (!new_addr)
+			return -1;
+	} else if (!aw_range_free(mm, new_addr, new_addr + new_len)) {
+		aw_do_munmap(k, mm, new_addr, new_len);
+	}
+	len = old_len < new_len ? old_len : new_len;
+	for (uint64_t off = 0; off < len;) {
+		uint64_t from = old + off, to = new_addr + off;
+
+		if (!(from & ~PMD_MASK) && !(to & ~PMD_MASK) && len - off >= PMD_SIZE) {
+			move_pmd_entry(k, mm, from, to);
+			off += PMD_SIZE;
+		} else {
+			pmd_t *pmd = aw_pmd_lookup(k, mm, from, false, NULL);
+
+			if (pmd && pmd_trans_huge(*pmd))
+				aw_split_huge_pmd(k, mm, from & PMD_MASK);
+			move_one_pte(k, mm, from, to);
+			off += PAGE_SIZE;
+		}
+	}
+	/* what was not moved (a shrinking move) is unmapped; then the old VMA goes */
+	aw_zap_range(k, mm, old, old + old_len);
+	for (int i = aw_vma_index(mm, old); i < mm->nr_vmas && mm->vmas[i].vm_start < old + old_len;)
+		aw_vma_remove_at(mm, i);
+	free_pgtables(k, mm, old, old + old_len);
+	copy.vm_start = new_addr;
+	copy.vm_end = new_addr + new_len;
+	if (!aw_vma_insert(mm, &copy))
+		return -1;
+	*out = new_addr;
+	return 0;
+}
+
+/* mm/mmap.c: brk(): the heap VMA grows or shrinks at its end */
+static int do_brk(struct aw_kernel *k, struct mm_struct *mm, uint64_t len, bool shrink)
+{
+	struct vm_area_struct *heap;
+
+	len = (len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	if (!mm->brk_start)
+		return -1;
+	if (shrink) {
+		if (len > mm->brk - mm->brk_start)
+			len = mm->brk - mm->brk_start;
+		if (len && aw_do_munmap(k, mm, mm->brk - len, len))
+			return -1;
+		mm->brk -= len;
+		return 0;
+	}
+	if (!aw_range_free(mm, mm->brk, mm->brk + len))
+		return -1;
+	heap = mm->brk > mm->brk_start ? find_vma(mm, mm->brk - 1) : NULL;
+	if (heap && heap->vm_end == mm->brk && heap->kind == AW_VMA_HEAP) {
+		heap->vm_end += len;
+	} else if (aw_do_mmap(k, mm, mm->brk, len, 0, AW_PROT_DEFAULT, 0, AW_VMA_HEAP, NULL)) {
+		return -1;
+	}
+	mm->brk += len;
+	return 0;
+}
+
+/* Set or clear VM flags on [start, end), splitting VMAs (madvise_update_vma). */
+static int update_vma_flags(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end,
+			    uint64_t set, uint64_t clear)
+{
+	if (split_at(k, mm, start) || split_at(k, mm, end))
+		return -1;
+	for (int i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < end; i++)
+		mm->vmas[i].vm_flags = (mm->vmas[i].vm_flags & ~clear) | set;
+	return 0;
+}
+
+int aw_apply_mm_event(struct aw_kernel *k, const struct aw_event *ev, struct aw_task *t,
+		      uint64_t start, uint64_t len)
+{
+	struct mm_struct *mm = aw_mm(k, t->mm);
+	uint64_t out;
+	int ret = -1;
+
+	if (!mm)
+		return -1;
+	switch (ev->kind) {
+	case AW_EV_MUNMAP:
+		ret = aw_do_munmap(k, mm, start, len);
+		break;
+	case AW_EV_MPROTECT:
+		ret = do_mprotect(k, mm, start, start + len, ev->arg);
+		break;
+	case AW_EV_BRK:
+		ret = do_brk(k, mm, ev->len, ev->flags & AW_BRK_SHRINK);
+		break;
+	case AW_EV_MREMAP:
+		ret = do_mremap(k, mm, start, len, ev->stride, ev->addr2, &out);
+		if (!ret && ev->region && ev->region <= k->nr_regions) {
+			k->regions[ev->region - 1].start = out;
+			k->regions[ev->region - 1].len = ev->stride;
+		}
+		break;
+	case AW_EV_MBIND:
+		if (split_at(k, mm, start) || split_at(k, mm, start + len))
+			break;
+		for (int i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < start + len; i++) {
+			mm->vmas[i].mpol = (uint8_t)ev->arg;
+			mm->vmas[i].mpol_node = (uint8_t)ev->node;
+		}
+		ret = 0;
+		break;
+	default:
+		break;
+	}
+	return ret;
+}
+
+/* madvise(MADV_HUGEPAGE / MADV_NOHUGEPAGE): VM flags only */
+int aw_madvise_flags(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
+{
+	if (advice == AW_MADV_HUGEPAGE)
+		return update_vma_flags(k, mm, start, end, VM_HUGEPAGE, VM_NOHUGEPAGE);
+	return update_vma_flags(k, mm, start, end, VM_NOHUGEPAGE, VM_HUGEPAGE);
+}

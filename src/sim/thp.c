@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Splitting a PMD-mapped THP (mm/huge_memory.c: __split_huge_pmd_locked,
+ * split_folio).
+ *
+ * The kernel splits the PMD mapping at once and the folio later (deferred
+ * split).  The model splits both at once, so that every folio is either
+ * order 0 or PMD-mapped and the walk never meets a PTE-mapped large folio
+ * (docs/model-notes.md).  Every PMD mapping of the folio, in every mm,
+ * becomes a PTE table first, with the PMD's young and dirty bits copied to
+ * each PTE as __split_huge_pmd_locked() does.
+ */
+#include "kernel.h"
+
+static void pmd_to_pte_table(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+	pmd_t val;
+	uint32_t id;
+	struct aw_ptable *pt;
+	uint64_t flags;
+
+	if (!pmd || !pmd_trans_huge(*pmd))
+		return;
+	val = *pmd;
+	id = aw_table_alloc(&k->pt);
+	if (!id)
+		return;
+	pt = aw_table(&k->pt, id);
+	flags = val & (_PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY);
+	for (int i = 0; i < PTRS_PER_PTE; i++)
+		pt->e[i] = is_huge_zero_pmd(val) ?
+			aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | (val & _PAGE_ACCESSED)) :
+			aw_mk_pte(pmd_pfn(val) + i, flags);
+	/* the new table's entry keeps the PMD's accessed bit (it was walked) */
+	*pmd = aw_mk_table_entry(id) | (val & _PAGE_ACCESSED);
+}
+
+void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+	struct folio *head;
+	uint32_t pfn, idx = 0, rmm;
+	uint64_t raddr;
+	uint32_t mms[64];
+	uint64_t addrs[64];
+	int n = 0;
+
+	if (!pmd || !pmd_trans_huge(*pmd))
+		return;
+	if (is_huge_zero_pmd(*pmd)) {
+		pmd_to_pte_table(k, mm, haddr);
+		return;
+	}
+	pfn = (uint32_t)pmd_pfn(*pmd);
+	head = pfn_folio(&k->mem, pfn);
+
+	/* every mapping of the folio becomes PTE-mapped */
+	while (n < 64 && aw_rmap_next(&k->mem, head, &idx, &rmm, &raddr)) {
+		mms[n] = rmm;
+		addrs[n++] = raddr;
+	}
+	for (int m = 0; m < n; m++)
+		pmd_to_pte_table(k, aw_mm(k, mms[m]), addrs[m]);
+
+	/* then the folio: 512 order-0 folios, tails right after the head */
+	{
+		bool on_list = head->list_gen != 0xff;
+		uint8_t gen = head->list_gen, type = head->list_type;
+
+		for (int m = 0; m < n; m++)
+			aw_rmap_remove(&k->mem, head, mms[m], addrs[m]);
+		head->mapcount = 0;
+		aw_folio_split_structs(&k->mem, pfn);
+		for (int i = HPAGE_PMD_NR - 1; i >= 1 && on_list; i--) {
+			/* list_add(&tail->lru, &head->lru): insert after the head */
+			struct folio *t = pfn_folio(&k->mem, pfn + i);
+
+			t->lru_prev = pfn;
+			t->lru_next = head->lru_next;
+			if (head->lru_next & AW_LIST_HEAD_BIT) {
+				struct lruvec *l = &k->lruvecs[(head->lru_next & ~AW_LIST_HEAD_BIT) >> 3];
+
+				l->lrugen.folios[(head->lru_next >> 1) & 3][head->lru_next & 1].prev = pfn + i;
+			} else {
+				pfn_folio(&k->mem, head->lru_next)->lru_prev = pfn + i;
+			}
+			head->lru_next = pfn + i;
+			t->list_gen = gen;
+			t->list_type = type;
+		}
+		for (int i = 0; i < HPAGE_PMD_NR; i++) {
+			struct folio *f = pfn_folio(&k->mem, pfn + i);
+
+			for (int m = 0; m < n; m++)
+				aw_rmap_add(&k->mem, f, mms[m], addrs[m] + (uint64_t)i * PAGE_SIZE);
+		}
+	}
+}
