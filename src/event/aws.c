@@ -19,6 +19,9 @@
  * code is fed by the fuzzers and by `minimize`, so nothing here may crash,
  * overflow or allocate from an unchecked count on hostile input.
  */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L	/* strdup, strnlen */
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
