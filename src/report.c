@@ -57,7 +57,7 @@ static double node_total(const struct aw_kernel *k, int node, const char *key, b
 	if (!strcmp(key, "refaults")) return (double)ns->refaults;
 	if (!strcmp(key, "oom_kills")) return (double)ns->oom_kills;
 	if (!strcmp(key, "filter_fill_pmd") || !strcmp(key, "filter_fill_pud")) {
-		int level = key[12] == 'm' ? BLOOM_FILTER_PMD : BLOOM_FILTER_PUD;
+		int level = !strcmp(key, "filter_fill_pmd") ? BLOOM_FILTER_PMD : BLOOM_FILTER_PUD;
 
 		for (int m = 0; m < k->nr_memcgs; m++) {
 			const struct lruvec *l = &k->lruvecs[m * k->nr_nodes + node];

@@ -5,10 +5,13 @@
  *
  * The parser reads one line at a time, splits it into tokens and hands them
  * to the handler of the line's first word, which fills one struct aw_event
- * and appends it.  `repeat N {` ... `}` blocks are expanded on the spot:
- * when the closing brace is read, the events appended since the opening
- * brace are copied N-1 more times.  Names are therefore resolved once, in
- * text order, which is what a reader of the file expects.
+ * and appends it.  `repeat N {` ... `}` blocks are loops over the text: at
+ * the closing brace the parser goes back to the first line of the block,
+ * N-1 times.  The events are therefore exactly those of the block written
+ * out N times (which is how aw_aws_write() prints them, so its output reads
+ * back the same), with names keeping the id of their first definition and
+ * region lengths evolving from copy to copy.  Header directives and `expect`
+ * lines inside a block take effect once.
  *
  * Header directives may appear anywhere, so a check that depends on them
  * (does node 2 exist, is memcg 3 declared, is CPU 5 on a node) cannot be
@@ -40,6 +43,7 @@
 #define AW_MAX_EVENTS	10000000ull	/* after repeat expansion */
 #define AW_MAX_REPEAT	10000000ull	/* repeat blocks and access repeat */
 #define AW_MAX_DEPTH	16		/* nested repeat blocks */
+#define AW_MAX_REPLAY	(1ull << 30)	/* bytes of text re-read by repeat */
 #define AW_MAX_TOKS	64		/* tokens on one line */
 #define AW_MAX_TEXT	(256u << 20)	/* input size */
 #define AW_MAX_PROCS	(1u << 24)
@@ -390,11 +394,14 @@ struct aw_ref {
 };
 
 struct aw_block {		/* an open `repeat N {` */
-	size_t first;		/* first event of the block */
+	size_t first;		/* first event of the first pass */
 	uint64_t count;
-	int line;
+	uint64_t left;		/* passes still to run after this one */
+	size_t body;		/* text offset of the block's first line */
+	int line;		/* of the `repeat` */
 	int col;		/* of the '{' */
 	int count_col;
+	bool again;		/* past the first pass */
 };
 
 struct aw_fixup {		/* expect region=NAME, resolved at the end */
@@ -412,6 +419,8 @@ struct aw_parser {
 	size_t errlen;
 
 	/* the current line */
+	const char *base;		/* the whole text */
+	size_t next;			/* offset of the line to read next */
 	int line;
 	const char *text;
 	int textlen;
@@ -426,6 +435,8 @@ struct aw_parser {
 
 	struct aw_block block[AW_MAX_DEPTH];
 	int depth;
+	int again;			/* blocks on the stack past their first pass */
+	uint64_t replay;		/* bytes of text scheduled to be read again */
 
 	bool node_lines, topology, modes;
 	uint32_t memcg_declared;	/* bit per id */
@@ -784,17 +795,18 @@ static int aw_need_proc(struct aw_parser *p, uint32_t *pid)
 	return 0;
 }
 
-/* A process name being defined: must be new unless `reuse`. */
-static int aw_def_proc(struct aw_parser *p, bool reuse, uint32_t *pid)
+/*
+ * A process name being defined: a new name gets the next id, an existing one
+ * keeps its id.  Reuse cannot be an error: a `fork P C` inside a repeat block
+ * is written out by aw_aws_write() once per copy, and must read back.
+ */
+static int aw_def_proc(struct aw_parser *p, uint32_t *pid)
 {
 	const struct aw_tok *t;
 
 	if (aw_need(p, "a process name", &t) || aw_name_tok(p, t, "process"))
 		return -1;
 	*pid = aw_find_proc(p, t);
-	if (*pid && !reuse)
-		return aw_fail(p, p->line, t->col, "process '%s' is already defined",
-			       AW_Q(t));
 	return *pid ? 0 : aw_add_proc(p, t, pid);
 }
 
@@ -1183,8 +1195,7 @@ static int aw_h_skip_empty(struct aw_parser *p)
 
 /*
  * `proc` may name an existing process: that starts a new process under the
- * old id (the name is reused after an exit).  A fork's child, in contrast,
- * must be new, since reusing a live id there is always a mistake.
+ * old id (the name is reused after an exit).
  */
 static int aw_h_proc(struct aw_parser *p)
 {
@@ -1195,7 +1206,7 @@ static int aw_h_proc(struct aw_parser *p)
 	int r = 0;
 
 	aw_ev_init(&ev, AW_EV_PROC);
-	if (aw_def_proc(p, true, &ev.pid))
+	if (aw_def_proc(p, &ev.pid))
 		return -1;
 	while (!r && (t = aw_next(p))) {
 		switch (aw_opt(p, t, opts, &seen)) {
@@ -1217,9 +1228,11 @@ static int aw_h_fork(struct aw_parser *p)
 	struct aw_event ev;
 
 	aw_ev_init(&ev, p->kind);
-	if (aw_need_proc(p, &ev.pid) || aw_def_proc(p, false, &ev.pid2) || aw_done(p))
+	if (aw_need_proc(p, &ev.pid) || aw_def_proc(p, &ev.pid2))
 		return -1;
-	return aw_emit(p, &ev);
+	if (ev.pid2 == ev.pid)
+		return aw_fail(p, p->line, p->tok[2].col, "a process cannot be its own child");
+	return aw_done(p) ? -1 : aw_emit(p, &ev);
 }
 
 /* exec, exit: just the process. */
@@ -1785,41 +1798,66 @@ static int aw_h_repeat(struct aw_parser *p)
 	b = &p->block[p->depth++];
 	b->first = p->sc->nr_events;
 	b->count = n;
+	b->left = n - 1;
+	b->body = p->next;
 	b->line = p->line;
 	b->col = brace->col;
 	b->count_col = t->col;
+	b->again = false;
 	return 0;
 }
 
 /*
- * Copy the block's events count-1 more times.  Each copy is taken into a
- * local first: pushing may move the array it is copied from.
+ * At the end of a block's first pass, check that the remaining passes stay
+ * within the limits, counting both the events they will add and the text
+ * they will read again: a block of comments has no events but still costs
+ * time on every pass.  A block without events is not run again at all,
+ * since its directives and expectations take effect once anyway.
  */
+static int aw_block_plan(struct aw_parser *p, struct aw_block *b)
+{
+	size_t n = p->sc->nr_events - b->first;
+	uint64_t bytes = (uint64_t)(p->text - p->base) - b->body;
+
+	if (!n) {
+		b->left = 0;
+		return 0;
+	}
+	if (b->left > (AW_MAX_EVENTS - p->sc->nr_events) / n)
+		return aw_fail(p, b->line, b->count_col,
+			       "repeat expands to more than %llu events", AW_MAX_EVENTS);
+	if (bytes && b->left > (AW_MAX_REPLAY - p->replay) / bytes)
+		return aw_fail(p, b->line, b->count_col,
+			       "repeat expands to more than %llu MiB of text",
+			       AW_MAX_REPLAY >> 20);
+	p->replay += bytes * b->left;
+	return 0;
+}
+
+/* Go back to the start of the block, or leave it after its last pass. */
 static int aw_h_close(struct aw_parser *p)
 {
-	struct aw_scenario *sc = p->sc;
 	struct aw_block *b;
-	size_t n, i;
-	uint64_t c;
 
 	if (aw_done(p))
 		return -1;
 	if (!p->depth)
 		return aw_fail(p, p->line, p->kw->col, "'}' without a matching 'repeat N {'");
-	b = &p->block[--p->depth];
-	n = sc->nr_events - b->first;
-	if (n && b->count - 1 > (AW_MAX_EVENTS - sc->nr_events) / n)
-		return aw_fail(p, b->line, b->count_col,
-			       "repeat expands to more than %llu events", AW_MAX_EVENTS);
-	for (c = 1; c < b->count; c++) {
-		for (i = 0; i < n; i++) {
-			struct aw_event ev;
-
-			memcpy(&ev, &sc->events[b->first + i], sizeof(ev));
-			if (aw_scenario_push(sc, &ev, sc->event_line[b->first + i]))
-				return aw_oom(p, p->kw->col);
-		}
+	b = &p->block[p->depth - 1];
+	if (!b->again && aw_block_plan(p, b))
+		return -1;
+	if (b->left) {
+		b->left--;
+		if (!b->again)
+			p->again++;
+		b->again = true;
+		p->next = b->body;
+		p->line = b->line;
+		return 0;
 	}
+	if (b->again)
+		p->again--;
+	p->depth--;
 	return 0;
 }
 
@@ -2070,6 +2108,12 @@ static int aw_h_expect(struct aw_parser *p)
 /* Lines and the end of the file                                      */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Keywords of kind AW_EV_NONE other than `repeat` and `}` are header
+ * directives or expectations: on the later passes of a repeat block they
+ * are skipped, so that `memcg 1` is not declared twice, nor an `expect`
+ * checked N times.
+ */
 static const struct aw_keyword {
 	const char *name;
 	aw_handler_t fn;
@@ -2153,10 +2197,15 @@ static int aw_line(struct aw_parser *p)
 		return 0;
 	p->kw = aw_next(p);
 	for (i = 0; i < AW_ARRAY_SIZE(aw_keywords); i++) {
-		if (aw_teq(p->kw, aw_keywords[i].name)) {
-			p->kind = aw_keywords[i].kind;
-			return aw_keywords[i].fn(p);
-		}
+		const struct aw_keyword *k = &aw_keywords[i];
+
+		if (!aw_teq(p->kw, k->name))
+			continue;
+		if (p->again && k->kind == AW_EV_NONE && k->fn != aw_h_repeat &&
+		    k->fn != aw_h_close)
+			return 0;
+		p->kind = k->kind;
+		return k->fn(p);
 	}
 	return aw_fail(p, p->line, p->kw->col, "unknown keyword '%s'", AW_Q(p->kw));
 }
@@ -2212,18 +2261,19 @@ static int aw_finish(struct aw_parser *p)
 
 static int aw_parse(struct aw_parser *p, const char *text, size_t len)
 {
-	size_t i = 0;
-
-	while (i < len) {
+	p->base = text;
+	while (p->next < len) {
+		size_t i = p->next;
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t end = nl ? (size_t)(nl - text) : len;
 
 		p->line++;
 		p->text = text + i;
 		p->textlen = (int)(end - i);
+		/* A closing brace may move this back to the top of its block. */
+		p->next = end + 1;
 		if (aw_line(p))
 			return -1;
-		i = end + 1;
 	}
 	return aw_finish(p);
 }

@@ -173,6 +173,7 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	uint32_t pfn = alloc_folio_policy(k, mm, vma, cpu, order);
 	struct folio *folio;
 	uint32_t mm_id = mm->id;
+	unsigned long reclaim_calls = k->memcg[mm->memcg].reclaim_calls;
 
 	if (pfn == AW_NIL)
 		return AW_NIL;
@@ -185,6 +186,13 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 		return AW_NIL;
 	}
 	folio = pfn_folio(&k->mem, pfn);
+	/*
+	 * Reclaim in the charge path calls cond_resched(); a task that was
+	 * rescheduled comes back through context_switch(), which marks its
+	 * mm used again for every node.
+	 */
+	if (k->memcg[mm->memcg].reclaim_calls != reclaim_calls)
+		lru_gen_use_mm(mm);
 	if (anon) {
 		folio_set(folio, PG_anon);
 		folio_set(folio, PG_swapbacked);

@@ -88,6 +88,7 @@ struct aw_memcg {
 	uint64_t usage;			/* pages charged */
 	unsigned long oom_kills;
 	bool reclaiming;		/* no recursive reclaim from reclaim */
+	unsigned long reclaim_calls;	/* try_to_free_mem_cgroup_pages() calls */
 };
 
 struct aw_kernel {

@@ -151,6 +151,7 @@ int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int n
 		if (nr_pages > 1 || mc->reclaiming)
 			return -1;
 		mc->reclaiming = true;
+		mc->reclaim_calls++;
 		reclaimed = aw_try_to_free_mem_cgroup_pages(k, memcg, nr_pages);
 		mc->reclaiming = false;
 		if (charge_fits(mc, nr_pages))

@@ -162,60 +162,72 @@ static struct aw_region_acc *region_acc(struct lru_gen_mm_walk *walk, const stru
 	return r ? &r->acc[walk->lruvec->nid] : NULL;
 }
 
-/* mm/vmscan.c: walk_pte_range() */
+/*
+ * mm/vmscan.c: walk_pte_range().  The per-entry counters are kept in locals
+ * and added to the walk's stats per VMA run, which the compiler can keep in
+ * registers; the sums are the kernel's.
+ */
 static bool walk_pte_range(pmd_t pmdval, uint64_t start, uint64_t end, struct lru_gen_mm_walk *walk)
 {
 	struct aw_kernel *k = walk->k;
-	const struct aw_ptable *pt = aw_table(&k->pt, aw_entry_table(pmdval));
-	struct aw_ptable *ptw = (struct aw_ptable *)pt;
+	struct aw_ptable *pt = aw_table(&k->pt, aw_entry_table(pmdval));
+	const struct aw_node_mem *nm = &k->mem.node[walk->lruvec->nid];
+	uint64_t start_pfn = nm->start_pfn, end_pfn = nm->start_pfn + nm->spanned;
 	int nid = walk->lruvec->nid, memcg = walk->lruvec->memcg;
 	int gen = lru_gen_from_seq(walk->lruvec->lrugen.max_seq);
+	bool notifiers = walk->mm->has_notifiers;
 	int total = 0, young = 0;
 	uint32_t last = AW_NIL;
 	bool dirty = false;
 	unsigned int i;
 	uint64_t addr;
-	struct aw_region_acc *racc;
 
 	/* spin_trylock(ptl) failed: counts as suitable, nothing walked */
 	if (walk->mm->ptl_contended)
 		return true;
 restart:
-	racc = region_acc(walk, walk->vma);
-	for (i = pte_index(start), addr = start; addr != end; i++, addr += PAGE_SIZE) {
-		pte_t pte = pt->e[i];
-		uint64_t pfn;
-		struct folio *folio;
+	{
+		struct aw_region_acc *racc = region_acc(walk, walk->vma);
+		int run_total = 0, run_young = 0, run_assoc = 0;
 
-		total++;
-		walk->mm_stats[MM_LEAF_TOTAL]++;
-		if (racc)
-			racc->leaf_total++;
+		for (i = pte_index(start), addr = start; addr != end; i++, addr += PAGE_SIZE) {
+			pte_t pte = pt->e[i];
+			uint64_t pfn = pte_pfn(pte);
+			struct folio *folio;
 
-		pfn = get_pte_pfn(k, pte, walk->mm, nid);
-		if (pfn == (uint64_t)-1)
-			continue;
-		folio = get_pfn_folio(k, pfn, memcg, nid);
-		if (!folio)
-			continue;
-		walk->mm_stats[MM_LEAF_ASSOCIATED]++;	/* seed v3 1/4 */
+			run_total++;
+			/* get_pte_pfn(), inlined: not present, zero page, old, other node */
+			if (!pte_present(pte) || (!pte_young(pte) && !notifiers) ||
+			    is_zero_pfn(pfn) || pfn < start_pfn || pfn >= end_pfn)
+				continue;
+			folio = get_pfn_folio(k, pfn, memcg, nid);
+			if (!folio)
+				continue;
+			run_assoc++;	/* MM_LEAF_ASSOCIATED, seed v3 1/4 */
 
-		/* ptep_clear_young_notify() */
-		if (!pte_young(pte))
-			continue;
-		ptw->e[i] = pte & ~_PAGE_ACCESSED;
+			/* ptep_clear_young_notify() */
+			if (!pte_young(pte))
+				continue;
+			pt->e[i] = pte & ~_PAGE_ACCESSED;
 
-		if (last != (uint32_t)pfn) {
-			walk_update_folio(k, walk, last, gen, dirty);
-			last = (uint32_t)pfn;
-			dirty = false;
+			if (last != (uint32_t)pfn) {
+				walk_update_folio(k, walk, last, gen, dirty);
+				last = (uint32_t)pfn;
+				dirty = false;
+			}
+			if (pte_dirty(pte))
+				dirty = true;
+			run_young++;
 		}
-		if (pte_dirty(pte))
-			dirty = true;
-		young++;
-		walk->mm_stats[MM_LEAF_YOUNG]++;
-		if (racc)
-			racc->young++;
+		total += run_total;
+		young += run_young;
+		walk->mm_stats[MM_LEAF_TOTAL] += run_total;
+		walk->mm_stats[MM_LEAF_ASSOCIATED] += run_assoc;
+		walk->mm_stats[MM_LEAF_YOUNG] += run_young;
+		if (racc) {
+			racc->leaf_total += run_total;
+			racc->young += run_young;
+		}
 	}
 	walk_update_folio(k, walk, last, gen, dirty);
 	last = AW_NIL;

@@ -358,7 +358,7 @@ static void test_repeat(void)
 		"proc P\n"			/* 1 */
 		"repeat 2 {\n"			/* 2 */
 		"  repeat 3 {\n"		/* 3 */
-		"    mmap P A 4K\n"		/* 4: defined once, in text order */
+		"    mmap P A 4K\n"		/* 4: same id in every copy */
 		"  }\n"				/* 5 */
 		"}\n"				/* 6 */
 		"exit P\n";			/* 7 */
@@ -372,8 +372,40 @@ static void test_repeat(void)
 		"}\n";				/* 7 */
 	/* 1 + 2 * (3 + 1) = 9 events */
 	static const uint32_t mixed_lines[] = { 1, 4, 4, 4, 6, 4, 4, 4, 6 };
+	/*
+	 * A block reads as if written out N times: the region's length moves
+	 * from copy to copy; directives and expect lines count once.
+	 */
+	static const char evolving[] =
+		"proc P\n"			/* 1 */
+		"mmap P A 4K\n"			/* 2 */
+		"repeat 3 {\n"			/* 3 */
+		"  read P A\n"			/* 4: 4K, then 8K, 8K */
+		"  mremap P A 8K\n"		/* 5: old length 4K, then 8K, 8K */
+		"  fork P C\n"			/* 6: C is id 2 every time */
+		"  memcg 1\n"			/* 7: declared once */
+		"  expect young==0\n"		/* 8: one expectation */
+		"}\n";				/* 9 */
 	struct aw_scenario sc;
 	size_t i;
+
+	if (parse_ok(evolving, &sc))
+		return;
+	CHECK_EQ(sc.nr_events, 11);			/* 2 + 3 * 3 */
+	if (sc.nr_events == 11) {
+		CHECK_EQ(sc.events[2].len, 4096);
+		CHECK_EQ(sc.events[3].len, 4096);
+		CHECK_EQ(sc.events[3].stride, 8192);
+		CHECK_EQ(sc.events[5].len, 8192);
+		CHECK_EQ(sc.events[6].len, 8192);
+		CHECK_EQ(sc.events[8].len, 8192);
+		CHECK_EQ(sc.events[10].pid2, 2);
+		CHECK_EQ(sc.event_line[10], 6);
+	}
+	CHECK_EQ(sc.nr_procs, 2);
+	CHECK_EQ(sc.nr_expects, 1);
+	CHECK_EQ(sc.cfg.nr_memcgs, 2);
+	aw_scenario_free(&sc);
 
 	if (parse_ok(nested, &sc))
 		return;
@@ -497,6 +529,12 @@ out:
 	aw_scenario_free(&sc);
 }
 
+/* 300 bytes: "run P # ...\n" is 309, and 4999999 more passes * 309 > 2^30 */
+#define LONG_COMMENT30 ".............................."
+#define LONG_COMMENT LONG_COMMENT30 LONG_COMMENT30 LONG_COMMENT30 LONG_COMMENT30 \
+	LONG_COMMENT30 LONG_COMMENT30 LONG_COMMENT30 LONG_COMMENT30 LONG_COMMENT30 \
+	LONG_COMMENT30
+
 static void test_errors(void)
 {
 	/* The message names the line and the 1-based column of the culprit. */
@@ -521,6 +559,8 @@ static void test_errors(void)
 	/* Other limits. */
 	parse_err("proc P\nrepeat 10000000 {\nrepeat 2 {\nrun P\n}\n}\n",
 		  "t.aws:2:8: repeat expands to more than 10000000 events");
+	parse_err("proc P\nrepeat 5000000 {\nrun P # " LONG_COMMENT "\n}\n",
+		  "t.aws:2:8: repeat expands to more than 1024 MiB of text");
 	parse_err("repeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\n"
 		  "repeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\n"
 		  "repeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\nrepeat 1 {\n",
@@ -530,7 +570,7 @@ static void test_errors(void)
 	parse_err("proc P\nmmap P A 4K\nread P A len 8K\n",
 		  "t.aws:3:14: off + len goes beyond the end of region 'A' (4096 bytes)");
 	parse_err("proc P\nmmap P A 6K\n", "t.aws:2:10: mmap length 6K is not a multiple of 4K");
-	parse_err("proc P\nfork P P\n", "t.aws:2:8: process 'P' is already defined");
+	parse_err("proc P\nfork P P\n", "t.aws:2:8: a process cannot be its own child");
 	/* Checks made at the end, reported where the id was first used. */
 	parse_err("proc P\nmigrate P 0x1000 len 4K node 1\n",
 		  "t.aws:2:30: node 1 does not exist (1 node)");
@@ -644,6 +684,7 @@ static const char round_trip_text[] =
 	"skip_empty 8\n"
 	"proc W1 cpu 5 memcg 2\n"
 	"repeat 2 {\n"
+	"  fork W1 K\n"			/* written twice: the child keeps its id */
 	"  mmap W1 H 6M at 0x600000000000 hugepage droppable prot rwx\n"
 	"  write W1 H off 12K len 20K stride 12K repeat 10000000\n"
 	"  mmap W1 - 4K nohugepage randread noreserve prot w\n"
