@@ -2,8 +2,9 @@
 /*
  * agewalk: the command-line front end.
  *
- *   agewalk run FILE.aws [--variants base,pud] [--thp always|never|madvise]
+ *   agewalk run FILE.aws|FILE.awpb [--variants base,pud] [--thp always|never|madvise]
  *                        [--json] [--check] [--walk-log FILE]
+ *   agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]
  *
  * Exit status: 0 fine, 1 an expectation failed (or, later, a finding),
  * 2 bad usage or bad input (the message says file:line:col).
@@ -11,13 +12,154 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "awpb.h"
 #include "run.h"
+
+enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB };
+
+static enum aw_fmt fmt_parse(const char *s)
+{
+	if (!strcmp(s, "aws"))
+		return AW_FMT_AWS;
+	if (!strcmp(s, "awpb"))
+		return AW_FMT_AWPB;
+	return AW_FMT_NONE;
+}
+
+static enum aw_fmt fmt_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? fmt_parse(dot + 1) : AW_FMT_NONE;
+}
+
+/* Read a scenario in any format; errors are one line in err. */
+static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc, char *err, size_t errlen)
+{
+	if (fmt == AW_FMT_NONE)
+		fmt = fmt_of(path);
+	if (fmt == AW_FMT_AWPB)
+		return aw_awpb_read_file(path, sc, err, errlen);
+	if (fmt == AW_FMT_AWS) {
+		if (!strcmp(path, "-")) {
+			/* the .aws parser takes a string: slurp stdin */
+			size_t cap = 1 << 16, n = 0, got;
+			char *buf = malloc(cap + 1);
+			int ret;
+
+			while (buf && (got = fread(buf + n, 1, cap - n, stdin)) > 0) {
+				n += got;
+				if (n == cap) {
+					char *b = cap > (64u << 20) ? NULL : realloc(buf, 2 * cap + 1);
+
+					if (!b) {
+						free(buf);
+						buf = NULL;
+						break;
+					}
+					buf = b;
+					cap *= 2;
+				}
+			}
+			if (!buf) {
+				snprintf(err, errlen, "-: input too large or out of memory");
+				return -1;
+			}
+			buf[n] = 0;
+			ret = aw_aws_parse_string("-", buf, sc, err, errlen);
+			free(buf);
+			return ret;
+		}
+		return aw_aws_parse_file(path, sc, err, errlen);
+	}
+	snprintf(err, errlen, "%s: unknown input format (use .aws or .awpb, or --from)", path);
+	return -1;
+}
+
+/*
+ * Write a scenario; a file is written under a temporary name and renamed,
+ * so an interrupted run never leaves half an output behind.
+ */
+static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenario *sc)
+{
+	char tmp[4096];
+	FILE *f;
+	int ret;
+
+	if (fmt == AW_FMT_NONE)
+		fmt = fmt_of(path);
+	if (fmt == AW_FMT_NONE) {
+		fprintf(stderr, "agewalk: %s: unknown output format (use .aws or .awpb, or --to)\n", path);
+		return -1;
+	}
+	if (!strcmp(path, "-"))
+		return fmt == AW_FMT_AWS ? aw_aws_write(stdout, sc) : aw_awpb_write(stdout, sc);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		fprintf(stderr, "agewalk: cannot write %s\n", tmp);
+		return -1;
+	}
+	ret = fmt == AW_FMT_AWS ? aw_aws_write(f, sc) : aw_awpb_write(f, sc);
+	if (fflush(f) || fsync(fileno(f)))
+		ret = -1;
+	if (fclose(f))
+		ret = -1;
+	if (ret || rename(tmp, path)) {
+		fprintf(stderr, "agewalk: writing %s failed\n", path);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	enum aw_fmt from = AW_FMT_NONE, to = AW_FMT_NONE;
+	struct aw_scenario sc;
+	char err[512];
+	int status = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--from") && i + 1 < argc) {
+			from = fmt_parse(argv[++i]);
+		} else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
+			to = fmt_parse(argv[++i]);
+		} else if (!in) {
+			in = argv[i];
+		} else if (!out) {
+			out = argv[i];
+		} else {
+			in = NULL;
+			break;
+		}
+	}
+	if (!in || !out || (!strcmp(in, "-") && from == AW_FMT_NONE) ||
+	    (!strcmp(out, "-") && to == AW_FMT_NONE)) {
+		fputs("usage: agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
+		      "  formats follow the file extensions; '-' is stdin/stdout and needs --from/--to\n",
+		      stderr);
+		return 2;
+	}
+	aw_scenario_init(&sc);
+	if (load_input(in, from, &sc, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		status = 2;
+	} else if (save_output(out, to, &sc)) {
+		status = 2;
+	}
+	aw_scenario_free(&sc);
+	return status;
+}
 
 static void usage(FILE *out)
 {
-	fputs("usage: agewalk run FILE.aws [--variants base,pud] [--thp always|never|madvise]\n"
+	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud] [--thp always|never|madvise]\n"
 	      "                            [--json] [--check] [--walk-log FILE]\n"
+	      "       agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n", out);
 }
@@ -130,7 +272,7 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	aw_scenario_init(&sc);
-	if (aw_aws_parse_file(o.file, &sc, err, sizeof(err))) {
+	if (load_input(o.file, AW_FMT_NONE, &sc, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(o.variant_buf);
 		aw_scenario_free(&sc);
@@ -162,6 +304,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "run"))
 		return cmd_run(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "convert"))
+		return cmd_convert(argc, argv);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
