@@ -180,8 +180,14 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	folio = pfn_folio(&k->mem, pfn);
 	folio->memcg = (uint16_t)mm->memcg;
 	/* mem_cgroup_charge(): may reclaim, and may OOM-kill the faulting task */
-	if (aw_memcg_charge(k, mm->memcg, folio_nr_pages(folio), folio->nid) || !t->alive ||
-	    !aw_mm(k, mm_id)) {
+	if (aw_memcg_charge(k, mm->memcg, folio_nr_pages(folio), folio->nid)) {
+		aw_folio_free(&k->mem, pfn);
+		return AW_NIL;
+	}
+	if (!t->alive || !aw_mm(k, mm_id)) {
+		/* the charge OOM-killed the faulting task itself: undo it */
+		folio = pfn_folio(&k->mem, pfn);
+		aw_memcg_uncharge(k, folio->memcg, folio_nr_pages(folio));
 		aw_folio_free(&k->mem, pfn);
 		return AW_NIL;
 	}

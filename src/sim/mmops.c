@@ -448,6 +448,15 @@ static int do_mremap(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, ui
 	} else if (!aw_range_free(mm, new_addr, new_addr + new_len)) {
 		aw_do_munmap(k, mm, new_addr, new_len);
 	}
+	/*
+	 * move_vma(): the new VMA exists (copy_vma) before move_page_tables()
+	 * and the old range is unmapped only afterwards, so the new VMA bounds
+	 * free_pgtables() and tables shared with the destination survive.
+	 */
+	copy.vm_start = new_addr;
+	copy.vm_end = new_addr + new_len;
+	if (!aw_vma_insert(mm, &copy))
+		return -1;
 	len = old_len < new_len ? old_len : new_len;
 	for (uint64_t off = 0; off < len;) {
 		uint64_t from = old + off, to = new_addr + off;
@@ -469,10 +478,6 @@ static int do_mremap(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, ui
 	for (int i = aw_vma_index(mm, old); i < mm->nr_vmas && mm->vmas[i].vm_start < old + old_len;)
 		aw_vma_remove_at(mm, i);
 	free_pgtables(k, mm, old, old + old_len);
-	copy.vm_start = new_addr;
-	copy.vm_end = new_addr + new_len;
-	if (!aw_vma_insert(mm, &copy))
-		return -1;
 	*out = new_addr;
 	return 0;
 }

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Standalone driver (AGEWALK_FUZZ_ENGINE=none): runs a fuzz target over
+ * files and directories given on the command line, so corpora replay as
+ * regression tests in every normal and sanitizer build.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long len;
+
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return -1;
+	}
+	buf = malloc(len ? (size_t)len : 1);
+	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, (size_t)len);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int files = 0, failed = 0;
+
+	for (int i = 1; i < argc; i++) {
+		struct stat st;
+		DIR *d;
+		struct dirent *de;
+
+		if (stat(argv[i], &st)) {
+			fprintf(stderr, "%s: cannot stat\n", argv[i]);
+			failed++;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			failed += run_file(argv[i]) != 0;
+			files++;
+			continue;
+		}
+		d = opendir(argv[i]);
+		while (d && (de = readdir(d))) {
+			char path[4096];
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", argv[i], de->d_name);
+			failed += run_file(path) != 0;
+			files++;
+		}
+		if (d)
+			closedir(d);
+	}
+	printf("%d passed, %d failed\n", files - failed, failed);
+	return failed || !files;
+}
