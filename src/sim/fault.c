@@ -386,7 +386,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	uint64_t haddr = addr & PMD_MASK;
 	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
 	struct folio *folio;
-	uint32_t pfn;
+	uint32_t pfn, mm_id;
 
 	if (!pmd)
 		return -1;
@@ -422,9 +422,10 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		mark_path_young(k, mm, haddr);
 		return 1;
 	}
+	mm_id = mm->id;
 	pfn = fault_new_folio(k, t, mm, vma, haddr, HPAGE_PMD_ORDER, true, cpu);
 	if (pfn == AW_NIL)
-		return t->alive && aw_mm(k, mm->id) ? 0 : -1;	/* fall back to small pages */
+		return t->alive && aw_mm(k, mm_id) ? 0 : -1;	/* fall back to small pages */
 	pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
 	if (!pmd || !pmd_none(*pmd))
 		return -1;

@@ -102,6 +102,7 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 static bool mem_cgroup_out_of_memory(struct aw_kernel *k, int memcg, int nid)
 {
 	struct mm_struct *victim = NULL;
+	uint32_t victim_id;
 
 	for (uint32_t pid = 1; pid < k->nr_tasks; pid++) {
 		struct aw_task *t = &k->tasks[pid];
@@ -115,15 +116,14 @@ static bool mem_cgroup_out_of_memory(struct aw_kernel *k, int memcg, int nid)
 	k->memcg[memcg].oom_kills++;
 	k->node_stats[nid].oom_kills++;
 	/* every task using the victim mm is killed; the mm goes with the last */
-	for (uint32_t pid = 1; pid < k->nr_tasks; pid++) {
+	victim_id = victim->id;
+	for (uint32_t pid = 1; pid < k->nr_tasks && aw_mm(k, victim_id); pid++) {
 		struct aw_task *t = &k->tasks[pid];
 
-		if (t->alive && t->mm == victim->id) {
+		if (t->alive && t->mm == victim_id) {
 			t->alive = false;
 			t->mm = 0;
-			aw_mm_put(k, victim);
-			if (!aw_mm(k, victim->id))
-				break;
+			aw_mm_put(k, aw_mm(k, victim_id));
 		}
 	}
 	return true;
