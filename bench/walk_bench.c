@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "lockstep.h"
 
 static double now(void)
 {

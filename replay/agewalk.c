@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "awpb.h"
-#include "run.h"
+#include "lockstep.h"
 
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB };
 
@@ -157,8 +157,9 @@ static int cmd_convert(int argc, char **argv)
 
 static void usage(FILE *out)
 {
-	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud] [--thp always|never|madvise]\n"
-	      "                            [--json] [--check] [--walk-log FILE]\n"
+	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
+	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
+	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
 	      "       agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n", out);
@@ -170,7 +171,9 @@ struct opts {
 	int nr_variants;
 	char *variant_buf;
 	int thp;
-	bool json, check;
+	bool json, check, keep_going, no_oracles;
+	unsigned int bugs;
+	int skip_empty;
 	const char *walk_log;
 };
 
@@ -183,12 +186,24 @@ static int parse_variants(struct opts *o, const char *arg)
 	o->nr_variants = 0;
 	for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
-			fprintf(stderr, "agewalk: unknown or too many variants in '%s' (known: base, pud)\n", arg);
+			fprintf(stderr, "agewalk: unknown or too many variants in '%s' (known: %s)\n", arg,
+				aw_variant_names());
 			return -1;
 		}
 		o->variants[o->nr_variants++] = tok;
 	}
 	return o->nr_variants ? 0 : -1;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -203,9 +218,29 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->json = true;
 		} else if (!strcmp(a, "--check")) {
 			o->check = true;
+		} else if (!strcmp(a, "--keep-going")) {
+			o->keep_going = true;
+		} else if (!strcmp(a, "--no-oracles")) {
+			o->no_oracles = true;
 		} else if (!strcmp(a, "--variants") && i + 1 < argc) {
 			if (parse_variants(o, argv[++i]))
 				return -1;
+		} else if (!strcmp(a, "--bug") && i + 1 < argc) {
+			int b = aw_bug_parse(argv[++i]);
+
+			if (b < 0) {
+				fprintf(stderr, "agewalk: unknown planted bug '%s'; known:", argv[i]);
+				for (int j = 0; j < AW_BUG_NR; j++)
+					fprintf(stderr, " %s", aw_bug_name(j));
+				fputc('\n', stderr);
+				return -1;
+			}
+			o->bugs |= 1U << b;
+		} else if (!strcmp(a, "--skip-empty") && i + 1 < argc) {
+			if (parse_int(argv[++i], 1, 64, &o->skip_empty)) {
+				fprintf(stderr, "agewalk: --skip-empty takes 1..64, not '%s'\n", argv[i]);
+				return -1;
+			}
 		} else if (!strcmp(a, "--thp") && i + 1 < argc) {
 			o->thp = aw_thp_mode_parse(argv[++i]);
 			if (o->thp < 0) {
@@ -231,30 +266,40 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/* Exit status: 0 fine, 1 a finding or a failed expectation, 2 bad input. */
 static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp, FILE *walk_log)
 {
-	struct aw_run run;
+	struct aw_lockstep ls;
+	struct aw_lockstep_opts lo = {
+		.thp = thp, .variants = o->variants, .nr_variants = o->nr_variants,
+		.bugs = o->bugs, .skip_empty = o->skip_empty, .oracles = !o->no_oracles,
+		.keep_going = o->keep_going, .diff_threshold = 0, .walk_log = walk_log,
+	};
 	int status = 0;
 
-	if (aw_run_scenario(&run, sc, thp, o->variants, o->nr_variants, walk_log)) {
-		fprintf(stderr, "agewalk: %s\n", run.err);
-		aw_run_free(&run);
+	if (aw_lockstep_run(&ls, sc, &lo)) {
+		fprintf(stderr, "agewalk: %s\n", ls.err);
+		aw_lockstep_free(&ls);
 		return 2;
 	}
 	if (o->json)
-		aw_report_json(stdout, &run);
+		aw_report_json(stdout, &ls);
 	else if (!o->check)
-		aw_report_table(stdout, &run);
+		aw_report_table(stdout, &ls);
+	aw_report_findings(o->json ? stderr : stdout, &ls);
+	if (ls.nr_findings)
+		status = 1;
 	if (o->check) {
-		int fails = aw_check_expectations(stderr, &run);
+		int fails = aw_check_expectations(stderr, &ls);
 
 		if (fails)
 			status = 1;
 		if (!o->json)
-			printf("%s thp=%s: %d expectation%s failed\n", sc->path, aw_thp_mode_name(thp),
-			       fails, fails == 1 ? "" : "s");
+			printf("%s thp=%s: %d expectation%s failed, %d finding%s\n", sc->path,
+			       aw_thp_mode_name(thp), fails, fails == 1 ? "" : "s", ls.nr_findings,
+			       ls.nr_findings == 1 ? "" : "s");
 	}
-	aw_run_free(&run);
+	aw_lockstep_free(&ls);
 	return status;
 }
 

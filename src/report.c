@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "run.h"
+#include "lockstep.h"
+#include "oracle.h"
 
 /* What a metric is read from: a node's pass, a node's totals, a region's pass. */
 struct aw_src {
@@ -56,6 +57,12 @@ static double node_total(const struct aw_kernel *k, int node, const char *key, b
 	if (!strcmp(key, "hot_evicted")) return (double)ns->hot_evicted;
 	if (!strcmp(key, "refaults")) return (double)ns->refaults;
 	if (!strcmp(key, "oom_kills")) return (double)ns->oom_kills;
+	if (!strcmp(key, "suppressed_young")) return (double)aw_oracle_metrics(k, node)->suppressed_young;
+	if (!strcmp(key, "suppressed_longest")) return (double)aw_oracle_metrics(k, node)->suppressed_longest;
+	if (!strcmp(key, "bloom_false_positive"))
+		return (double)aw_oracle_metrics(k, node)->bloom_false_positive;
+	if (!strcmp(key, "feedback_lost")) return (double)aw_oracle_metrics(k, node)->feedback_lost;
+	if (!strcmp(key, "feedback_kept")) return (double)aw_oracle_metrics(k, node)->feedback_kept;
 	if (!strcmp(key, "filter_fill_pmd") || !strcmp(key, "filter_fill_pud")) {
 		int level = !strcmp(key, "filter_fill_pmd") ? BLOOM_FILTER_PMD : BLOOM_FILTER_PUD;
 
@@ -144,19 +151,19 @@ static void table_row(FILE *out, const char *label, const struct aw_src *s)
 	fputc('\n', out);
 }
 
-void aw_report_table(FILE *out, const struct aw_run *run)
+void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 {
-	fprintf(out, "agewalk run %s  thp=%s  events=%zu\n", run->sc->path ? run->sc->path : "-",
-		aw_thp_mode_name(run->thp), run->events_applied);
-	for (int v = 0; v < run->nr_variants; v++) {
-		const struct aw_kernel *k = run->k[v];
+	fprintf(out, "agewalk run %s  thp=%s  events=%zu\n", ls->sc->path ? ls->sc->path : "-",
+		aw_thp_mode_name(ls->thp), ls->events_applied);
+	for (int v = 0; v < ls->nr_variants; v++) {
+		const struct aw_kernel *k = ls->k[v];
 
 		for (int n = 0; n < k->nr_nodes; n++) {
 			const struct aw_node_stats *ns = &k->node_stats[n];
 			struct aw_src tot = { .k = k, .node = n };
 			bool ok;
 
-			fprintf(out, "\nvariant %s, node %d: %d passes\n  %-10s", run->variant[v]->name, n,
+			fprintf(out, "\nvariant %s, node %d: %d passes\n  %-10s", ls->variant[v]->name, n,
 				ns->nr_passes, "pass");
 			for (int i = 0; i < NR_TABLE_KEYS; i++)
 				fprintf(out, " %9s", table_heads[i]);
@@ -176,6 +183,13 @@ void aw_report_table(FILE *out, const struct aw_run *run)
 				metric(&tot, "hot_evicted", &ok), metric(&tot, "refaults", &ok),
 				metric(&tot, "oom_kills", &ok), metric(&tot, "promoted", &ok),
 				metric(&tot, "filter_fill_pmd", &ok), metric(&tot, "filter_fill_pud", &ok));
+			if (k->oracle)
+				fprintf(out, "  suppressed-young region-passes %.0f (longest run %.0f)  "
+					"Bloom false positives %.0f  feedback kept %.0f lost %.0f\n",
+					metric(&tot, "suppressed_young", &ok),
+					metric(&tot, "suppressed_longest", &ok),
+					metric(&tot, "bloom_false_positive", &ok),
+					metric(&tot, "feedback_kept", &ok), metric(&tot, "feedback_lost", &ok));
 		}
 	}
 }
@@ -230,6 +244,14 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 		node_total(k, n, "bloom_tests_pmd", &ok), node_total(k, n, "bloom_tests_pud", &ok));
 	fprintf(out, ",\"filter_fill\":{\"pmd\":%.0f,\"pud\":%.0f}",
 		node_total(k, n, "filter_fill_pmd", &ok), node_total(k, n, "filter_fill_pud", &ok));
+	{
+		const struct aw_oracle_metrics *m = aw_oracle_metrics(k, n);
+
+		fprintf(out, ",\"suppressed_young\":{\"region_passes\":%lu,\"longest_run\":%lu}"
+			",\"bloom_false_positive\":%lu,\"feedback\":{\"kept\":%lu,\"lost\":%lu}",
+			m->suppressed_young, m->suppressed_longest, m->bloom_false_positive,
+			m->feedback_kept, m->feedback_lost);
+	}
 	fputs(",\"per_pass\":[", out);
 	for (int p = 0; p < ns->nr_passes; p++) {
 		if (p)
@@ -239,12 +261,12 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 	fputs("]}", out);
 }
 
-static void json_region(FILE *out, const struct aw_run *run, const struct aw_kernel *k, int r)
+static void json_region(FILE *out, const struct aw_lockstep *ls, const struct aw_kernel *k, int r)
 {
 	const struct aw_region *reg = &k->regions[r];
 
 	fputs("{\"name\":", out);
-	json_str(out, run->sc->region_name ? run->sc->region_name[r] : "");
+	json_str(out, ls->sc->region_name ? ls->sc->region_name[r] : "");
 	fprintf(out, ",\"resident\":%llu,\"per_pass\":[", (unsigned long long)reg->resident);
 	for (int i = 0; i < reg->nr_passes; i++) {
 		const struct aw_region_pass *rp = &reg->passes[i];
@@ -261,18 +283,18 @@ static void json_region(FILE *out, const struct aw_run *run, const struct aw_ker
 	fputs("]}", out);
 }
 
-void aw_report_json(FILE *out, const struct aw_run *run)
+void aw_report_json(FILE *out, const struct aw_lockstep *ls)
 {
 	fputs("{\"input\":", out);
-	json_str(out, run->sc->path ? run->sc->path : "-");
+	json_str(out, ls->sc->path ? ls->sc->path : "-");
 	fputs(",\"thp\":", out);
-	json_str(out, aw_thp_mode_name(run->thp));
-	fprintf(out, ",\"events\":%zu,\"variants\":[", run->events_applied);
-	for (int v = 0; v < run->nr_variants; v++) {
-		const struct aw_kernel *k = run->k[v];
+	json_str(out, aw_thp_mode_name(ls->thp));
+	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
+	for (int v = 0; v < ls->nr_variants; v++) {
+		const struct aw_kernel *k = ls->k[v];
 
 		fprintf(out, "%s{\"name\":", v ? "," : "");
-		json_str(out, run->variant[v]->name);
+		json_str(out, ls->variant[v]->name);
 		fputs(",\"nodes\":[", out);
 		for (int n = 0; n < k->nr_nodes; n++) {
 			if (n)
@@ -283,11 +305,37 @@ void aw_report_json(FILE *out, const struct aw_run *run)
 		for (int r = 0; r < k->nr_regions; r++) {
 			if (r)
 				fputc(',', out);
-			json_region(out, run, k, r);
+			json_region(out, ls, k, r);
 		}
 		fprintf(out, "],\"ignored_events\":%lu}", k->ignored_events);
 	}
-	fputs("],\"findings\":[]}\n", out);
+	fputs("],\"findings\":[", out);
+	for (int i = 0; i < ls->nr_findings; i++) {
+		const struct aw_lockstep_finding *f = &ls->findings[i];
+
+		fprintf(out, "%s{\"oracle\":", i ? "," : "");
+		json_str(out, aw_oracle_name(f->oracle));
+		fprintf(out, ",\"event\":%llu,\"line\":%u,\"variants\":", (unsigned long long)f->event,
+			f->line);
+		json_str(out, f->variants);
+		fputs(",\"event_text\":", out);
+		json_str(out, f->event_text);
+		fputs(",\"explanation\":", out);
+		json_str(out, f->msg);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+}
+
+void aw_report_findings(FILE *out, const struct aw_lockstep *ls)
+{
+	for (int i = 0; i < ls->nr_findings; i++) {
+		const struct aw_lockstep_finding *f = &ls->findings[i];
+
+		fprintf(out, "finding: %s at event %llu (%s:%u: %s) [%s]: %s\n", aw_oracle_name(f->oracle),
+			(unsigned long long)f->event, ls->sc->path ? ls->sc->path : "-", f->line,
+			f->event_text, f->variants, f->msg);
+	}
 }
 
 /* ---- expectations ----------------------------------------------------- */
@@ -316,8 +364,67 @@ static bool pass_selected(const struct aw_expect *e, int pass)
 	return pass >= e->pass_lo && (e->pass_hi < 0 || pass <= e->pass_hi);
 }
 
+/* The same place in base's run: same node, pass number and region. */
+static bool base_src(const struct aw_lockstep *ls, const struct aw_src *s, int node, int pass,
+		     int region, struct aw_src *b)
+{
+	const struct aw_kernel *k = NULL;
+
+	for (int v = 0; v < ls->nr_variants; v++)
+		if (!strcmp(ls->variant[v]->name, "base"))
+			k = ls->k[v];
+	if (!k)
+		return false;
+	memset(b, 0, sizeof(*b));
+	b->k = k;
+	b->node = node;
+	if (s->rpass) {
+		const struct aw_region *r = &k->regions[region - 1];
+
+		for (int i = 0; i < r->nr_passes; i++)
+			if (r->passes[i].node == node && r->passes[i].pass == pass)
+				b->rpass = &r->passes[i];
+		return b->rpass != NULL;
+	}
+	if (s->region) {
+		b->region = &k->regions[region - 1];
+		return true;
+	}
+	if (s->pass) {
+		const struct aw_node_stats *ns = &k->node_stats[node];
+
+		for (int i = 0; i < ns->nr_passes; i++)
+			if (ns->passes[i].pass == pass)
+				b->pass = &ns->passes[i];
+		return b->pass != NULL;
+	}
+	return true;
+}
+
+/*
+ * A condition's value.  "ratio_KEY" is this variant's KEY over base's KEY at
+ * the same node, pass and region (1 when both are 0), which is how a
+ * scenario states "drops by 90%" or "within 5% of base".
+ */
+static double cond_value(const struct aw_lockstep *ls, const struct aw_src *s, const char *key,
+			 int node, int pass, int region, bool *ok)
+{
+	struct aw_src b;
+	double mine, theirs;
+
+	if (strncmp(key, "ratio_", 6))
+		return metric(s, key, ok);
+	mine = metric(s, key + 6, ok);
+	if (!*ok || !(*ok = base_src(ls, s, node, pass, region, &b)))
+		return 0;
+	theirs = metric(&b, key + 6, ok);
+	if (theirs == 0)
+		return mine == 0 ? 1 : HUGE_VAL;
+	return mine / theirs;
+}
+
 /* Check every condition of e against one source; print failures. */
-static int check_src(FILE *out, const struct aw_run *run, const struct aw_expect *e, const char *var,
+static int check_src(FILE *out, const struct aw_lockstep *ls, const struct aw_expect *e, const char *var,
 		     int node, int pass, const struct aw_src *s)
 {
 	int fails = 0;
@@ -325,15 +432,15 @@ static int check_src(FILE *out, const struct aw_run *run, const struct aw_expect
 	for (int c = 0; c < e->nr_conds; c++) {
 		const struct aw_expect_cond *cond = &e->cond[c];
 		bool ok;
-		double got = metric(s, cond->key, &ok);
+		double got = cond_value(ls, s, cond->key, node, pass, e->region, &ok);
 
 		if (!ok) {
-			fprintf(out, "%s:%d:%d: unknown metric '%s' here\n", run->sc->path, e->line,
+			fprintf(out, "%s:%d:%d: unknown metric '%s' here\n", ls->sc->path, e->line,
 				cond->col, cond->key);
 			fails++;
 		} else if (!compare(got, cond->op, cond->value)) {
 			fprintf(out, "%s:%d:%d: expect failed (thp=%s var=%s node=%d%s%.0d): %s %s %g, got %g\n",
-				run->sc->path, e->line, cond->col, aw_thp_mode_name(run->thp), var, node,
+				ls->sc->path, e->line, cond->col, aw_thp_mode_name(ls->thp), var, node,
 				pass ? " pass=" : "", pass, cond->key, op_name(cond->op), cond->value, got);
 			fails++;
 		}
@@ -341,10 +448,10 @@ static int check_src(FILE *out, const struct aw_run *run, const struct aw_expect
 	return fails;
 }
 
-static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect *e, int v, int n)
+static int check_one(FILE *out, const struct aw_lockstep *ls, const struct aw_expect *e, int v, int n)
 {
-	const struct aw_kernel *k = run->k[v];
-	const char *var = run->variant[v]->name;
+	const struct aw_kernel *k = ls->k[v];
+	const char *var = ls->variant[v]->name;
 	int fails = 0, matched = 0;
 
 	if (e->region) {
@@ -353,7 +460,7 @@ static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect
 		if (!e->pass_lo) {
 			struct aw_src s = { .k = k, .node = n, .region = reg };
 
-			return check_src(out, run, e, var, n, 0, &s);
+			return check_src(out, ls, e, var, n, 0, &s);
 		}
 		for (int i = 0; i < reg->nr_passes; i++) {
 			struct aw_src s = { .k = k, .node = n, .rpass = &reg->passes[i] };
@@ -361,7 +468,7 @@ static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect
 			if (reg->passes[i].node != n || !pass_selected(e, reg->passes[i].pass))
 				continue;
 			matched++;
-			fails += check_src(out, run, e, var, n, reg->passes[i].pass, &s);
+			fails += check_src(out, ls, e, var, n, reg->passes[i].pass, &s);
 		}
 	} else {
 		const struct aw_node_stats *ns = &k->node_stats[n];
@@ -369,7 +476,7 @@ static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect
 		if (!e->pass_lo) {
 			struct aw_src s = { .k = k, .node = n };
 
-			return check_src(out, run, e, var, n, 0, &s);
+			return check_src(out, ls, e, var, n, 0, &s);
 		}
 		for (int i = 0; i < ns->nr_passes; i++) {
 			struct aw_src s = { .k = k, .node = n, .pass = &ns->passes[i] };
@@ -377,34 +484,34 @@ static int check_one(FILE *out, const struct aw_run *run, const struct aw_expect
 			if (!pass_selected(e, ns->passes[i].pass))
 				continue;
 			matched++;
-			fails += check_src(out, run, e, var, n, ns->passes[i].pass, &s);
+			fails += check_src(out, ls, e, var, n, ns->passes[i].pass, &s);
 		}
 	}
 	if (!matched) {
 		fprintf(out, "%s:%d: expect failed (thp=%s var=%s node=%d): no pass %d%s on this node\n",
-			run->sc->path, e->line, aw_thp_mode_name(run->thp), var, n, e->pass_lo,
+			ls->sc->path, e->line, aw_thp_mode_name(ls->thp), var, n, e->pass_lo,
 			e->pass_hi < 0 ? ".." : "");
 		fails++;
 	}
 	return fails;
 }
 
-int aw_check_expectations(FILE *out, const struct aw_run *run)
+int aw_check_expectations(FILE *out, const struct aw_lockstep *ls)
 {
 	int fails = 0;
 
-	for (int i = 0; i < run->sc->nr_expects; i++) {
-		const struct aw_expect *e = &run->sc->expects[i];
+	for (int i = 0; i < ls->sc->nr_expects; i++) {
+		const struct aw_expect *e = &ls->sc->expects[i];
 
-		if (e->thp >= 0 && e->thp != run->thp)
+		if (e->thp >= 0 && e->thp != ls->thp)
 			continue;
-		for (int v = 0; v < run->nr_variants; v++) {
-			if (e->var[0] && strcmp(e->var, run->variant[v]->name))
+		for (int v = 0; v < ls->nr_variants; v++) {
+			if (e->var[0] && strcmp(e->var, ls->variant[v]->name))
 				continue;
-			for (int n = 0; n < run->k[v]->nr_nodes; n++) {
+			for (int n = 0; n < ls->k[v]->nr_nodes; n++) {
 				if (e->node >= 0 && e->node != n)
 					continue;
-				fails += check_one(out, run, e, v, n);
+				fails += check_one(out, ls, e, v, n);
 			}
 		}
 	}

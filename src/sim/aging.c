@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 void aw_walk_init(struct lru_gen_mm_walk *walk, struct aw_kernel *k)
 {
@@ -40,6 +41,26 @@ static void account_walk(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int
 			walk->mm_stats[MM_LEAF_EMPTY_WALKS] += walk->mm_stats[MM_LEAF_TOTAL];
 		}
 	}
+	/*
+	 * The RFC's empty mark (kernel-model.md §11.3): a completed walk sets
+	 * or clears this node's mark from its own result and restarts the
+	 * node's clock.  A walk that never ran (trylock failed, seq moved on)
+	 * leaves both alone -- unless the planted bug marks it anyway.
+	 */
+	if (walk->k->features & AW_FEAT_EMPTYMAP) {
+		int nid = walk->lruvec->nid;
+		int clock = AW_BUG(walk->k, AW_BUG_EMPTYMAP_SHARED_COUNTER) ? 0 : nid;
+		bool failed_trylock = err == -EBUSY;
+
+		if (!err || (failed_trylock && AW_BUG(walk->k, AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK))) {
+			if (err || walk->mm_stats[MM_LEAF_ASSOCIATED] == 0)
+				mm->lru_gen.empty_mask |= 1U << nid;
+			else
+				mm->lru_gen.empty_mask &= ~(1U << nid);
+			mm->lru_gen.empty_count[clock] = 0;
+		}
+	}
+	aw_or_walk_done(walk->k, walk, mm, err);
 	if (pass) {
 		pass->walks++;
 		if (forced) {
@@ -74,6 +95,9 @@ static void aging_finish(struct aw_kernel *k, struct lru_gen_mm_walk *walk, bool
 {
 	if (success)
 		success = inc_max_seq(k, walk->lruvec, walk->seq, swappiness);
+	if (walk->batched)	/* only with the planted bug: the batch waited */
+		reset_batch_size(walk);
+	aw_or_pass_finished(k, walk->lruvec);
 	if (walk->pass_idx >= 0)
 		aw_pass_end(k, walk->lruvec, walk->pass_idx, success);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 enum folio_references {
 	FOLIOREF_RECLAIM,
@@ -120,12 +121,17 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 	/* feedback from rmap walkers to page table walkers */
 	if (suitable_to_scan(i, young)) {
 		struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
+		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, addr);
+		uint64_t pud_key = mm->kaddr ^ (addr & PUD_MASK);
 
-		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], max_seq,
-				      aw_pmd_entry_kva(k, mm, addr));
-		if ((k->features & AW_FEAT_PUD_FILTER))	/* seed v3 3/4 */
-			__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD], max_seq,
-					      mm->kaddr ^ (addr & PUD_MASK));
+		aw_or_filter_insert(k, lruvec, BLOOM_FILTER_PMD, max_seq, pmd_item);
+		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], max_seq, pmd_item);
+		if ((k->features & AW_FEAT_PUD_FILTER)) {	/* seed v3 3/4 */
+			aw_or_filter_insert(k, lruvec, BLOOM_FILTER_PUD, max_seq, pud_key);
+			aw_or_feedback(k, lruvec, mm, addr, max_seq, "look-around found it young");
+			if (!AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
+				__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD], max_seq, pud_key);
+		}
 	}
 	return true;
 }
@@ -167,7 +173,8 @@ static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim
 			/* PMD-mapped: pmdp_clear_flush_young_notify(); no look-around */
 			pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
 
-			if (pmd && pmd_trans_huge(*pmd) && pmd_young(*pmd)) {
+			if (pmd && pmd_trans_huge(*pmd) && pmd_young(*pmd) &&
+			    !AW_BUG(k, AW_BUG_EVICT_IGNORE_PMD_YOUNG)) {
 				*pmd &= ~_PAGE_ACCESSED;
 				referenced++;
 			}
@@ -351,10 +358,41 @@ static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lr
 		recent = folio->acc_cur;
 	ns->evicted++;
 	ns->evicted_pages += folio_nr_pages(folio);
+	aw_or_evicted(k, folio->rmap_mm, folio->rmap_addr, recent >= 2);
 	if (recent >= 2)
 		ns->hot_evicted++;
 	else if (recent == 1)
 		ns->single_touch_evicted++;
+}
+
+/*
+ * For the premature-reclaim oracle: is any PTE/PMD mapping this folio, in
+ * an mm the reference check looks at, young right now?
+ */
+static bool folio_mapped_young(struct aw_kernel *k, uint32_t pfn, int target_memcg)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		pmd_t *pmd;
+		pte_t *pte;
+
+		if (!mm || (target_memcg >= 0 && mm->memcg != target_memcg))
+			continue;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		if (pmd && pmd_trans_huge(*pmd)) {
+			if (pmd_young(*pmd))
+				return true;
+			continue;
+		}
+		pte = aw_pte_lookup(k, mm, addr, false, NULL);
+		if (pte && pte_present(*pte) && pte_young(*pte))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -370,9 +408,12 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 	for (int i = 0; i < *nr; i++) {
 		uint32_t pfn = list[i];
 		struct folio *folio = pfn_folio(&k->mem, pfn);
+		bool young = k->oracle && folio_mapped_young(k, pfn, rc->target_memcg);
 		enum folio_references ref = rc->ignore_references ? FOLIOREF_RECLAIM :
 			folio_check_references(k, pfn, rc);
 
+		aw_or_reclaim_decision(k, pfn, young, ref == FOLIOREF_RECLAIM, rc->ignore_references,
+				       rc->target_memcg);
 		if (ref == FOLIOREF_ACTIVATE) {
 			if (!folio_test(folio, PG_mlocked))
 				folio_set(folio, PG_active);

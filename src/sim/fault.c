@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 static uint32_t alloc_table_entry(struct aw_kernel *k, uint64_t *entry)
 {
@@ -268,6 +269,10 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 		}
 	}
 	k->node_stats[folio->nid].refaults++;
+	/* the RFC clears the empty marks on the major-fault paths, all nodes */
+	mm->lru_gen.empty_mask = 0;
+	memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
+	aw_or_mark_cleared(k, mm);
 	if (anon) {
 		struct aw_swap_slot *s = &k->swap[slot];
 

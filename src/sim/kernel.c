@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 static int kerr(struct aw_kernel *k, const char *fmt, ...)
 {
@@ -59,6 +60,7 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	k->cfg = *cfg;
 	k->features = features;
 	k->bugs = bugs;
+	k->skip_empty = cfg->skip_empty >= 1 && cfg->skip_empty <= 64 ? cfg->skip_empty : 4;
 	k->nr_nodes = cfg->nr_nodes;
 	k->nr_memcgs = cfg->nr_memcgs;
 	for (n = 0; n < k->nr_nodes; n++)
@@ -104,6 +106,7 @@ void aw_kernel_destroy(struct aw_kernel *k)
 {
 	if (!k)
 		return;
+	aw_oracle_detach(k);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
 			free(k->mms[i]->vmas);
@@ -359,7 +362,44 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 	}
 }
 
+static const char *const bug_names[AW_BUG_NR] = {
+	[AW_BUG_PUD_FORCE_NO_BYPASS] = "pud-force-no-bypass",
+	[AW_BUG_PUD_FORCE_NO_REMARK] = "pud-force-no-remark",
+	[AW_BUG_PUD_LOOKAROUND_NO_MARK] = "pud-lookaround-no-mark",
+	[AW_BUG_EMPTYMAP_SHARED_COUNTER] = "emptymap-shared-counter",
+	[AW_BUG_EVICT_IGNORE_PMD_YOUNG] = "evict-ignore-pmd-young",
+	[AW_BUG_PUD_RESET_WRONG_SEQ] = "pud-reset-wrong-seq",
+	[AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK] = "emptymap-mark-on-failed-trylock",
+	[AW_BUG_WALK_BATCH_NOT_FLUSHED] = "walk-batch-not-flushed",
+};
+
+const char *aw_bug_name(enum aw_bug bug)
+{
+	return (unsigned int)bug < AW_BUG_NR ? bug_names[bug] : "unknown";
+}
+
+int aw_bug_parse(const char *name)
+{
+	for (int i = 0; i < AW_BUG_NR; i++)
+		if (!strcmp(bug_names[i], name))
+			return i;
+	return -1;
+}
+
+static int kernel_apply(struct aw_kernel *k, const struct aw_event *ev);
+
+/* Apply one event, with the oracles' per-event bookkeeping around it. */
 int aw_kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
+{
+	int ret;
+
+	aw_oracle_event_begin(k);
+	ret = kernel_apply(k, ev);
+	aw_oracle_event_end(k);
+	return ret;
+}
+
+static int kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct aw_task *t, *c;
 

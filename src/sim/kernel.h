@@ -23,6 +23,27 @@
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
 #define AW_FEAT_EMPTYMAP	0x02	/* seed RFC: per-node empty-mm skip */
 
+/*
+ * Planted bugs (scenarios.md §3): realistic one-line mistakes, each at the
+ * place a developer would have made it, to prove the oracles catch them
+ * through the whole engine.  Never on by default.
+ */
+enum aw_bug {
+	AW_BUG_PUD_FORCE_NO_BYPASS,	/* force_scan does not bypass the PUD test */
+	AW_BUG_PUD_FORCE_NO_REMARK,	/* a forced walk does not insert young PUDs */
+	AW_BUG_PUD_LOOKAROUND_NO_MARK,	/* look-around marks the PMD but not the PUD */
+	AW_BUG_EMPTYMAP_SHARED_COUNTER,	/* one re-scan clock for all nodes */
+	AW_BUG_EVICT_IGNORE_PMD_YOUNG,	/* eviction ignores a THP's PMD accessed bit */
+	AW_BUG_PUD_RESET_WRONG_SEQ,	/* PUD filter reset for seq, not seq + 1 */
+	AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK,	/* failed mmap_lock trylock marks empty */
+	AW_BUG_WALK_BATCH_NOT_FLUSHED,	/* walker batch flushed after inc_max_seq */
+	AW_BUG_NR
+};
+#define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
+
+const char *aw_bug_name(enum aw_bug bug);
+int aw_bug_parse(const char *name);	/* -1 if unknown */
+
 /* One aging pass: one try_to_inc_max_seq() call on one lruvec. */
 struct aw_pass {
 	int pass;			/* 1-based, per node */
@@ -94,7 +115,9 @@ struct aw_memcg {
 struct aw_kernel {
 	struct aw_config cfg;
 	unsigned int features;		/* AW_FEAT_* */
-	unsigned int bugs;		/* planted bugs (later issues) */
+	unsigned int bugs;		/* 1 << enum aw_bug */
+	int skip_empty;			/* emptymap re-scan period, 1..64 */
+	struct aw_oracle *oracle;	/* oracle shadows and findings, NULL = off */
 	uint64_t now_ns;
 	uint64_t event_index;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now)
 {
@@ -343,6 +344,7 @@ bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, 
 
 	if (seq != lrugen->max_seq)
 		return false;
+	aw_or_before_inc_max_seq(k, lruvec);	/* size counters vs folios, before they move */
 	for (int type = 0; type < ANON_AND_FILE; type++) {
 		if (get_nr_gens(lruvec, type) != MAX_NR_GENS)
 			continue;

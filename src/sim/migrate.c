@@ -6,7 +6,10 @@
  * PMD that mapped the old folio maps the new one with its young and dirty
  * bits restored from the migration entry.
  */
+#include <string.h>
+
 #include "kernel.h"
+#include "../oracle.h"
 
 static void remap(struct aw_kernel *k, struct folio *nf, uint64_t old_pfn, uint64_t new_pfn)
 {
@@ -58,6 +61,21 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		of->mapcount = 0;
 	}
 	remap(k, nf, pfn, npfn);
+	/* the RFC clears the empty marks of every mm the folio is mapped in */
+	{
+		uint32_t idx = 0, mm_id;
+		uint64_t addr;
+
+		while (aw_rmap_next(&k->mem, nf, &idx, &mm_id, &addr)) {
+			struct mm_struct *mm = aw_mm(k, mm_id);
+
+			if (!mm)
+				continue;
+			mm->lru_gen.empty_mask = 0;
+			memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
+			aw_or_mark_cleared(k, mm);
+		}
+	}
 	if (on_lru)
 		lru_gen_add_folio(k, aw_lruvec(k, nf->memcg, nf->nid), npfn, false);
 	aw_folio_free(&k->mem, pfn);

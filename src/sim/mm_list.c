@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 static const char *aw_walk_log_prefix = "walk";
 
@@ -72,6 +73,27 @@ void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 	lru_gen_add_mm(k, mm);
 }
 
+/*
+ * The seed RFC's empty_map skip (kernel-model.md §11.3, a modelling
+ * contract: the RFC has no code).  An mm whose last completed walk for this
+ * node found nothing associated is skipped on the next skip_empty - 1
+ * passes that find its node bit set, and walked on the skip_empty-th.
+ * force_scan overrides the skip.  Each node keeps its own clock.
+ */
+static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
+{
+	struct aw_kernel *k = walk->k;
+	int nid = walk->lruvec->nid;
+	/* the RFC's earlier version shared one clock among all nodes */
+	int clock = AW_BUG(k, AW_BUG_EMPTYMAP_SHARED_COUNTER) ? 0 : nid;
+
+	if (!(k->features & AW_FEAT_EMPTYMAP) || walk->force_scan)
+		return false;
+	if (!(mm->lru_gen.empty_mask >> nid & 1))
+		return false;
+	return ++mm->lru_gen.empty_count[clock] < k->skip_empty;
+}
+
 /* mm/vmscan.c: get_next_mm() (the current form of should_skip_mm()) */
 static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 {
@@ -89,6 +111,12 @@ static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 		walk_log(walk, mm, "skipped", "exiting");
 		return NULL;
 	}
+	if (should_skip_empty_mm(walk, mm)) {
+		aw_or_mm_considered(walk->k, walk, mm, false);
+		walk_log(walk, mm, "skipped", "empty");
+		return NULL;
+	}
+	aw_or_mm_considered(walk->k, walk, mm, true);
 	return mm;
 }
 
@@ -145,8 +173,12 @@ done:
 	/* only a walker that actually got an mm starts the new filters */
 	if (mm && first) {
 		__reset_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq + 1);
-		if (k->features & AW_FEAT_PUD_FILTER)
-			__reset_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD], walk->seq + 1);
+		aw_or_filter_reset(k, lruvec, BLOOM_FILTER_PMD, walk->seq + 1);
+		if (k->features & AW_FEAT_PUD_FILTER) {
+			__reset_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
+					     AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
+			aw_or_filter_reset(k, lruvec, BLOOM_FILTER_PUD, walk->seq + 1);
+		}
 	}
 	*iter = mm;
 	return last;

@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "kernel.h"
+#include "../oracle.h"
 
 /*
  * should_clear_pmd_young(): arch_has_hw_nonleaf_pmd_young() && the
@@ -382,9 +383,12 @@ restart:
 		}
 
 		if (!walk->force_scan) {
+			uint64_t item = aw_table_entry_kva(pmd_tid, i);
+			bool hit = __test_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq, item);
+
 			walk->aw_stats[AW_WS_BLOOM_PMD]++;
-			if (!__test_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq,
-						 aw_table_entry_kva(pmd_tid, i)))
+			aw_or_filter_test(k, walk->lruvec, BLOOM_FILTER_PMD, walk->seq, item, hit);
+			if (!hit)
 				continue;
 		}
 
@@ -397,6 +401,8 @@ restart:
 		young = true;
 
 		/* carry over to the next generation */
+		aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PMD, walk->seq + 1,
+				    aw_table_entry_kva(pmd_tid, i));
 		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq + 1,
 				      aw_table_entry_kva(pmd_tid, i));
 	}
@@ -435,21 +441,35 @@ restart:
 
 		if (pud_filter) {
 			uint64_t key = aw_pud_key(walk->mm, addr);
+			bool young;
 
 			/* Skip a subtree that had nothing young for this lruvec last gen */
-			if (!walk->force_scan) {
+			if (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS)) {
+				bool hit = __test_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
+							       walk->seq, key);
+
 				walk->aw_stats[AW_WS_BLOOM_PUD]++;
-				if (!__test_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
-							 walk->seq, key)) {
+				aw_or_filter_test(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq, key, hit);
+				if (!hit) {
 					struct aw_region_acc *racc = region_acc(walk, walk->vma);
 
 					walk->mm_stats[MM_PUD_EMPTY_SKIPPED]++;
 					if (racc)
 						racc->pud_skipped++;
+					aw_or_pud_visit(k, walk, addr, val, true);
 					continue;
 				}
 			}
-			if (walk_pmd_range(val, addr, next, walk))
+			aw_or_pud_visit(k, walk, addr, val, false);
+			young = walk_pmd_range(val, addr, next, walk);
+			if (young) {
+				aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq + 1, key);
+				/* a forced walk that finds a PUD young re-marks it for the next pass */
+				if (walk->force_scan)
+					aw_or_feedback(k, walk->lruvec, walk->mm, addr, walk->seq + 1,
+						       "forced walk found it young");
+			}
+			if (young && !(walk->force_scan && AW_BUG(k, AW_BUG_PUD_FORCE_NO_REMARK)))
 				__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
 						      walk->seq + 1, key);
 		} else {
@@ -531,7 +551,8 @@ int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk)
 			err = walk_page_range(mm, walk->next_addr, TASK_SIZE, walk);
 		else
 			ret = -EBUSY;
-		if (walk->batched)
+		/* the planted bug leaves the batch for after inc_max_seq() */
+		if (walk->batched && !AW_BUG(walk->k, AW_BUG_WALK_BATCH_NOT_FLUSHED))
 			reset_batch_size(walk);
 	} while (err == -EAGAIN);
 	return ret;

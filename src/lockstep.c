@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The lockstep engine: every event goes to every variant's kernel in order;
+ * after each event the oracles' findings are collected, and base's and each
+ * patched variant's evictions are compared (differential premature-reclaim).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockstep.h"
+
+static const struct aw_variant aw_variants[] = {
+	{ "base", 0 },
+	{ "pud", AW_FEAT_PUD_FILTER },
+	{ "emptymap", AW_FEAT_EMPTYMAP },
+	{ "rfc", AW_FEAT_PUD_FILTER | AW_FEAT_EMPTYMAP },
+};
+
+const struct aw_variant *aw_variant_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(aw_variants) / sizeof(aw_variants[0]); i++)
+		if (!strcmp(aw_variants[i].name, name))
+			return &aw_variants[i];
+	return NULL;
+}
+
+const char *aw_variant_names(void)
+{
+	return "base, pud, emptymap, rfc";
+}
+
+void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", aw_event_kind_name(ev->kind));
+
+	if (ev->pid && (size_t)n < len) {
+		if (sc->proc_name && ev->pid <= (uint32_t)sc->nr_procs)
+			n += snprintf(buf + n, len - n, " %s", sc->proc_name[ev->pid - 1]);
+		else
+			n += snprintf(buf + n, len - n, " pid %u", ev->pid);
+	}
+	if (ev->region && (size_t)n < len && sc->region_name && ev->region <= sc->nr_regions)
+		n += snprintf(buf + n, len - n, " %s", sc->region_name[ev->region - 1]);
+	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN || ev->kind == AW_EV_EVICT) &&
+	    (size_t)n < len)
+		n += snprintf(buf + n, len - n, " node %u memcg %u%s", ev->node, ev->memcg,
+			      ev->kind != AW_EV_EVICT ? (ev->flags & AW_AGE_FORCE ? " force 1" : " force 0") : "");
+	else if (ev->len && (size_t)n < len)
+		snprintf(buf + n, len - n, " +0x%llx len 0x%llx", (unsigned long long)ev->addr,
+			 (unsigned long long)ev->len);
+}
+
+static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t event,
+			const char *variants, const char *msg)
+{
+	struct aw_lockstep_finding *f;
+
+	if (ls->nr_findings == ls->cap_findings) {
+		int cap = ls->cap_findings ? ls->cap_findings * 2 : 8;
+		struct aw_lockstep_finding *a = realloc(ls->findings, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		ls->findings = a;
+		ls->cap_findings = cap;
+	}
+	f = &ls->findings[ls->nr_findings++];
+	memset(f, 0, sizeof(*f));
+	f->oracle = oracle;
+	f->event = event;
+	f->line = ls->sc->event_line ? ls->sc->event_line[event] : 0;
+	snprintf(f->variants, sizeof(f->variants), "%s", variants);
+	aw_event_describe(ls->sc, &ls->sc->events[event], f->event_text, sizeof(f->event_text));
+	snprintf(f->msg, sizeof(f->msg), "%s", msg);
+}
+
+/*
+ * Differential premature-reclaim: up to the first event at which base and
+ * a patched variant evict different folios, count the hot folios (two or
+ * more accesses in the last two aging intervals) the patched variant
+ * evicts and base keeps.  After the divergence the two runs no longer
+ * describe the same memory, so the comparison stops there.
+ */
+static void check_differential(struct aw_lockstep *ls, size_t event, long threshold)
+{
+	const struct aw_evicted *b, *p;
+	int nb = aw_oracle_evicted(ls->k[0], &b);
+
+	for (int v = 1; v < ls->nr_variants; v++) {
+		int np = aw_oracle_evicted(ls->k[v], &p);
+		unsigned long hot = 0;
+		bool same = np == nb;
+
+		if (ls->diverged[v])
+			continue;
+		for (int i = 0; same && i < np; i++)
+			same = p[i].mm == b[i].mm && p[i].addr == b[i].addr;
+		if (same)
+			continue;
+		for (int i = 0; i < np; i++) {
+			bool in_base = false;
+
+			for (int j = 0; j < nb && !in_base; j++)
+				in_base = p[i].mm == b[j].mm && p[i].addr == b[j].addr;
+			hot += p[i].hot && !in_base;
+		}
+		ls->diverged[v] = true;
+		ls->divergence_event[v] = event;
+		ls->hot_only_patched[v] = hot;
+		if ((long)hot > threshold) {
+			char vars[64], msg[200];
+
+			snprintf(vars, sizeof(vars), "base,%s", ls->variant[v]->name);
+			snprintf(msg, sizeof(msg), "%s evicted %lu hot folio%s that base kept, at the first "
+				 "event where their evictions differ", ls->variant[v]->name, hot,
+				 hot == 1 ? "" : "s");
+			add_finding(ls, AW_OR_PREMATURE_RECLAIM_DIFF, event, vars, msg);
+		}
+	}
+}
+
+static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const struct aw_lockstep_opts *o)
+{
+	struct aw_config cfg = sc->cfg;
+
+	cfg.thp = (enum aw_thp_mode)o->thp;
+	if (o->skip_empty)
+		cfg.skip_empty = o->skip_empty;
+	if (o->nr_variants < 1 || o->nr_variants > AW_MAX_VARIANTS) {
+		snprintf(ls->err, sizeof(ls->err), "between 1 and %d variants can run", AW_MAX_VARIANTS);
+		return -1;
+	}
+	for (int v = 0; v < o->nr_variants; v++) {
+		ls->variant[v] = aw_variant_find(o->variants[v]);
+		if (!ls->variant[v]) {
+			snprintf(ls->err, sizeof(ls->err), "unknown variant '%s' (known: %s)", o->variants[v],
+				 aw_variant_names());
+			return -1;
+		}
+		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, ls->variant[v]->features, o->bugs);
+		if (!ls->k[v] || (o->oracles && aw_oracle_attach(ls->k[v]))) {
+			snprintf(ls->err, sizeof(ls->err), "cannot create the simulated machine");
+			return -1;
+		}
+		ls->nr_variants = v + 1;
+		/* the walk log follows the first variant only, to stay readable */
+		if (v == 0)
+			ls->k[v]->walk_log = o->walk_log;
+	}
+	return 0;
+}
+
+static void collect(struct aw_lockstep *ls, int v, int *seen)
+{
+	int n = aw_oracle_nr_findings(ls->k[v]);
+
+	for (; seen[v] < n; seen[v]++) {
+		const struct aw_finding *f = aw_oracle_finding(ls->k[v], seen[v]);
+
+		add_finding(ls, f->oracle, f->event, ls->variant[v]->name, f->msg);
+	}
+}
+
+int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
+		    const struct aw_lockstep_opts *o)
+{
+	int seen[AW_MAX_VARIANTS] = { 0 };
+
+	memset(ls, 0, sizeof(*ls));
+	ls->sc = sc;
+	ls->thp = o->thp;
+	ls->failed_event = -1;
+	if (setup(ls, sc, o))
+		return -1;
+	for (size_t i = 0; i < sc->nr_events; i++) {
+		for (int v = 0; v < ls->nr_variants; v++) {
+			ls->k[v]->event_index = i;
+			if (aw_kernel_apply(ls->k[v], &sc->events[i])) {
+				ls->failed_event = (long)i;
+				snprintf(ls->err, sizeof(ls->err), "%s:%u: event %zu (%s): %s",
+					 sc->path ? sc->path : "-", sc->event_line ? sc->event_line[i] : 0, i,
+					 aw_event_kind_name(sc->events[i].kind), ls->k[v]->err);
+				return -1;
+			}
+			collect(ls, v, seen);
+		}
+		if (o->oracles && !strcmp(ls->variant[0]->name, "base"))
+			check_differential(ls, i, o->diff_threshold);
+		ls->events_applied = i + 1;
+		if (ls->nr_findings && !o->keep_going)
+			break;
+	}
+	return 0;
+}
+
+void aw_lockstep_free(struct aw_lockstep *ls)
+{
+	for (int v = 0; v < ls->nr_variants; v++)
+		aw_kernel_destroy(ls->k[v]);
+	free(ls->findings);
+	memset(ls, 0, sizeof(*ls));
+}

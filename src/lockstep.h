@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The lockstep engine (DESIGN.md §5): one simulated kernel per variant, the
+ * same events applied to every kernel in order, the oracles checked after
+ * every event.  Deterministic: the same stream gives the same bytes out.
+ */
+#ifndef AW_LOCKSTEP_H
+#define AW_LOCKSTEP_H
+
+#include <stdio.h>
+
+#include "event/scenario.h"
+#include "oracle.h"
+#include "sim/kernel.h"
+
+#define AW_MAX_VARIANTS	4
+
+struct aw_variant {
+	const char *name;
+	unsigned int features;
+};
+
+/* Look a variant up by name; NULL if unknown. */
+const struct aw_variant *aw_variant_find(const char *name);
+const char *aw_variant_names(void);	/* "base, pud, emptymap, rfc" */
+
+/* A finding with the context the report prints. */
+struct aw_lockstep_finding {
+	enum aw_oracle_id oracle;
+	uint64_t event;
+	uint32_t line;			/* source line of the event, 0 if none */
+	char variants[64];
+	char event_text[96];
+	char msg[320];
+};
+
+struct aw_lockstep_opts {
+	int thp;			/* enum aw_thp_mode */
+	const char *const *variants;
+	int nr_variants;
+	unsigned int bugs;		/* 1 << enum aw_bug, applied to every variant */
+	int skip_empty;			/* 0 = the scenario's */
+	bool oracles;			/* check the oracles (off: figures only) */
+	bool keep_going;		/* collect every finding instead of stopping */
+	long diff_threshold;		/* differential premature-reclaim: allowed hot evictions */
+	FILE *walk_log;
+};
+
+struct aw_lockstep {
+	const struct aw_scenario *sc;
+	int thp;
+	int nr_variants;
+	const struct aw_variant *variant[AW_MAX_VARIANTS];
+	struct aw_kernel *k[AW_MAX_VARIANTS];
+	size_t events_applied;
+	long failed_event;			/* index of a malformed event, -1 */
+	char err[400];
+	int nr_findings, cap_findings;
+	struct aw_lockstep_finding *findings;
+	bool diverged[AW_MAX_VARIANTS];		/* eviction sets differ from base's */
+	uint64_t divergence_event[AW_MAX_VARIANTS];
+	unsigned long hot_only_patched[AW_MAX_VARIANTS];
+};
+
+/*
+ * Run sc.  Returns 0 (check nr_findings), or -1 with ls->err set
+ * ("FILE:LINE: event N (kind): why") when an event is malformed.
+ */
+int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
+		    const struct aw_lockstep_opts *opts);
+void aw_lockstep_free(struct aw_lockstep *ls);
+void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len);
+
+/* report.c */
+void aw_report_json(FILE *out, const struct aw_lockstep *ls);
+void aw_report_table(FILE *out, const struct aw_lockstep *ls);
+void aw_report_findings(FILE *out, const struct aw_lockstep *ls);
+/* Check the scenario's expectations for ls->thp; prints failures; returns their number. */
+int aw_check_expectations(FILE *out, const struct aw_lockstep *ls);
+
+#endif /* AW_LOCKSTEP_H */

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The oracles of DESIGN.md §5, as shadows kept beside one simulated kernel.
+ *
+ * The shadows are fed from the *rules*: a filter shadow is reset where the
+ * kernel rule says an iteration starts, it learns a key where the cause of
+ * an insertion holds (a carried-over table, a young PUD, look-around's
+ * suitable window), and it is compared with what the filter answered.  The
+ * code under test can therefore disagree with its shadow, and that is what
+ * a finding is.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "sim/kernel.h"
+
+/* ---- a small open-addressing set of 64-bit keys ------------------------ */
+
+struct aw_keyset {
+	uint64_t *slot;		/* 0 = empty; key 0 is kept in has_zero */
+	uint32_t cap, nr;
+	bool has_zero;
+	bool null;		/* mirrors a filter that was never allocated */
+};
+
+static uint32_t keyset_hash(uint64_t key, uint32_t cap)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
+
+static void keyset_clear(struct aw_keyset *s)
+{
+	if (s->slot)
+		memset(s->slot, 0, s->cap * sizeof(*s->slot));
+	s->nr = 0;
+	s->has_zero = false;
+}
+
+static bool keyset_has(const struct aw_keyset *s, uint64_t key)
+{
+	if (!key)
+		return s->has_zero;
+	if (!s->cap)
+		return false;
+	for (uint32_t i = keyset_hash(key, s->cap);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->slot[i])
+			return false;
+		if (s->slot[i] == key)
+			return true;
+	}
+}
+
+static int keyset_add(struct aw_keyset *s, uint64_t key)
+{
+	if (!key) {
+		s->has_zero = true;
+		return 0;
+	}
+	if (keyset_has(s, key))
+		return 0;
+	if ((s->nr + 1) * 2 > s->cap) {
+		struct aw_keyset bigger = { .cap = s->cap ? s->cap * 2 : 1024 };
+
+		bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot));
+		if (!bigger.slot)
+			return -1;
+		for (uint32_t i = 0; i < s->cap; i++)
+			if (s->slot[i])
+				keyset_add(&bigger, s->slot[i]);
+		free(s->slot);
+		s->slot = bigger.slot;
+		s->cap = bigger.cap;
+	}
+	for (uint32_t i = keyset_hash(key, s->cap);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->slot[i]) {
+			s->slot[i] = key;
+			s->nr++;
+			return 0;
+		}
+	}
+}
+
+/* ---- state --------------------------------------------------------------- */
+
+struct aw_obligation {
+	int lruvec;
+	uint32_t mm;
+	uint64_t pud;
+	unsigned long due;
+	const char *cause;
+};
+
+struct aw_cadence {
+	uint8_t mark;		/* bit per node */
+	uint8_t count[AW_MAX_NODES];
+};
+
+struct aw_suppress_run {
+	int last_pass, run;
+};
+
+struct aw_oracle {
+	int nr_lruvecs;
+	struct aw_keyset *shadow;	/* [lruvec][level][gen] */
+	struct aw_obligation *obl;
+	int nr_obl, cap_obl;
+	struct aw_cadence *cadence;	/* by mm id */
+	uint32_t cap_cadence;
+	struct aw_finding *findings;
+	int nr_findings, cap_findings;
+	struct aw_oracle_metrics metrics[AW_MAX_NODES];
+	struct aw_evicted *evicted;
+	int nr_evicted, cap_evicted;
+	struct aw_suppress_run *runs;	/* [region][node] */
+	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
+};
+
+static const char *const oracle_names[AW_OR_NR] = {
+	[AW_OR_PREMATURE_RECLAIM] = "premature-reclaim",
+	[AW_OR_PREMATURE_RECLAIM_DIFF] = "premature-reclaim-differential",
+	[AW_OR_STALE_SUPPRESSION] = "stale-suppression",
+	[AW_OR_EMPTYMAP_CADENCE] = "emptymap-cadence",
+	[AW_OR_FORCE_SCAN_COMPLETE] = "force-scan-complete",
+	[AW_OR_EXACT_FILTER] = "exact-filter",
+	[AW_OR_STRUCTURAL] = "structural",
+};
+
+const char *aw_oracle_name(enum aw_oracle_id id)
+{
+	return (unsigned int)id < AW_OR_NR ? oracle_names[id] : "unknown";
+}
+
+int aw_oracle_attach(struct aw_kernel *k)
+{
+	struct aw_oracle *o = calloc(1, sizeof(*o));
+	int n = k->nr_nodes * k->nr_memcgs;
+
+	if (!o)
+		return -1;
+	o->nr_lruvecs = n;
+	o->shadow = calloc((size_t)n * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS, sizeof(*o->shadow));
+	o->runs = calloc((size_t)(k->nr_regions + 1) * AW_MAX_NODES, sizeof(*o->runs));
+	o->max_seq_seen = calloc(n, sizeof(*o->max_seq_seen));
+	if (!o->shadow || !o->runs || !o->max_seq_seen) {
+		free(o->shadow);
+		free(o->runs);
+		free(o->max_seq_seen);
+		free(o);
+		return -1;
+	}
+	for (int i = 0; i < n * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS; i++)
+		o->shadow[i].null = true;
+	k->oracle = o;
+	return 0;
+}
+
+void aw_oracle_detach(struct aw_kernel *k)
+{
+	struct aw_oracle *o = k->oracle;
+
+	if (!o)
+		return;
+	for (int i = 0; i < o->nr_lruvecs * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS; i++)
+		free(o->shadow[i].slot);
+	free(o->shadow);
+	free(o->obl);
+	free(o->cadence);
+	free(o->findings);
+	free(o->evicted);
+	free(o->runs);
+	free(o->max_seq_seen);
+	free(o);
+	k->oracle = NULL;
+}
+
+int aw_oracle_nr_findings(const struct aw_kernel *k)
+{
+	return k->oracle ? k->oracle->nr_findings : 0;
+}
+
+const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i)
+{
+	return &k->oracle->findings[i];
+}
+
+const struct aw_oracle_metrics *aw_oracle_metrics(const struct aw_kernel *k, int nid)
+{
+	static const struct aw_oracle_metrics none;
+
+	return k->oracle ? &k->oracle->metrics[nid] : &none;
+}
+
+void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
+{
+	struct aw_oracle *o = k->oracle;
+	struct aw_finding *f;
+	va_list ap;
+
+	if (!o || o->nr_findings >= 1000)
+		return;
+	if (o->nr_findings == o->cap_findings) {
+		int cap = o->cap_findings ? o->cap_findings * 2 : 8;
+		struct aw_finding *a = realloc(o->findings, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		o->findings = a;
+		o->cap_findings = cap;
+	}
+	f = &o->findings[o->nr_findings++];
+	f->oracle = id;
+	f->event = k->event_index;
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+}
+
+int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list)
+{
+	if (!k->oracle) {
+		*list = NULL;
+		return 0;
+	}
+	*list = k->oracle->evicted;
+	return k->oracle->nr_evicted;
+}
+
+void aw_oracle_event_begin(struct aw_kernel *k)
+{
+	if (k->oracle)
+		k->oracle->nr_evicted = 0;
+}
+
+/* ---- exact-filter --------------------------------------------------------- */
+
+static struct aw_keyset *shadow_of(struct aw_oracle *o, struct lruvec *lruvec, int level,
+				   unsigned long seq)
+{
+	return &o->shadow[(lruvec->index * BLOOM_FILTER_LEVELS + level) * NR_BLOOM_FILTERS +
+			  filter_gen_from_seq(seq)];
+}
+
+void aw_or_filter_reset(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq)
+{
+	struct aw_keyset *s;
+
+	if (!k->oracle)
+		return;
+	s = shadow_of(k->oracle, lruvec, level, seq);
+	s->null = false;
+	keyset_clear(s);
+}
+
+void aw_or_filter_insert(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq,
+			 uint64_t key)
+{
+	struct aw_keyset *s;
+
+	if (!k->oracle)
+		return;
+	s = shadow_of(k->oracle, lruvec, level, seq);
+	if (!s->null)	/* updating a NULL filter does nothing */
+		keyset_add(s, key);
+}
+
+void aw_or_filter_test(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq,
+		       uint64_t key, bool answer)
+{
+	struct aw_keyset *s;
+	bool want;
+
+	if (!k->oracle)
+		return;
+	s = shadow_of(k->oracle, lruvec, level, seq);
+	want = s->null || keyset_has(s, key);	/* a NULL filter tests true */
+	if (!answer && want)
+		aw_oracle_report(k, AW_OR_EXACT_FILTER,
+				 "node %d memcg %d: the %s filter for seq %lu says key 0x%llx is absent, but it was "
+				 "inserted since the filter's reset (a false negative)",
+				 lruvec->nid, lruvec->memcg, level == BLOOM_FILTER_PUD ? "PUD" : "PMD", seq,
+				 (unsigned long long)key);
+	else if (answer && !want)
+		k->oracle->metrics[lruvec->nid].bloom_false_positive++;
+}
+
+/* ---- stale-suppression ---------------------------------------------------- */
+
+void aw_or_feedback(struct aw_kernel *k, struct lruvec *lruvec, struct mm_struct *mm, uint64_t addr,
+		    unsigned long due_seq, const char *cause)
+{
+	struct aw_oracle *o = k->oracle;
+	struct aw_obligation *ob;
+
+	if (!o)
+		return;
+	for (int i = 0; i < o->nr_obl; i++) {
+		ob = &o->obl[i];
+		if (ob->lruvec == lruvec->index && ob->mm == mm->id && ob->pud == (addr & PUD_MASK) &&
+		    ob->due == due_seq)
+			return;
+	}
+	if (o->nr_obl == o->cap_obl) {
+		int cap = o->cap_obl ? o->cap_obl * 2 : 64;
+		struct aw_obligation *a = realloc(o->obl, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		o->obl = a;
+		o->cap_obl = cap;
+	}
+	o->obl[o->nr_obl++] = (struct aw_obligation){
+		.lruvec = lruvec->index, .mm = mm->id, .pud = addr & PUD_MASK,
+		.due = due_seq, .cause = cause,
+	};
+}
+
+/* Does the PUD subtree hold a young leaf of this lruvec (what base would age)? */
+static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int nid)
+{
+	const struct aw_ptable *pmd = aw_table(&k->pt, aw_entry_table(pudval));
+
+	for (int i = 0; i < PTRS_PER_PMD; i++) {
+		const struct aw_ptable *pt;
+
+		if (!pmd_present(pmd->e[i]))
+			continue;
+		if (pmd_trans_huge(pmd->e[i])) {
+			if (pmd_young(pmd->e[i]) && !is_huge_zero_pmd(pmd->e[i]) &&
+			    get_pfn_folio(k, pmd_pfn(pmd->e[i]), memcg, nid))
+				return true;
+			continue;
+		}
+		pt = aw_table(&k->pt, aw_entry_table(pmd->e[i]));
+		for (int j = 0; j < PTRS_PER_PTE; j++) {
+			pte_t pte = pt->e[j];
+
+			if (pte_present(pte) && pte_young(pte) && !is_zero_pfn(pte_pfn(pte)) &&
+			    get_pfn_folio(k, pte_pfn(pte), memcg, nid))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk)
+{
+	struct aw_oracle *o = k->oracle;
+	int nid = walk->lruvec->nid;
+	int region = walk->vma ? walk->vma->region : 0;
+	int pass = walk->pass_idx >= 0 ? k->node_stats[nid].passes[walk->pass_idx].pass : 0;
+	struct aw_suppress_run *r;
+
+	if (region > k->nr_regions)
+		region = 0;
+	r = &o->runs[region * AW_MAX_NODES + nid];
+	if (r->last_pass == pass)
+		return;	/* one region-pass, however many PUDs */
+	o->metrics[nid].suppressed_young++;
+	r->run = r->last_pass == pass - 1 ? r->run + 1 : 1;
+	r->last_pass = pass;
+	if (region && (unsigned long)r->run > o->metrics[nid].suppressed_longest)
+		o->metrics[nid].suppressed_longest = r->run;
+}
+
+void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t addr,
+		     uint64_t pudval, bool skipped)
+{
+	struct aw_oracle *o = k->oracle;
+
+	if (!o)
+		return;
+	for (int i = 0; i < o->nr_obl; i++) {
+		struct aw_obligation *ob = &o->obl[i];
+
+		if (ob->lruvec != walk->lruvec->index || ob->mm != walk->mm->id ||
+		    ob->pud != (addr & PUD_MASK) || ob->due != walk->seq)
+			continue;
+		if (skipped)
+			aw_oracle_report(k, AW_OR_STALE_SUPPRESSION,
+					 "node %d: the pass for seq %lu skipped PUD 0x%llx of mm %u although %s "
+					 "for that pass",
+					 walk->lruvec->nid, walk->seq, (unsigned long long)ob->pud, ob->mm,
+					 ob->cause);
+		else
+			o->metrics[walk->lruvec->nid].feedback_kept++;
+		o->obl[i--] = o->obl[--o->nr_obl];
+	}
+	if (skipped && subtree_young(k, pudval, walk->lruvec->memcg, walk->lruvec->nid))
+		count_suppressed(k, walk);
+}
+
+/* ---- emptymap-cadence ----------------------------------------------------- */
+
+static struct aw_cadence *cadence_of(struct aw_oracle *o, uint32_t mm)
+{
+	if (mm >= o->cap_cadence) {
+		uint32_t cap = mm + 64;
+		struct aw_cadence *a = realloc(o->cadence, cap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		memset(a + o->cap_cadence, 0, (cap - o->cap_cadence) * sizeof(*a));
+		o->cadence = a;
+		o->cap_cadence = cap;
+	}
+	return &o->cadence[mm];
+}
+
+void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
+			 bool walked)
+{
+	struct aw_cadence *c;
+	int nid = walk->lruvec->nid;
+	bool want = true;
+
+	if (!k->oracle || !(k->features & AW_FEAT_EMPTYMAP) || !(c = cadence_of(k->oracle, mm->id)))
+		return;
+	if (!walk->force_scan && (c->mark >> nid & 1)) {
+		c->count[nid]++;
+		want = c->count[nid] >= k->skip_empty;
+	}
+	if (want != walked)
+		aw_oracle_report(k, AW_OR_EMPTYMAP_CADENCE,
+				 "node %d: mm %u %s, but by the contract it is %s (empty since its last walk "
+				 "for this node, %d pass%s with its node bit set since, skip_empty %d)",
+				 nid, mm->id, walked ? "was walked" : "was skipped",
+				 want ? "due a walk" : "still skipped",
+				 c->count[nid], c->count[nid] == 1 ? "" : "es", k->skip_empty);
+}
+
+void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err)
+{
+	int nid = walk->lruvec->nid;
+
+	if (!k->oracle)
+		return;
+	if (walk->mm_stats[MM_LEAF_YOUNG] > walk->mm_stats[MM_LEAF_TOTAL] ||
+	    walk->mm_stats[MM_LEAF_ASSOCIATED] > walk->mm_stats[MM_LEAF_TOTAL])
+		aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d mm %u: a walk counted Y=%lu A=%lu > T=%lu",
+				 nid, mm->id, walk->mm_stats[MM_LEAF_YOUNG],
+				 walk->mm_stats[MM_LEAF_ASSOCIATED], walk->mm_stats[MM_LEAF_TOTAL]);
+	/* force-scan-complete: a forced walk that ran reads every present PUD */
+	if (walk->force_scan && !err && walk->mm_stats[MM_PUD_EMPTY_SKIPPED])
+		aw_oracle_report(k, AW_OR_FORCE_SCAN_COMPLETE,
+				 "node %d: a forced walk of mm %u skipped %lu PUD subtree%s", nid, mm->id,
+				 walk->mm_stats[MM_PUD_EMPTY_SKIPPED],
+				 walk->mm_stats[MM_PUD_EMPTY_SKIPPED] == 1 ? "" : "s");
+	if ((k->features & AW_FEAT_EMPTYMAP) && !err) {
+		struct aw_cadence *c = cadence_of(k->oracle, mm->id);
+
+		if (!c)
+			return;
+		if (walk->mm_stats[MM_LEAF_ASSOCIATED] == 0)
+			c->mark |= 1U << nid;
+		else
+			c->mark &= ~(1U << nid);
+		c->count[nid] = 0;
+	}
+}
+
+void aw_or_mark_cleared(struct aw_kernel *k, struct mm_struct *mm)
+{
+	struct aw_cadence *c;
+
+	if (!k->oracle || !(c = cadence_of(k->oracle, mm->id)))
+		return;
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- premature-reclaim ---------------------------------------------------- */
+
+void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
+			    bool ignore_references, int target_memcg)
+{
+	if (!k->oracle || !reclaim || !young_before || ignore_references)
+		return;
+	aw_oracle_report(k, AW_OR_PREMATURE_RECLAIM,
+			 "folio pfn 0x%x (node %d) was chosen for reclaim although a mapping of it was young "
+			 "when folio_check_references() ran", pfn, pfn_folio(&k->mem, pfn)->nid);
+	(void)target_memcg;
+}
+
+void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
+{
+	struct aw_oracle *o = k->oracle;
+
+	if (!o || o->nr_evicted >= 1 << 20)
+		return;
+	if (o->nr_evicted == o->cap_evicted) {
+		int cap = o->cap_evicted ? o->cap_evicted * 2 : 256;
+		struct aw_evicted *a = realloc(o->evicted, cap * sizeof(*a));
+
+		if (!a)
+			return;
+		o->evicted = a;
+		o->cap_evicted = cap;
+	}
+	o->evicted[o->nr_evicted++] = (struct aw_evicted){ .mm = mm, .addr = addr, .hot = hot };
+}
+
+/* ---- structural ------------------------------------------------------------ */
+
+/* Folios on the lists vs the size counters, per flag generation. */
+static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	long by_flag[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		unsigned long n = lrugen->max_seq - lrugen->min_seq[type] + 1;
+
+		if (n < MIN_NR_GENS || n > MAX_NR_GENS)
+			aw_oracle_report(k, AW_OR_STRUCTURAL,
+					 "node %d memcg %d: %s has %lu generations (max_seq %lu, min_seq %lu)",
+					 lruvec->nid, lruvec->memcg, type ? "file" : "anon", n,
+					 lrugen->max_seq, lrugen->min_seq[type]);
+	}
+	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
+		for (int type = 0; type < ANON_AND_FILE; type++) {
+			uint32_t head = aw_list_handle(lruvec, gen, type);
+			uint32_t h = lrugen->folios[gen][type].next;
+			unsigned long guard = 0;
+
+			while (h != head && guard++ < (1UL << 32)) {
+				struct folio *f = pfn_folio(&k->mem, h);
+
+				if (!f || f->list_gen != gen || f->list_type != type || folio_lru_gen(f) < 0 ||
+				    folio_is_file_lru(f) != type) {
+					aw_oracle_report(k, AW_OR_STRUCTURAL,
+							 "node %d memcg %d: folio 0x%x on list gen %d type %d is "
+							 "not a well-formed member of it", lruvec->nid,
+							 lruvec->memcg, h, gen, type);
+					return;
+				}
+				by_flag[folio_lru_gen(f)][type] += folio_nr_pages(f);
+				h = f->lru_next;
+			}
+		}
+	}
+	for (int gen = 0; gen < MAX_NR_GENS; gen++)
+		for (int type = 0; type < ANON_AND_FILE; type++)
+			if (by_flag[gen][type] != lrugen->nr_pages[gen][type])
+				aw_oracle_report(k, AW_OR_STRUCTURAL,
+						 "node %d memcg %d: nr_pages[gen %d][%s] = %ld but the folios "
+						 "whose flags say gen %d hold %ld pages", lruvec->nid,
+						 lruvec->memcg, gen, type ? "file" : "anon",
+						 lrugen->nr_pages[gen][type], gen, by_flag[gen][type]);
+}
+
+void aw_or_check_structure(struct aw_kernel *k)
+{
+	struct aw_oracle *o = k->oracle;
+
+	if (!o)
+		return;
+	for (int i = 0; i < o->nr_lruvecs; i++) {
+		struct lruvec *l = &k->lruvecs[i];
+
+		if (l->lrugen.max_seq < o->max_seq_seen[i])
+			aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d memcg %d: max_seq went back to %lu",
+					 l->nid, l->memcg, l->lrugen.max_seq);
+		o->max_seq_seen[i] = l->lrugen.max_seq;
+	}
+}
+
+void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	if (k->oracle)
+		check_lruvec(k, lruvec);
+}
+
+void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	struct aw_oracle *o = k->oracle;
+
+	if (!o)
+		return;
+	/* obligations whose pass has come and gone unchecked were exempt */
+	for (int i = 0; i < o->nr_obl; i++) {
+		struct aw_obligation *ob = &o->obl[i];
+
+		if (ob->lruvec != lruvec->index || ob->due >= lruvec->lrugen.max_seq)
+			continue;
+		o->metrics[lruvec->nid].feedback_lost++;
+		o->obl[i--] = o->obl[--o->nr_obl];
+	}
+}
+
+void aw_oracle_event_end(struct aw_kernel *k)
+{
+	long pages = 0;
+
+	if (!k->oracle)
+		return;
+	aw_or_check_structure(k);
+	/* the full list walk after every event while it is cheap (fuzzing) */
+	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
+	if (pages < 65536)
+		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
+			check_lruvec(k, &k->lruvecs[i]);
+}

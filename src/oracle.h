@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Oracles (DESIGN.md §5).  Each simulated kernel carries a struct aw_oracle
+ * whose shadows are maintained from the kernel *rules* at the places the
+ * model calls the hooks below, never from the code under test: a filter
+ * shadow is reset where the rule says a reset happens, feedback is recorded
+ * where its cause holds, and the hook then compares what the model did.
+ * A violation becomes a finding; legal-but-interesting behaviour (skips
+ * without feedback, Bloom false positives) becomes a metric.
+ */
+#ifndef AW_ORACLE_H
+#define AW_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct aw_kernel;
+struct lruvec;
+struct mm_struct;
+struct lru_gen_mm_walk;
+struct folio;
+
+enum aw_oracle_id {
+	AW_OR_PREMATURE_RECLAIM,
+	AW_OR_PREMATURE_RECLAIM_DIFF,
+	AW_OR_STALE_SUPPRESSION,
+	AW_OR_EMPTYMAP_CADENCE,
+	AW_OR_FORCE_SCAN_COMPLETE,
+	AW_OR_EXACT_FILTER,
+	AW_OR_STRUCTURAL,
+	AW_OR_NR
+};
+
+const char *aw_oracle_name(enum aw_oracle_id id);
+
+struct aw_finding {
+	enum aw_oracle_id oracle;
+	uint64_t event;			/* index of the event during which it fired */
+	char msg[320];
+};
+
+/* Per node metrics the oracles keep. */
+struct aw_oracle_metrics {
+	unsigned long suppressed_young;		/* region-passes skipped while holding young leaves */
+	unsigned long suppressed_longest;	/* longest run of such passes of one region */
+	unsigned long bloom_false_positive;	/* filter said present, the shadow says absent */
+	unsigned long feedback_lost;		/* obligations never checked (exempt cases) */
+	unsigned long feedback_kept;		/* obligations met */
+};
+
+int aw_oracle_attach(struct aw_kernel *k);
+void aw_oracle_detach(struct aw_kernel *k);
+/* Findings recorded so far; the lockstep engine drains them. */
+int aw_oracle_nr_findings(const struct aw_kernel *k);
+const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i);
+const struct aw_oracle_metrics *aw_oracle_metrics(const struct aw_kernel *k, int nid);
+
+/* Eviction log of the current event, for the differential oracle. */
+struct aw_evicted {
+	uint32_t mm;
+	uint64_t addr;
+	bool hot;
+};
+int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list);
+void aw_oracle_event_begin(struct aw_kernel *k);
+void aw_oracle_event_end(struct aw_kernel *k);
+void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- hooks the model calls (all no-ops when k->oracle is NULL) ---- */
+
+/* exact-filter: the rules */
+void aw_or_filter_reset(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq);
+void aw_or_filter_insert(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq,
+			 uint64_t key);
+void aw_or_filter_test(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq,
+		       uint64_t key, bool answer);
+/* stale-suppression: feedback causes and PUD decisions */
+void aw_or_feedback(struct aw_kernel *k, struct lruvec *lruvec, struct mm_struct *mm, uint64_t addr,
+		    unsigned long due_seq, const char *cause);
+void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t addr,
+		     uint64_t pudval, bool skipped);
+/* emptymap-cadence */
+void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
+			 bool walked);
+void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err);
+void aw_or_mark_cleared(struct aw_kernel *k, struct mm_struct *mm);
+/* premature-reclaim */
+void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
+			    bool ignore_references, int target_memcg);
+void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot);
+/* structural */
+void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec);
+void aw_or_check_structure(struct aw_kernel *k);
+void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec);
+
+#endif /* AW_ORACLE_H */
