@@ -1,0 +1,29 @@
+#!/bin/bash
+# A corpus file that documents planted bugs: each "# finding: ORACLE with
+# --bug NAME --variants V" line says that running the file with that bug
+# makes ORACLE fire (exit 1), and the file passes --check without it.
+# Usage: bug_check.sh AGEWALK FILE
+set -uo pipefail
+aw=$1 f=$2
+pass=0 fail=0
+lines=$(grep -E '^# finding: ' "$f")
+[ -n "$lines" ] || { echo "$f: no '# finding:' line"; exit 1; }
+while read -r _ _ oracle _ bugopt bug varopt variants; do
+	[ "$bugopt" = "--bug" ] && [ "$varopt" = "--variants" ] || { echo "bad line in $f"; exit 1; }
+	if "$aw" run --check --variants "$variants" "$f" >/dev/null 2>&1; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $f is not clean without --bug (variants $variants)"
+		fail=$((fail + 1))
+	fi
+	out=$("$aw" run --variants "$variants" --bug "$bug" --keep-going "$f" 2>&1)
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^finding: $oracle at" <<<"$out"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: --bug $bug on $f: exit $rc, no '$oracle' finding"
+		fail=$((fail + 1))
+	fi
+done <<<"$lines"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
