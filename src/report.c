@@ -129,6 +129,8 @@ static double metric(const struct aw_src *s, const char *key, bool *ok)
 	return node_total(s->k, s->node, key, ok);
 }
 
+static bool pass_selected(const struct aw_expect *e, int pass);
+
 /* ---- table ------------------------------------------------------------ */
 
 static const char *const table_keys[] = {
@@ -283,6 +285,51 @@ static void json_region(FILE *out, const struct aw_lockstep *ls, const struct aw
 	fputs("]}", out);
 }
 
+/*
+ * Region-passes where this variant's young count differs from base's, and
+ * how many of them the scenario declared (expect ... young_diverges==1).
+ */
+static bool declared(const struct aw_lockstep *ls, int v, int region, int node, int pass)
+{
+	for (int i = 0; i < ls->sc->nr_expects; i++) {
+		const struct aw_expect *e = &ls->sc->expects[i];
+
+		if ((e->thp >= 0 && e->thp != ls->thp) || (e->var[0] && strcmp(e->var, ls->variant[v]->name)) ||
+		    e->region != region + 1 || (e->node >= 0 && e->node != node) || !e->pass_lo ||
+		    !pass_selected(e, pass))
+			continue;
+		for (int c = 0; c < e->nr_conds; c++)
+			if (!strcmp(e->cond[c].key, "young_diverges") && e->cond[c].value == 1)
+				return true;
+	}
+	return false;
+}
+
+static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
+{
+	const struct aw_kernel *k = ls->k[v], *b = NULL;
+	unsigned long met = 0, undeclared = 0;
+
+	for (int i = 0; i < ls->nr_variants; i++)
+		if (!strcmp(ls->variant[i]->name, "base"))
+			b = ls->k[i];
+	for (int r = 0; b && b != k && r < k->nr_regions; r++) {
+		const struct aw_region *mine = &k->regions[r], *theirs = &b->regions[r];
+
+		for (int i = 0; i < mine->nr_passes && i < theirs->nr_passes; i++) {
+			const struct aw_region_pass *p = &mine->passes[i], *q = &theirs->passes[i];
+
+			if (p->pass != q->pass || p->node != q->node || p->young == q->young)
+				continue;
+			if (declared(ls, v, r, p->node, p->pass))
+				met++;
+			else
+				undeclared++;
+		}
+	}
+	fprintf(out, ",\"young_divergences\":{\"declared_met\":%lu,\"undeclared\":%lu}", met, undeclared);
+}
+
 void aw_report_json(FILE *out, const struct aw_lockstep *ls)
 {
 	fputs("{\"input\":", out);
@@ -307,7 +354,9 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls)
 				fputc(',', out);
 			json_region(out, ls, k, r);
 		}
-		fprintf(out, "],\"ignored_events\":%lu}", k->ignored_events);
+		fprintf(out, "],\"ignored_events\":%lu", k->ignored_events);
+		json_divergences(out, ls, v);
+		fputc('}', out);
 	}
 	fputs("],\"findings\":[", out);
 	for (int i = 0; i < ls->nr_findings; i++) {
@@ -412,6 +461,17 @@ static double cond_value(const struct aw_lockstep *ls, const struct aw_src *s, c
 	struct aw_src b;
 	double mine, theirs;
 
+	/*
+	 * "young_diverges": 1 when this variant found a different number of
+	 * young leaves than base at the same place -- how a scenario declares
+	 * a divergence the design accepts (scenarios.md marks S4 and S12).
+	 */
+	if (!strcmp(key, "young_diverges")) {
+		mine = metric(s, "young", ok);
+		if (!*ok || !(*ok = base_src(ls, s, node, pass, region, &b)))
+			return 0;
+		return metric(&b, "young", ok) != mine;
+	}
 	if (strncmp(key, "ratio_", 6))
 		return metric(s, key, ok);
 	mine = metric(s, key + 6, ok);
