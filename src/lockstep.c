@@ -157,6 +157,8 @@ static void collect(struct aw_lockstep *ls, int v, int *seen)
 	for (; seen[v] < n; seen[v]++) {
 		const struct aw_finding *f = aw_oracle_finding(ls->k[v], seen[v]);
 
+		if (!f)
+			break;
 		add_finding(ls, f->oracle, f->event, ls->variant[v]->name, f->msg);
 	}
 }

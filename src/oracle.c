@@ -116,6 +116,7 @@ struct aw_oracle {
 	int nr_evicted, cap_evicted;
 	struct aw_suppress_run *runs;	/* [region][node] */
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
+	unsigned long (*min_seq_seen)[ANON_AND_FILE];
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -144,7 +145,9 @@ int aw_oracle_attach(struct aw_kernel *k)
 	o->shadow = calloc((size_t)n * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS, sizeof(*o->shadow));
 	o->runs = calloc((size_t)(k->nr_regions + 1) * AW_MAX_NODES, sizeof(*o->runs));
 	o->max_seq_seen = calloc(n, sizeof(*o->max_seq_seen));
-	if (!o->shadow || !o->runs || !o->max_seq_seen) {
+	o->min_seq_seen = calloc(n, sizeof(*o->min_seq_seen));
+	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen) {
+		free(o->min_seq_seen);
 		free(o->shadow);
 		free(o->runs);
 		free(o->max_seq_seen);
@@ -153,6 +156,8 @@ int aw_oracle_attach(struct aw_kernel *k)
 	}
 	for (int i = 0; i < n * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS; i++)
 		o->shadow[i].null = true;
+	for (int i = 0; i < (k->nr_regions + 1) * AW_MAX_NODES; i++)
+		o->runs[i].last_pass = -2;	/* no pass counted yet, not even pass 0 */
 	k->oracle = o;
 	return 0;
 }
@@ -172,6 +177,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->evicted);
 	free(o->runs);
 	free(o->max_seq_seen);
+	free(o->min_seq_seen);
 	free(o);
 	k->oracle = NULL;
 }
@@ -183,6 +189,8 @@ int aw_oracle_nr_findings(const struct aw_kernel *k)
 
 const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i)
 {
+	if (!k->oracle || i < 0 || i >= k->oracle->nr_findings)
+		return NULL;
 	return &k->oracle->findings[i];
 }
 
@@ -190,7 +198,7 @@ const struct aw_oracle_metrics *aw_oracle_metrics(const struct aw_kernel *k, int
 {
 	static const struct aw_oracle_metrics none;
 
-	return k->oracle ? &k->oracle->metrics[nid] : &none;
+	return k->oracle && nid >= 0 && nid < AW_MAX_NODES ? &k->oracle->metrics[nid] : &none;
 }
 
 void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
@@ -278,10 +286,12 @@ void aw_or_filter_test(struct aw_kernel *k, struct lruvec *lruvec, int level, un
 	want = s->null || keyset_has(s, key);	/* a NULL filter tests true */
 	if (!answer && want)
 		aw_oracle_report(k, AW_OR_EXACT_FILTER,
-				 "node %d memcg %d: the %s filter for seq %lu says key 0x%llx is absent, but it was "
-				 "inserted since the filter's reset (a false negative)",
+				 "node %d memcg %d: the %s filter for seq %lu says key 0x%llx is absent, but %s "
+				 "(a false negative)",
 				 lruvec->nid, lruvec->memcg, level == BLOOM_FILTER_PUD ? "PUD" : "PMD", seq,
-				 (unsigned long long)key);
+				 (unsigned long long)key,
+				 s->null ? "that filter was never reset, and a NULL filter tests true"
+					 : "it was inserted since the filter's reset");
 	else if (answer && !want)
 		k->oracle->metrics[lruvec->nid].bloom_false_positive++;
 }
@@ -419,7 +429,8 @@ void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, stru
 	if (!k->oracle || !(k->features & AW_FEAT_EMPTYMAP) || !(c = cadence_of(k->oracle, mm->id)))
 		return;
 	if (!walk->force_scan && (c->mark >> nid & 1)) {
-		c->count[nid]++;
+		if (c->count[nid] < 255)	/* saturates, as the model's clock does */
+			c->count[nid]++;
 		want = c->count[nid] >= k->skip_empty;
 	}
 	if (want != walked)
@@ -479,7 +490,7 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 		return;
 	aw_oracle_report(k, AW_OR_PREMATURE_RECLAIM,
 			 "folio pfn 0x%x (node %d) was chosen for reclaim although a mapping of it was young "
-			 "when folio_check_references() ran", pfn, pfn_folio(&k->mem, pfn)->nid);
+			 "when folio_check_references() ran", pfn, aw_pfn_nid(&k->mem, pfn));
 	(void)target_memcg;
 }
 
@@ -522,9 +533,15 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 		for (int type = 0; type < ANON_AND_FILE; type++) {
 			uint32_t head = aw_list_handle(lruvec, gen, type);
 			uint32_t h = lrugen->folios[gen][type].next;
-			unsigned long guard = 0;
+			uint64_t guard = 0, limit = k->mem.nr_folio_structs + 1;
 
-			while (h != head && guard++ < (1UL << 32)) {
+			while (h != head) {
+				if (guard++ > limit) {
+					aw_oracle_report(k, AW_OR_STRUCTURAL,
+							 "node %d memcg %d: list gen %d type %d does not end "
+							 "(a cycle)", lruvec->nid, lruvec->memcg, gen, type);
+					return;
+				}
 				struct folio *f = pfn_folio(&k->mem, h);
 
 				if (!f || f->list_gen != gen || f->list_type != type || folio_lru_gen(f) < 0 ||
@@ -563,6 +580,12 @@ void aw_or_check_structure(struct aw_kernel *k)
 			aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d memcg %d: max_seq went back to %lu",
 					 l->nid, l->memcg, l->lrugen.max_seq);
 		o->max_seq_seen[i] = l->lrugen.max_seq;
+		for (int t = 0; t < ANON_AND_FILE; t++) {
+			if (l->lrugen.min_seq[t] < o->min_seq_seen[i][t])
+				aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d memcg %d: min_seq[%s] went back to %lu",
+						 l->nid, l->memcg, t ? "file" : "anon", l->lrugen.min_seq[t]);
+			o->min_seq_seen[i][t] = l->lrugen.min_seq[t];
+		}
 	}
 }
 

@@ -91,7 +91,9 @@ static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 		return false;
 	if (!(mm->lru_gen.empty_mask >> nid & 1))
 		return false;
-	return ++mm->lru_gen.empty_count[clock] < k->skip_empty;
+	if (mm->lru_gen.empty_count[clock] < 255)	/* saturate: never wrap back to "skip" */
+		mm->lru_gen.empty_count[clock]++;
+	return mm->lru_gen.empty_count[clock] < k->skip_empty;
 }
 
 /* mm/vmscan.c: get_next_mm() (the current form of should_skip_mm()) */
