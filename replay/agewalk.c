@@ -17,6 +17,8 @@
 #include "awpb.h"
 #include "lockstep.h"
 
+int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
+
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB };
 
 static enum aw_fmt fmt_parse(const char *s)
@@ -161,6 +163,7 @@ static void usage(FILE *out)
 	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
 	      "       agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
+	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n", out);
 }
@@ -283,7 +286,7 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		return 2;
 	}
 	if (o->json)
-		aw_report_json(stdout, &ls);
+		aw_report_json(stdout, &ls, NULL);
 	else if (!o->check)
 		aw_report_table(stdout, &ls);
 	aw_report_findings(o->json ? stderr : stdout, &ls);
@@ -351,6 +354,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "convert"))
 		return cmd_convert(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "replay"))
+		return aw_cmd_replay(argc, argv);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

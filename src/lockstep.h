@@ -72,7 +72,8 @@ void aw_lockstep_free(struct aw_lockstep *ls);
 void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len);
 
 /* report.c */
-void aw_report_json(FILE *out, const struct aw_lockstep *ls);
+/* extra: a JSON fragment (\"key\":value,...) added to the object, or NULL */
+void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra);
 void aw_report_table(FILE *out, const struct aw_lockstep *ls);
 void aw_report_findings(FILE *out, const struct aw_lockstep *ls);
 /* Check the scenario's expectations for ls->thp; prints failures; returns their number. */

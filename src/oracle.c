@@ -619,11 +619,14 @@ void aw_oracle_event_end(struct aw_kernel *k)
 	if (!k->oracle)
 		return;
 	aw_or_check_structure(k);
-	/* the full list walk after every event while it is cheap (fuzzing) */
+	/*
+	 * The full list walk after every event while it is cheap (fuzzing
+	 * inputs), every 1024th event otherwise; inc_max_seq() always checks.
+	 */
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
-	if (pages < 65536)
+	if (pages < 4096 || !(k->event_index & 1023))
 		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 			check_lruvec(k, &k->lruvecs[i]);
 }

@@ -330,7 +330,7 @@ static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
 	fprintf(out, ",\"young_divergences\":{\"declared_met\":%lu,\"undeclared\":%lu}", met, undeclared);
 }
 
-void aw_report_json(FILE *out, const struct aw_lockstep *ls)
+void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 {
 	fputs("{\"input\":", out);
 	json_str(out, ls->sc->path ? ls->sc->path : "-");
@@ -373,7 +373,10 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls)
 		json_str(out, f->msg);
 		fputc('}', out);
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	if (extra)
+		fprintf(out, ",%s", extra);
+	fputs("}\n", out);
 }
 
 void aw_report_findings(FILE *out, const struct aw_lockstep *ls)

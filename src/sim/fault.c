@@ -517,3 +517,30 @@ uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t ad
 		return 0;
 	return aw_table_entry_kva(aw_entry_table(*pud), (unsigned int)pmd_index(addr));
 }
+
+/*
+ * The first address in [addr, end) whose PMD table exists, or end: range
+ * operations use it to step over unpopulated PGD/PUD slots instead of
+ * visiting 2^26 empty PMD slots of a 128 TiB reservation.
+ */
+uint64_t aw_skip_absent(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t end)
+{
+	const struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+
+	while (addr < end) {
+		uint64_t pgde = pgd->e[pgd_index(addr)];
+		uint64_t pude;
+
+		if (!(pgde & _PAGE_PRESENT)) {
+			addr = (addr & ~(PGDIR_SIZE - 1)) + PGDIR_SIZE;
+			continue;
+		}
+		pude = aw_table(&k->pt, aw_entry_table(pgde))->e[pud_index(addr)];
+		if (!(pude & _PAGE_PRESENT)) {
+			addr = (addr & PUD_MASK) + PUD_SIZE;
+			continue;
+		}
+		return addr;
+	}
+	return end;
+}

@@ -48,8 +48,12 @@ static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_str
 		       const struct vm_area_struct *vma)
 {
 	for (uint64_t addr = vma->vm_start, next; addr < vma->vm_end; addr = next) {
-		pmd_t *spmd = aw_pmd_lookup(k, src, addr, false, NULL), *dpmd;
+		pmd_t *spmd, *dpmd;
 
+		addr = aw_skip_absent(k, src, addr, vma->vm_end);
+		if (addr >= vma->vm_end)
+			break;
+		spmd = aw_pmd_lookup(k, src, addr, false, NULL);
 		next = pmd_addr_end(addr, vma->vm_end);
 		if (!spmd || !pmd_present(*spmd))
 			continue;

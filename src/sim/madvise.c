@@ -71,8 +71,12 @@ static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, in
 static void advise_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
 {
 	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		pmd_t *pmd;
 
+		addr = aw_skip_absent(k, mm, addr, end);
+		if (addr >= end)
+			break;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
 		next = pmd_addr_end(addr, end);
 		if (!pmd || !pmd_present(*pmd))
 			continue;

@@ -88,9 +88,13 @@ int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 	int moved = 0;
 
 	for (uint64_t addr = start & ~(PAGE_SIZE - 1), next; addr < start + len; addr = next) {
-		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		pmd_t *pmd;
 		pte_t *pte;
 
+		addr = aw_skip_absent(k, mm, addr, start + len);
+		if (addr >= start + len)
+			break;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
 		next = (addr & PMD_MASK) + PMD_SIZE;
 		if (!pmd || !pmd_present(*pmd))
 			continue;

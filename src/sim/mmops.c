@@ -135,9 +135,13 @@ static void zap_pmd_leaf(struct aw_kernel *k, struct mm_struct *mm, pmd_t *pmd, 
 void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		pmd_t *pmd;
 		struct aw_ptable *pt;
 
+		addr = aw_skip_absent(k, mm, addr, end);
+		if (addr >= end)
+			break;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
 		next = pmd_addr_end(addr, end);
 		if (!pmd || !pmd_present(*pmd))
 			continue;
@@ -337,8 +341,12 @@ static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start
 		if (vm & VM_WRITE)
 			continue;
 		for (uint64_t a = vma->vm_start, next; a < vma->vm_end; a = next) {
-			pmd_t *pmd = aw_pmd_lookup(k, mm, a, false, NULL);
+			pmd_t *pmd;
 
+			a = aw_skip_absent(k, mm, a, vma->vm_end);
+			if (a >= vma->vm_end)
+				break;
+			pmd = aw_pmd_lookup(k, mm, a, false, NULL);
 			next = pmd_addr_end(a, vma->vm_end);
 			if (!pmd || !pmd_present(*pmd))
 				continue;

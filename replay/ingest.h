@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal state of one trace ingestion, shared by tracedat.c (reading the
+ * file), procs.c (processes, mappings, emitting agewalk events) and
+ * sidefiles.c (topology, tgids, /proc snapshots).
+ */
+#ifndef AW_INGEST_H
+#define AW_INGEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tracedat.h"
+
+/* One traced process (thread group) as agewalk sees it. */
+struct aw_tproc {
+	uint32_t id;		/* scenario process id */
+	uint32_t tgid;
+	int tasks;		/* live threads mapped to it */
+	int cpu;		/* last CPU it ran on */
+	bool alive;
+	bool ran;		/* a RUN was emitted since the last aging pass */
+	uint64_t brk;		/* current program break, 0 = unknown */
+	int nr_vmas, cap_vmas;
+	struct { uint64_t start, end; } *vmas;	/* what the model has mapped */
+	int nr_faults, cap_faults;
+	struct { uint64_t page, ts; } *faults;	/* recent faults (policy) */
+};
+
+/* tid -> process index, open addressing */
+struct aw_tidmap {
+	uint32_t *key;
+	int32_t *val;
+	uint32_t cap, nr;
+};
+
+struct aw_pending_mmap {
+	uint64_t addr, len;
+	uint32_t prot, flags;
+	bool valid;
+};
+
+struct aw_ingest {
+	const struct aw_trace_opts *o;
+	struct aw_scenario *sc;
+	struct aw_trace_stats *st;
+	int cpu_node[AW_MAX_CPUS];
+	struct aw_tidmap tids;			/* tid -> proc index */
+	struct aw_tidmap tgids;			/* saved_tgids: tid -> tgid */
+	struct aw_tidmap pending;		/* tid -> pending mmap index */
+	struct aw_pending_mmap *pend;
+	uint32_t nr_pend, cap_pend;
+	struct aw_tproc *procs;
+	uint32_t nr_procs, cap_procs;
+	uint64_t now;				/* trace time of the current record */
+	uint64_t model_time;			/* time the emitted stream has reached */
+	uint64_t next_age;
+	uint64_t passes;
+	/* recorded aging (mm_vmscan_lru_gen_walk) */
+	uint64_t last_walk_seq[AW_MAX_NODES];
+	bool seen_walk[AW_MAX_NODES];
+	const char *snap_dir;			/* OUT.procs, NULL if none */
+};
+
+/* tidmap.c-like helpers (procs.c) */
+int aw_tidmap_get(const struct aw_tidmap *m, uint32_t key, int32_t *val);
+int aw_tidmap_put(struct aw_tidmap *m, uint32_t key, int32_t val);
+void aw_tidmap_del(struct aw_tidmap *m, uint32_t key);
+void aw_tidmap_free(struct aw_tidmap *m);
+
+/* procs.c: emitting events */
+int aw_ing_emit(struct aw_ingest *in, const struct aw_event *ev);
+struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *comm, int cpu);
+struct aw_tproc *aw_ing_known(struct aw_ingest *in, uint32_t tid);
+int aw_ing_fork(struct aw_ingest *in, uint32_t parent, uint32_t child, uint64_t clone_flags,
+		const char *comm, int cpu);
+int aw_ing_exec(struct aw_ingest *in, uint32_t tid, const char *comm, int cpu);
+int aw_ing_exit(struct aw_ingest *in, uint32_t tid, bool group_dead);
+int aw_ing_run(struct aw_ingest *in, uint32_t tid, int cpu);
+int aw_ing_fault(struct aw_ingest *in, uint32_t tid, uint64_t addr, bool write, int cpu);
+int aw_ing_mmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint64_t len, uint32_t prot,
+		uint32_t flags, bool file);
+int aw_ing_munmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint64_t len);
+int aw_ing_aging(struct aw_ingest *in, int only_node, bool force);
+void aw_ing_free(struct aw_ingest *in);
+
+/* sidefiles.c */
+int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t errlen);
+void aw_side_tgids(struct aw_ingest *in, const char *path);
+int aw_side_snapshot(struct aw_ingest *in, struct aw_tproc *p);
+
+#endif /* AW_INGEST_H */

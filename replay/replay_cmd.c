@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agewalk replay FILE.dat: ingest a recording under stated policies, run
+ * the variants in lockstep over the converted stream, report side by side.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "awpb.h"
+#include "lockstep.h"
+#include "tracedat.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: agewalk replay FILE.dat [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
+	      "         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
+	      "         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
+	      "         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
+	      "         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
+	      "Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
+	      "non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n", out);
+}
+
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	uint64_t mul;
+
+	if (end == s)
+		return -1;
+	if (!strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "us"))
+		mul = 1000;
+	else if (!strcmp(end, "ms"))
+		mul = 1000000;
+	else if (!strcmp(end, "s"))
+		mul = 1000000000;
+	else
+		return -1;
+	if (v > UINT64_MAX / mul)
+		return -1;
+	*ns = v * mul;
+	return 0;
+}
+
+static int parse_size(const char *s, uint64_t *bytes)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	int shift = 0;
+
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case 0: break;
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -1;
+	*bytes = v << shift;
+	return 0;
+}
+
+struct ropts {
+	struct aw_trace_opts t;
+	const char *variants[AW_MAX_VARIANTS];
+	int nr_variants;
+	char *variant_buf;
+	unsigned int bugs;
+	int skip_empty;
+	bool json, keep_going;
+	const char *save, *walk_log;
+};
+
+static int parse(int argc, char **argv, struct ropts *o)
+{
+	aw_trace_opts_default(&o->t);
+	o->t.progress = isatty(2);
+	o->variants[0] = "base";
+	o->variants[1] = "pud";
+	o->nr_variants = 2;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = true;
+		int n;
+
+		if (!strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--json")) {
+			o->json = true, takes = false;
+		} else if (!strcmp(a, "--keep-going")) {
+			o->keep_going = true, takes = false;
+		} else if (!strcmp(a, "--progress")) {
+			o->t.progress = true, takes = false;
+		} else if (!strcmp(a, "--no-progress")) {
+			o->t.progress = false, takes = false;
+		} else if (!v) {
+			if (a[0] == '-') {
+				fprintf(stderr, "agewalk replay: %s needs a value\n", a);
+				return -1;
+			}
+			takes = false;
+			if (o->t.path) {
+				fprintf(stderr, "agewalk replay: one trace file only\n");
+				return -1;
+			}
+			o->t.path = a;
+		} else if (!strcmp(a, "--variants")) {
+			char *save = NULL, *tok;
+
+			free(o->variant_buf);
+			o->variant_buf = strdup(v);
+			o->nr_variants = 0;
+			for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
+					fprintf(stderr, "agewalk replay: bad --variants '%s' (known: %s)\n", v,
+						aw_variant_names());
+					return -1;
+				}
+				o->variants[o->nr_variants++] = tok;
+			}
+		} else if (!strcmp(a, "--thp")) {
+			if ((o->t.thp = aw_thp_mode_parse(v)) < 0) {
+				fprintf(stderr, "agewalk replay: --thp takes always, never or madvise\n");
+				return -1;
+			}
+		} else if (!strcmp(a, "--assume-access")) {
+			if (!strcmp(v, "faults-only"))
+				o->t.access = AW_ACCESS_FAULTS_ONLY;
+			else if (!strcmp(v, "recent-faults"))
+				o->t.access = AW_ACCESS_RECENT_FAULTS;
+			else if (!strcmp(v, "all-resident"))
+				o->t.access = AW_ACCESS_ALL_RESIDENT;
+			else {
+				fprintf(stderr, "agewalk replay: --assume-access takes faults-only, recent-faults or all-resident\n");
+				return -1;
+			}
+		} else if (!strcmp(a, "--window") || !strcmp(a, "--age-every")) {
+			uint64_t ns;
+
+			if (parse_duration(v, &ns) || !ns) {
+				fprintf(stderr, "agewalk replay: %s takes a duration such as 500ms\n", a);
+				return -1;
+			}
+			*(a[2] == 'w' ? &o->t.window_ns : &o->t.age_every_ns) = ns;
+		} else if (!strcmp(a, "--memory-limit") || !strcmp(a, "--swap")) {
+			uint64_t b;
+
+			if (parse_size(v, &b) || (a[2] == 'm' && b < (1U << 20))) {
+				fprintf(stderr, "agewalk replay: %s takes a size such as 2G\n", a);
+				return -1;
+			}
+			*(a[2] == 'm' ? &o->t.memory_limit : &o->t.swap_bytes) = b;
+		} else if (!strcmp(a, "--force-every") || !strcmp(a, "--nodes") || !strcmp(a, "--skip-empty")) {
+			char *end;
+			long x = strtol(v, &end, 10);
+
+			n = a[2] == 'f' ? 1000000 : a[2] == 'n' ? AW_MAX_NODES : 64;
+			if (*end || x < (a[2] == 'f' ? 0 : 1) || x > n) {
+				fprintf(stderr, "agewalk replay: %s out of range\n", a);
+				return -1;
+			}
+			if (a[2] == 'f')
+				o->t.force_every = (int)x;
+			else if (a[2] == 'n')
+				o->t.nr_nodes = (int)x;
+			else
+				o->skip_empty = (int)x;
+		} else if (!strcmp(a, "--topology")) {
+			o->t.topology = v;
+		} else if (!strcmp(a, "--bug")) {
+			int b = aw_bug_parse(v);
+
+			if (b < 0) {
+				fprintf(stderr, "agewalk replay: unknown planted bug '%s'\n", v);
+				return -1;
+			}
+			o->bugs |= 1U << b;
+		} else if (!strcmp(a, "--save-stream")) {
+			o->save = v;
+		} else if (!strcmp(a, "--walk-log")) {
+			o->walk_log = v;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "agewalk replay: unknown option '%s'\n", a);
+			return -1;
+		} else {
+			takes = false;
+			if (o->t.path) {
+				fprintf(stderr, "agewalk replay: one trace file only\n");
+				return -1;
+			}
+			o->t.path = a;
+		}
+		if (takes)
+			i++;
+	}
+	if (!o->t.path) {
+		fprintf(stderr, "agewalk replay: no trace file\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns % 1000000000ULL == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000ULL));
+	else if (ns % 1000000ULL == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000ULL));
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+/* The policy line every report prints: what produced these figures. */
+static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, const struct aw_scenario *sc,
+			char *buf, size_t len)
+{
+	char age[32], win[32];
+
+	fmt_ns(age, sizeof(age), o->t.age_every_ns);
+	fmt_ns(win, sizeof(win), o->t.window_ns);
+	snprintf(buf, len, "access=%s%s%s aging=%s nodes=%d (%s) swap=%lluM memory_limit=%lluM thp=%s%s%s",
+		 aw_access_policy_name(o->t.access),
+		 o->t.access == AW_ACCESS_RECENT_FAULTS ? " window=" : "",
+		 o->t.access == AW_ACCESS_RECENT_FAULTS ? win : "",
+		 st->had_aging_events ? "recorded (mm_vmscan_lru_gen_walk)" : age, sc->cfg.nr_nodes,
+		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20),
+		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(o->t.thp),
+		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
+		 o->t.force_every ? " (every Nth pass forced)" : "");
+}
+
+static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "\"trace\":{\"file\":\"");
+	for (const char *c = o->t.path; *c; c++)
+		fprintf(f, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+	fprintf(f, "\",\"events_read\":%llu,\"events_used\":%llu,\"events_emitted\":%llu,"
+		"\"lost_events\":%llu,\"processes\":%llu,\"duration_ns\":%llu,\"long_size\":%d,"
+		"\"synthesized_passes\":%llu,\"recorded_walks\":%llu,\"implicit_vmas\":%llu,"
+		"\"unreplayable_migrations\":%llu,\"initial_state\":\"%s\",\"events_skipped\":{",
+		(unsigned long long)st->events_read, (unsigned long long)st->events_used,
+		(unsigned long long)st->events_emitted, (unsigned long long)st->lost_events,
+		(unsigned long long)st->processes, (unsigned long long)(st->last_ts - st->first_ts),
+		st->long_size, (unsigned long long)st->synthesized_passes,
+		(unsigned long long)st->recorded_walks, (unsigned long long)st->implicit_vmas,
+		(unsigned long long)st->unreplayable_migrations,
+		st->had_snapshots ? "snapshots" : "empty");
+	for (int i = 0; i < st->nr_skipped; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", st->skipped[i].name,
+			(unsigned long long)st->skipped[i].count);
+	fprintf(f, "}},\"policy\":\"%s\"", policy);
+	fclose(f);
+	return buf;
+}
+
+static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
+{
+	fprintf(out, "agewalk replay %s: %llu events read (%llu used), %llu lost, %llu processes, %.3f s of "
+		"trace, %d-byte longs\n", o->t.path, (unsigned long long)st->events_read,
+		(unsigned long long)st->events_used, (unsigned long long)st->lost_events,
+		(unsigned long long)st->processes, (st->last_ts - st->first_ts) / 1e9, st->long_size);
+	fprintf(out, "policy: %s\n", policy);
+	if (!st->had_snapshots)
+		fprintf(out, "note: no /proc snapshots: the model starts empty; %llu faults landed outside any "
+			"known mapping and got an implicit 2 MiB anonymous one\n",
+			(unsigned long long)st->implicit_vmas);
+	if (st->unreplayable_migrations)
+		fprintf(out, "note: %llu migration events carry no addresses and were not replayed\n",
+			(unsigned long long)st->unreplayable_migrations);
+	if (st->nr_skipped) {
+		fprintf(out, "skipped:");
+		for (int i = 0; i < st->nr_skipped; i++)
+			fprintf(out, " %s=%llu", st->skipped[i].name, (unsigned long long)st->skipped[i].count);
+		fputc('\n', out);
+	}
+}
+
+int aw_cmd_replay(int argc, char **argv)
+{
+	struct ropts o = { 0 };
+	struct aw_scenario sc;
+	struct aw_trace_stats st;
+	struct aw_lockstep ls;
+	struct aw_lockstep_opts lo;
+	char err[512], policy[512];
+	FILE *walk_log = NULL;
+	int status = 0;
+
+	if (parse(argc, argv, &o)) {
+		usage(stderr);
+		free(o.variant_buf);
+		return 2;
+	}
+	aw_scenario_init(&sc);
+	if (aw_trace_ingest(&o.t, &sc, &st, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
+		aw_scenario_free(&sc);
+		free(o.variant_buf);
+		return 2;
+	}
+	policy_text(&o, &st, &sc, policy, sizeof(policy));
+	if (o.save) {
+		char tmp[4096];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", o.save, (long)getpid());
+		f = fopen(tmp, "wb");
+		if (!f || aw_awpb_write(f, &sc) || fsync(fileno(f)) || fclose(f) || rename(tmp, o.save)) {
+			fprintf(stderr, "agewalk: cannot write %s\n", o.save);
+			unlink(tmp);
+			status = 2;
+		}
+	}
+	if (!status && o.walk_log && !(walk_log = fopen(o.walk_log, "w"))) {
+		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
+		status = 2;
+	}
+	if (!status) {
+		memset(&lo, 0, sizeof(lo));
+		lo.thp = o.t.thp;
+		lo.variants = o.variants;
+		lo.nr_variants = o.nr_variants;
+		lo.bugs = o.bugs;
+		lo.skip_empty = o.skip_empty;
+		lo.oracles = true;
+		lo.keep_going = o.keep_going;
+		lo.walk_log = walk_log;
+		if (aw_lockstep_run(&ls, &sc, &lo)) {
+			fprintf(stderr, "agewalk: %s\n", ls.err);
+			status = 2;
+		} else {
+			if (o.json) {
+				char *extra = trace_json(&o, &st, policy);
+
+				aw_report_json(stdout, &ls, extra);
+				free(extra);
+			} else {
+				trace_text(stdout, &o, &st, policy);
+				aw_report_table(stdout, &ls);
+			}
+			aw_report_findings(o.json ? stderr : stdout, &ls);
+			if (ls.nr_findings)
+				status = 1;
+		}
+		aw_lockstep_free(&ls);
+	}
+	if (walk_log)
+		fclose(walk_log);
+	aw_scenario_free(&sc);
+	free(o.variant_buf);
+	return status;
+}

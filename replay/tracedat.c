@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading a trace.dat with libtracecmd/libtraceevent: events and fields are
+ * resolved by name once per file, records are dispatched by event id in
+ * time order across CPUs (tracecmd_iterate_events), and every value is read
+ * at its recorded width (tep_read_number_field), so 32-bit recordings work.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "ingest.h"
+
+enum aw_tev {
+	TEV_FAULT, TEV_MMAP_ENTER, TEV_MMAP_EXIT, TEV_MUNMAP, TEV_MREMAP, TEV_MPROTECT,
+	TEV_BRK_ENTER, TEV_BRK_EXIT, TEV_MADVISE, TEV_MBIND, TEV_SET_MEMPOLICY, TEV_MOVE_PAGES,
+	TEV_MIGRATE_PAGES, TEV_PRCTL, TEV_MM_MIGRATE, TEV_FORK, TEV_EXEC, TEV_EXIT, TEV_SWITCH,
+	TEV_NEWTASK, TEV_LRU_GEN_WALK, TEV_NR
+};
+
+static const struct { const char *sys, *name; } tev_names[TEV_NR] = {
+	[TEV_FAULT] = { "exceptions", "page_fault_user" },
+	[TEV_MMAP_ENTER] = { "syscalls", "sys_enter_mmap" },
+	[TEV_MMAP_EXIT] = { "syscalls", "sys_exit_mmap" },
+	[TEV_MUNMAP] = { "syscalls", "sys_enter_munmap" },
+	[TEV_MREMAP] = { "syscalls", "sys_enter_mremap" },
+	[TEV_MPROTECT] = { "syscalls", "sys_enter_mprotect" },
+	[TEV_BRK_ENTER] = { "syscalls", "sys_enter_brk" },
+	[TEV_BRK_EXIT] = { "syscalls", "sys_exit_brk" },
+	[TEV_MADVISE] = { "syscalls", "sys_enter_madvise" },
+	[TEV_MBIND] = { "syscalls", "sys_enter_mbind" },
+	[TEV_SET_MEMPOLICY] = { "syscalls", "sys_enter_set_mempolicy" },
+	[TEV_MOVE_PAGES] = { "syscalls", "sys_enter_move_pages" },
+	[TEV_MIGRATE_PAGES] = { "syscalls", "sys_enter_migrate_pages" },
+	[TEV_PRCTL] = { "syscalls", "sys_enter_prctl" },
+	[TEV_MM_MIGRATE] = { "migrate", "mm_migrate_pages" },
+	[TEV_FORK] = { "sched", "sched_process_fork" },
+	[TEV_EXEC] = { "sched", "sched_process_exec" },
+	[TEV_EXIT] = { "sched", "sched_process_exit" },
+	[TEV_SWITCH] = { "sched", "sched_switch" },
+	[TEV_NEWTASK] = { "task", "task_newtask" },
+	[TEV_LRU_GEN_WALK] = { "vmscan", "mm_vmscan_lru_gen_walk" },
+};
+
+/* Field names per event, resolved once: index into the event's field table. */
+#define TEV_MAX_FIELDS	6
+static const char *const tev_fields[TEV_NR][TEV_MAX_FIELDS] = {
+	[TEV_FAULT] = { "address", "error_code" },
+	[TEV_MMAP_ENTER] = { "addr", "len", "prot", "flags", "fd" },
+	[TEV_MMAP_EXIT] = { "ret" },
+	[TEV_MUNMAP] = { "addr", "len" },
+	[TEV_MREMAP] = { "addr", "old_len", "new_len", "flags", "new_addr" },
+	[TEV_MPROTECT] = { "start", "len", "prot" },
+	[TEV_BRK_ENTER] = { "brk" },
+	[TEV_BRK_EXIT] = { "ret" },
+	[TEV_MADVISE] = { "start", "len_in", "behavior" },
+	[TEV_MBIND] = { "start", "len", "mode" },
+	[TEV_SET_MEMPOLICY] = { "mode" },
+	[TEV_PRCTL] = { "option", "arg2", "arg3" },
+	[TEV_FORK] = { "pid", "child_pid" },
+	[TEV_EXEC] = { "pid" },
+	[TEV_EXIT] = { "pid", "group_dead" },
+	[TEV_SWITCH] = { "next_pid" },
+	[TEV_NEWTASK] = { "pid", "clone_flags" },
+	[TEV_LRU_GEN_WALK] = { "nid", "seq", "leaf_total", "leaf_associated", "empty", "pud_skipped" },
+};
+
+struct aw_reader {
+	struct aw_ingest in;
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	int id[TEV_NR];
+	struct tep_format_field *field[TEV_NR][TEV_MAX_FIELDS];
+	struct tep_format_field *comm_field[TEV_NR];
+	uint64_t file_size;
+	int error;
+	char *err;
+	size_t errlen;
+	uint64_t progress_at;
+	bool use_newtask;
+};
+
+void aw_trace_opts_default(struct aw_trace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->age_every_ns = 500000000ULL;
+	o->swap_bytes = UINT64_MAX;
+	o->access = AW_ACCESS_FAULTS_ONLY;
+	o->window_ns = 2000000000ULL;
+	o->thp = AW_THP_ALWAYS;
+}
+
+const char *aw_access_policy_name(enum aw_access_policy p)
+{
+	static const char *const names[] = { "faults-only", "recent-faults", "all-resident" };
+
+	return (unsigned int)p < 3 ? names[p] : "unknown";
+}
+
+static void skipped(struct aw_trace_stats *st, const char *name)
+{
+	for (int i = 0; i < st->nr_skipped; i++) {
+		if (!strcmp(st->skipped[i].name, name)) {
+			st->skipped[i].count++;
+			return;
+		}
+	}
+	if (st->nr_skipped < AW_TRACE_MAX_SKIPPED) {
+		snprintf(st->skipped[st->nr_skipped].name, sizeof(st->skipped[0].name), "%s", name);
+		st->skipped[st->nr_skipped++].count = 1;
+	}
+}
+
+/* A field of the record, 0 if the event lacks it; syscall ints masked to 32 bits. */
+static uint64_t fld(struct aw_reader *r, int tev, int i, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (!r->field[tev][i] || tep_read_number_field(r->field[tev][i], rec->data, &v))
+		return 0;
+	return v;
+}
+
+static uint32_t fld32(struct aw_reader *r, int tev, int i, struct tep_record *rec)
+{
+	return (uint32_t)(fld(r, tev, i, rec) & 0xffffffffULL);
+}
+
+static const char *comm_of(struct aw_reader *r, struct tep_record *rec, int pid)
+{
+	(void)rec;
+	return tep_data_comm_from_pid(r->tep, pid);
+}
+
+static void resolve(struct aw_reader *r)
+{
+	for (int t = 0; t < TEV_NR; t++) {
+		struct tep_event *ev = tep_find_event_by_name(r->tep, tev_names[t].sys, tev_names[t].name);
+
+		r->id[t] = ev ? ev->id : -1;
+		for (int i = 0; ev && i < TEV_MAX_FIELDS && tev_fields[t][i]; i++)
+			r->field[t][i] = tep_find_field(ev, tev_fields[t][i]);
+	}
+	r->use_newtask = r->id[TEV_NEWTASK] >= 0;
+	r->in.st->had_aging_events = r->id[TEV_LRU_GEN_WALK] >= 0;
+}
+
+static int lookup(struct aw_reader *r, int id)
+{
+	for (int t = 0; t < TEV_NR; t++)
+		if (r->id[t] == id)
+			return t;
+	return -1;
+}
+
+/* Linux madvise() advice numbers -> agewalk's */
+static int madv(uint32_t behavior)
+{
+	switch (behavior) {
+	case 4: return AW_MADV_DONTNEED;
+	case 8: return AW_MADV_FREE;
+	case 14: return AW_MADV_HUGEPAGE;
+	case 15: return AW_MADV_NOHUGEPAGE;
+	case 20: return AW_MADV_COLD;
+	case 21: return AW_MADV_PAGEOUT;
+	case 25: return AW_MADV_COLLAPSE;
+	default: return 0;
+	}
+}
+
+static int pending_slot(struct aw_reader *r, uint32_t tid)
+{
+	struct aw_ingest *in = &r->in;
+	int32_t idx;
+
+	if (!aw_tidmap_get(&in->pending, tid, &idx))
+		return idx;
+	if (in->nr_pend == in->cap_pend) {
+		uint32_t cap = in->cap_pend ? in->cap_pend * 2 : 64;
+		void *a = realloc(in->pend, cap * sizeof(*in->pend));
+
+		if (!a)
+			return -1;
+		in->pend = a;
+		in->cap_pend = cap;
+	}
+	memset(&in->pend[in->nr_pend], 0, sizeof(in->pend[0]));
+	if (aw_tidmap_put(&in->pending, tid, (int32_t)in->nr_pend))
+		return -1;
+	return (int)in->nr_pend++;
+}
+
+static int on_mmap(struct aw_reader *r, int t, uint32_t tid, int cpu, struct tep_record *rec)
+{
+	struct aw_ingest *in = &r->in;
+	int slot = pending_slot(r, tid);
+	struct aw_pending_mmap *pm;
+	struct aw_tproc *p;
+	uint64_t ret;
+	uint8_t flags = 0;
+
+	if (slot < 0)
+		return -1;
+	pm = &in->pend[slot];
+	if (t == TEV_MMAP_ENTER) {
+		pm->addr = fld(r, t, 0, rec);
+		pm->len = fld(r, t, 1, rec);
+		pm->prot = fld32(r, t, 2, rec);
+		pm->flags = fld32(r, t, 3, rec);
+		pm->valid = true;
+		return 0;
+	}
+	ret = fld(r, t, 0, rec);
+	if (!pm->valid || ret >= (uint64_t)-4095 || !(p = aw_ing_proc(in, tid, NULL, cpu)))
+		return pm->valid = false, 0;
+	pm->valid = false;
+	if (pm->flags & 0x2000)
+		flags |= AW_MAP_LOCKED;
+	if (pm->flags & 0x4000)
+		flags |= AW_MAP_NORESERVE;
+	if ((pm->flags & 0x0f) == 0x08)	/* MAP_DROPPABLE is a mapping type */
+		flags |= AW_MAP_DROPPABLE;
+	return aw_ing_mmap(in, p, ret, pm->len, pm->prot, flags, !(pm->flags & 0x20));
+}
+
+static int on_brk(struct aw_reader *r, uint32_t tid, int cpu, struct tep_record *rec)
+{
+	struct aw_tproc *p = aw_ing_proc(&r->in, tid, NULL, cpu);
+	uint64_t nb = fld(r, TEV_BRK_EXIT, 0, rec) & ~4095ULL, old;
+
+	if (!p || nb >= (1ULL << 47))
+		return 0;
+	old = p->brk;
+	p->brk = nb;
+	if (!old || nb == old)
+		return 0;	/* the first sight only tells where the break is */
+	if (nb > old)
+		return aw_ing_mmap(&r->in, p, old, nb - old, 3, 0, false);
+	return aw_ing_munmap(&r->in, p, nb, old - nb);
+}
+
+/* An address-range syscall: munmap, mremap, mprotect, madvise, mbind. */
+static int on_range(struct aw_reader *r, int t, uint32_t tid, int cpu, struct tep_record *rec)
+{
+	struct aw_ingest *in = &r->in;
+	struct aw_tproc *p = aw_ing_proc(in, tid, NULL, cpu);
+	struct aw_event ev = { .addr = fld(r, t, 0, rec) & ~4095ULL, .len = fld(r, t, 1, rec) };
+	int nid = in->cpu_node[cpu < AW_MAX_CPUS ? cpu : 0];
+
+	if (!p)
+		return 0;
+	ev.pid = p->id;
+	ev.len = (ev.len + 4095) & ~4095ULL;
+	if (!ev.len || ev.addr >= (1ULL << 47) || ev.len > (1ULL << 47) - ev.addr || !ev.addr)
+		return 0;
+	switch (t) {
+	case TEV_MUNMAP:
+		return aw_ing_munmap(in, p, ev.addr, ev.len);
+	case TEV_MREMAP:
+		ev.kind = AW_EV_MREMAP;
+		ev.stride = (fld(r, t, 2, rec) + 4095) & ~4095ULL;
+		if (fld32(r, t, 3, rec) & 2)	/* MREMAP_FIXED */
+			ev.addr2 = fld(r, t, 4, rec) & ~4095ULL;
+		if (!ev.stride || ev.stride > (1ULL << 47) || ev.addr2 >= (1ULL << 47))
+			return 0;
+		break;
+	case TEV_MPROTECT:
+		ev.kind = AW_EV_MPROTECT;
+		ev.arg = fld32(r, t, 2, rec) & 7;
+		break;
+	case TEV_MADVISE:
+		ev.kind = AW_EV_MADVISE;
+		ev.arg = (uint32_t)madv(fld32(r, t, 2, rec));
+		if (!ev.arg) {
+			skipped(in->st, "madvise (other advice)");
+			return 0;
+		}
+		break;
+	default:	/* mbind: the node mask is a user pointer the event does not carry */
+		ev.kind = AW_EV_MBIND;
+		ev.arg = (fld32(r, t, 2, rec) & 0xffff) == 2 ? AW_MPOL_BIND :
+			 (fld32(r, t, 2, rec) & 0xffff) == 1 ? AW_MPOL_PREFERRED : AW_MPOL_DEFAULT;
+		ev.node = (uint16_t)nid;
+		break;
+	}
+	return aw_ing_emit(in, &ev);
+}
+
+/* vmscan:mm_vmscan_lru_gen_walk: the kernel aged; replay an aging pass per (nid, seq). */
+static int on_walk(struct aw_reader *r, struct tep_record *rec)
+{
+	struct aw_ingest *in = &r->in;
+	uint64_t nid = fld(r, TEV_LRU_GEN_WALK, 0, rec), seq = fld(r, TEV_LRU_GEN_WALK, 1, rec);
+
+	in->st->recorded_walks++;
+	if (nid >= (uint64_t)in->sc->cfg.nr_nodes)
+		return 0;
+	if (in->seen_walk[nid] && in->last_walk_seq[nid] == seq)
+		return 0;
+	in->seen_walk[nid] = true;
+	in->last_walk_seq[nid] = seq;
+	return aw_ing_aging(in, (int)nid, false);
+}
+
+static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
+{
+	struct aw_ingest *in = &r->in;
+	uint32_t tid = (uint32_t)tep_data_pid(r->tep, rec);
+	int cpu = rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0;
+
+	switch (t) {
+	case TEV_FAULT:
+		return aw_ing_fault(in, tid, fld(r, t, 0, rec), fld(r, t, 1, rec) & 2, cpu);
+	case TEV_MMAP_ENTER:
+	case TEV_MMAP_EXIT:
+		return on_mmap(r, t, tid, cpu, rec);
+	case TEV_BRK_EXIT:
+		return on_brk(r, tid, cpu, rec);
+	case TEV_MUNMAP: case TEV_MREMAP: case TEV_MPROTECT: case TEV_MADVISE: case TEV_MBIND:
+		return on_range(r, t, tid, cpu, rec);
+	case TEV_SET_MEMPOLICY: {
+		struct aw_tproc *p = aw_ing_proc(in, tid, NULL, cpu);
+		uint32_t mode = fld32(r, t, 0, rec) & 0xffff;
+		struct aw_event ev = { .kind = AW_EV_SET_MEMPOLICY, .node = (uint16_t)in->cpu_node[cpu],
+				       .arg = mode == 2 ? AW_MPOL_BIND : mode == 1 ? AW_MPOL_PREFERRED : 0 };
+
+		if (!p)
+			return 0;
+		ev.pid = p->id;
+		return aw_ing_emit(in, &ev);
+	}
+	case TEV_PRCTL: {
+		struct aw_tproc *p;
+		struct aw_event ev = { .kind = AW_EV_PRCTL_THP };
+
+		if (fld32(r, t, 0, rec) != 41 || !(p = aw_ing_proc(in, tid, NULL, cpu)))	/* PR_SET_THP_DISABLE */
+			return 0;
+		ev.pid = p->id;
+		ev.arg = !fld(r, t, 1, rec) ? AW_THP_ENABLE :
+			 (fld(r, t, 2, rec) & 2) ? AW_THP_DISABLE_EXCEPT_ADVISED : AW_THP_DISABLE_COMPLETELY;
+		return aw_ing_emit(in, &ev);
+	}
+	case TEV_MOVE_PAGES: case TEV_MIGRATE_PAGES: case TEV_MM_MIGRATE:
+		in->st->unreplayable_migrations++;
+		return 0;
+	case TEV_NEWTASK: {
+		uint32_t child = (uint32_t)fld(r, t, 0, rec);
+
+		return aw_ing_fork(in, tid, child, fld(r, t, 1, rec), comm_of(r, rec, (int)tid), cpu);
+	}
+	case TEV_FORK:
+		if (r->use_newtask)
+			return 0;	/* task_newtask carries the clone flags */
+		return aw_ing_fork(in, (uint32_t)fld(r, t, 0, rec), (uint32_t)fld(r, t, 1, rec), 0,
+				   comm_of(r, rec, (int)tid), cpu);
+	case TEV_EXEC:
+		return aw_ing_exec(in, (uint32_t)fld(r, t, 0, rec), comm_of(r, rec, (int)tid), cpu);
+	case TEV_EXIT:
+		return aw_ing_exit(in, (uint32_t)fld(r, t, 0, rec),
+				   r->field[t][1] ? fld(r, t, 1, rec) != 0 : false);
+	case TEV_SWITCH: {
+		uint32_t next = (uint32_t)fld(r, t, 0, rec);
+
+		return next ? aw_ing_run(in, next, cpu) : 0;
+	}
+	case TEV_LRU_GEN_WALK:
+		return on_walk(r, rec);
+	default:
+		return 0;
+	}
+}
+
+static void progress(struct aw_reader *r, struct tep_record *rec)
+{
+	if (!r->in.o->progress || !r->file_size || r->in.st->events_read < r->progress_at)
+		return;
+	r->progress_at = r->in.st->events_read + 200000;
+	fprintf(stderr, "\ragewalk replay: %5.1f%%  %llu events", 100.0 * rec->offset / r->file_size,
+		(unsigned long long)r->in.st->events_read);
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct aw_reader *r = data;
+	struct aw_ingest *in = &r->in;
+	int id = tep_data_type(r->tep, rec);
+	int t = lookup(r, id);
+
+	(void)h;
+	(void)cpu;
+	in->st->events_read++;
+	if (rec->missed_events > 0)
+		in->st->lost_events += (uint64_t)rec->missed_events;
+	if (!in->st->first_ts)
+		in->st->first_ts = rec->ts;
+	if (rec->ts > in->st->last_ts)
+		in->st->last_ts = rec->ts;
+	in->now = rec->ts - in->st->first_ts;
+	progress(r, rec);
+	/* synthesized aging: one pass per period of trace time */
+	if (!in->st->had_aging_events) {
+		while (in->now >= in->next_age) {
+			bool force = in->o->force_every && (in->passes + 1) % in->o->force_every == 0;
+
+			if (aw_ing_aging(in, -1, force)) {
+				r->error = -1;
+				return -1;
+			}
+			in->st->synthesized_passes++;
+			in->next_age += in->o->age_every_ns;
+		}
+	}
+	if (t < 0) {
+		struct tep_event *ev = tep_find_event(r->tep, id);
+
+		skipped(in->st, ev ? ev->name : "unknown");
+		return 0;
+	}
+	in->st->events_used++;
+	if (dispatch(r, t, rec)) {
+		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",
+			 in->o->path, (unsigned long long)in->st->events_read);
+		r->error = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static char *side_path(const char *trace, const char *suffix)
+{
+	size_t n = strlen(trace);
+	char *p = malloc(n + strlen(suffix) + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, trace, n + 1);
+	if (n > 4 && !strcmp(p + n - 4, ".dat"))
+		p[n - 4] = 0;
+	strcat(p, suffix);
+	return p;
+}
+
+static int setup_topology(struct aw_reader *r, char *err, size_t errlen)
+{
+	struct aw_ingest *in = &r->in;
+	const struct aw_trace_opts *o = in->o;
+	struct aw_config *cfg = &in->sc->cfg;
+	char *path = o->topology ? strdup(o->topology) : side_path(o->path, ".topology");
+	int ret = 1;
+
+	if (path && !o->nr_nodes)
+		ret = aw_side_topology(in, path, err, errlen);
+	if (ret < 0) {
+		free(path);
+		return -1;
+	}
+	if (ret == 0) {
+		in->st->had_topology = true;
+		snprintf(in->st->topology_source, sizeof(in->st->topology_source), "%s",
+			 o->topology ? "--topology" : "side file");
+	} else {
+		/* --nodes N, or one node: CPUs spread evenly */
+		int n = o->nr_nodes ? o->nr_nodes : 1;
+		int cpus = tep_get_cpus(r->tep) > 0 ? tep_get_cpus(r->tep) : 1;
+
+		cfg->nr_nodes = n;
+		for (int i = 0; i < n; i++) {
+			cfg->node[i].mem_bytes = 16ULL << 30;
+			cfg->node[i].cpu_mask = 0;
+		}
+		for (int c = 0; c < cpus && c < AW_MAX_CPUS; c++)
+			cfg->node[c * n / cpus].cpu_mask |= 1ULL << c;
+		snprintf(in->st->topology_source, sizeof(in->st->topology_source), "%s",
+			 o->nr_nodes ? "--nodes" : "assumed: one node");
+	}
+	free(path);
+	for (int c = 0; c < AW_MAX_CPUS; c++)
+		for (int n = 0; n < cfg->nr_nodes; n++)
+			if (cfg->node[n].cpu_mask >> c & 1)
+				in->cpu_node[c] = n;
+	if (o->swap_bytes != UINT64_MAX)
+		cfg->swap_bytes = o->swap_bytes;
+	else if (!in->st->had_topology || !cfg->swap_bytes)
+		cfg->swap_bytes = 8ULL << 30;	/* assumed, said in the report */
+	return 0;
+}
+
+int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struct aw_trace_stats *st,
+		    char *err, size_t errlen)
+{
+	struct aw_reader *r = calloc(1, sizeof(*r));
+	struct stat sb;
+	char *snap, *tg;
+	int ret = -1;
+
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", o->path);
+		return -1;
+	}
+	memset(st, 0, sizeof(*st));
+	r->in.o = o;
+	r->in.sc = sc;
+	r->in.st = st;
+	r->in.next_age = o->age_every_ns ? o->age_every_ns : UINT64_MAX;
+	r->err = err;
+	r->errlen = errlen;
+	if (stat(o->path, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: cannot read: %s", o->path, S_ISREG(sb.st_mode) ? strerror(errno) :
+			 "not a regular file");
+		goto out;
+	}
+	r->file_size = (uint64_t)sb.st_size;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	r->h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!r->h) {
+		snprintf(err, errlen, "%s: not a readable trace.dat (bad magic, unsupported version, or "
+			 "truncated headers)", o->path);
+		goto out;
+	}
+	r->tep = tracecmd_get_tep(r->h);
+	st->long_size = tep_get_long_size(r->tep);
+	sc->path = strdup(o->path);
+	aw_config_default(&sc->cfg);
+	sc->cfg.thp = (enum aw_thp_mode)o->thp;
+	sc->cfg.thp_modes = 1U << o->thp;
+	if (setup_topology(r, err, errlen))
+		goto out;
+	if (o->memory_limit) {
+		sc->cfg.nr_memcgs = 2;
+		sc->cfg.memcg_limit[1] = o->memory_limit;
+	}
+	tg = side_path(o->path, ".saved_tgids");
+	if (tg)
+		aw_side_tgids(&r->in, tg);
+	free(tg);
+	snap = side_path(o->path, ".procs");
+	if (snap && !stat(snap, &sb) && S_ISDIR(sb.st_mode))
+		r->in.snap_dir = snap;
+	else
+		free(snap);
+	resolve(r);
+	/* a truncated data section simply ends the iteration early */
+	tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
+	if (o->progress)
+		fputc('\n', stderr);
+	if (r->error)
+		goto out;
+	/* a final pass after the last event, so the tail of the trace is aged too */
+	if (!st->had_aging_events && st->events_used && aw_ing_aging(&r->in, -1, false) == 0)
+		st->synthesized_passes++;
+	ret = 0;
+out:
+	free((void *)r->in.snap_dir);
+	if (r->h)
+		tracecmd_close(r->h);
+	aw_ing_free(&r->in);
+	free(r);
+	return ret;
+}
