@@ -60,6 +60,7 @@ struct aw_ingest {
 	uint64_t last_walk_seq[AW_MAX_NODES];
 	bool seen_walk[AW_MAX_NODES];
 	const char *snap_dir;			/* OUT.procs, NULL if none */
+	int recorded_thp;			/* THP mode from the side file, -1 if none */
 };
 
 /* tidmap.c-like helpers (procs.c) */

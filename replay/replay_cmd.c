@@ -231,13 +231,13 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 
 	fmt_ns(age, sizeof(age), o->t.age_every_ns);
 	fmt_ns(win, sizeof(win), o->t.window_ns);
-	snprintf(buf, len, "access=%s%s%s aging=%s nodes=%d (%s) swap=%lluM memory_limit=%lluM thp=%s%s%s",
+	snprintf(buf, len, "access=%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s",
 		 aw_access_policy_name(o->t.access),
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? " window=" : "",
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? win : "",
 		 st->had_aging_events ? "recorded (mm_vmscan_lru_gen_walk)" : age, sc->cfg.nr_nodes,
-		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20),
-		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(o->t.thp),
+		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20), st->swap_source,
+		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(st->thp), st->thp_source,
 		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
 		 o->t.force_every ? " (every Nth pass forced)" : "");
 }
@@ -336,7 +336,7 @@ int aw_cmd_replay(int argc, char **argv)
 	}
 	if (!status) {
 		memset(&lo, 0, sizeof(lo));
-		lo.thp = o.t.thp;
+		lo.thp = st.thp;
 		lo.variants = o.variants;
 		lo.nr_variants = o.nr_variants;
 		lo.bugs = o.bugs;

@@ -39,7 +39,7 @@ static int parse_cpus(const char *s, uint64_t *mask)
 	return 0;
 }
 
-/* "node N cpus LIST mem BYTES" lines and "swap BYTES" */
+/* "node N cpus LIST mem BYTES" lines, "swap BYTES" and "thp MODE" */
 int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t errlen)
 {
 	struct aw_config *cfg = &in->sc->cfg;
@@ -69,6 +69,8 @@ int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t e
 		} else if (sscanf(line, "swap %llu", &swap) == 1) {
 			if (in->o->swap_bytes == UINT64_MAX)
 				cfg->swap_bytes = swap & ~4095ULL;
+		} else if (sscanf(line, "thp %255s", cpus) == 1 && aw_thp_mode_parse(cpus) >= 0) {
+			in->recorded_thp = aw_thp_mode_parse(cpus);
 		} else {
 			snprintf(err, errlen, "%s:%d: not a topology line", path, lineno);
 			fclose(f);

@@ -92,7 +92,7 @@ void aw_trace_opts_default(struct aw_trace_opts *o)
 	o->swap_bytes = UINT64_MAX;
 	o->access = AW_ACCESS_FAULTS_ONLY;
 	o->window_ns = 2000000000ULL;
-	o->thp = AW_THP_ALWAYS;
+	o->thp = -1;
 }
 
 const char *aw_access_policy_name(enum aw_access_policy p)
@@ -483,10 +483,22 @@ static int setup_topology(struct aw_reader *r, char *err, size_t errlen)
 		for (int n = 0; n < cfg->nr_nodes; n++)
 			if (cfg->node[n].cpu_mask >> c & 1)
 				in->cpu_node[c] = n;
-	if (o->swap_bytes != UINT64_MAX)
+	/*
+	 * Without swap the walk skips every anonymous VMA (swappiness 0), so a
+	 * recording from a swapless machine would show only file pages; the
+	 * default assumes 8 GiB and the report says so (--swap 0 for the
+	 * machine's own behaviour).
+	 */
+	if (o->swap_bytes != UINT64_MAX) {
 		cfg->swap_bytes = o->swap_bytes;
-	else if (!in->st->had_topology || !cfg->swap_bytes)
-		cfg->swap_bytes = 8ULL << 30;	/* assumed, said in the report */
+		snprintf(in->st->swap_source, sizeof(in->st->swap_source), "--swap");
+	} else if (!in->st->had_topology || !cfg->swap_bytes) {
+		cfg->swap_bytes = 8ULL << 30;
+		snprintf(in->st->swap_source, sizeof(in->st->swap_source), "assumed%s",
+			 in->st->had_topology ? "; the recording machine had none" : "");
+	} else {
+		snprintf(in->st->swap_source, sizeof(in->st->swap_source), "side file");
+	}
 	return 0;
 }
 
@@ -507,6 +519,7 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->in.sc = sc;
 	r->in.st = st;
 	r->in.next_age = o->age_every_ns ? o->age_every_ns : UINT64_MAX;
+	r->in.recorded_thp = -1;
 	r->err = err;
 	r->errlen = errlen;
 	if (stat(o->path, &sb) || !S_ISREG(sb.st_mode)) {
@@ -526,10 +539,14 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	st->long_size = tep_get_long_size(r->tep);
 	sc->path = strdup(o->path);
 	aw_config_default(&sc->cfg);
-	sc->cfg.thp = (enum aw_thp_mode)o->thp;
-	sc->cfg.thp_modes = 1U << o->thp;
 	if (setup_topology(r, err, errlen))
 		goto out;
+	/* THP: --thp, else the recording machine's mode, else always */
+	st->thp = o->thp >= 0 ? o->thp : r->in.recorded_thp >= 0 ? r->in.recorded_thp : AW_THP_ALWAYS;
+	snprintf(st->thp_source, sizeof(st->thp_source), "%s",
+		 o->thp >= 0 ? "--thp" : r->in.recorded_thp >= 0 ? "side file" : "assumed");
+	sc->cfg.thp = (enum aw_thp_mode)st->thp;
+	sc->cfg.thp_modes = 1U << st->thp;
 	if (o->memory_limit) {
 		sc->cfg.nr_memcgs = 2;
 		sc->cfg.memcg_limit[1] = o->memory_limit;

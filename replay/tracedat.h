@@ -30,7 +30,7 @@ struct aw_trace_opts {
 	enum aw_access_policy access;
 	uint64_t window_ns;		/* recent-faults window */
 	bool progress;			/* progress bar on stderr */
-	int thp;			/* enum aw_thp_mode */
+	int thp;			/* enum aw_thp_mode, -1 = the recording's (side file), else always */
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o);
@@ -49,6 +49,9 @@ struct aw_trace_stats {
 	bool had_topology, had_snapshots, had_tgids, had_aging_events;
 	char topology_source[64];
 	int long_size;				/* 4 or 8: the recording's word size */
+	int thp;				/* the THP mode the model ran with */
+	char thp_source[32];
+	char swap_source[48];
 };
 
 /*

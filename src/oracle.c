@@ -117,6 +117,7 @@ struct aw_oracle {
 	struct aw_suppress_run *runs;	/* [region][node] */
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
 	unsigned long (*min_seq_seen)[ANON_AND_FILE];
+	uint64_t next_full_check;	/* event index of the next full list walk */
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -621,12 +622,15 @@ void aw_oracle_event_end(struct aw_kernel *k)
 	aw_or_check_structure(k);
 	/*
 	 * The full list walk after every event while it is cheap (fuzzing
-	 * inputs), every 1024th event otherwise; inc_max_seq() always checks.
+	 * inputs); otherwise once per as many events as there are pages, so
+	 * it costs O(1) per event.  inc_max_seq() always checks its lruvec.
 	 */
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
-	if (pages < 4096 || !(k->event_index & 1023))
+	if (pages < 512 || k->event_index >= k->oracle->next_full_check) {
+		k->oracle->next_full_check = k->event_index + (uint64_t)(pages > 1024 ? pages : 1024);
 		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 			check_lruvec(k, &k->lruvecs[i]);
+	}
 }

@@ -2,7 +2,7 @@
 /*
  * A small memory-heavy workload to record (traces/README.md): threads,
  * fork, mmap/munmap, madvise (HUGEPAGE, DONTNEED, FREE, COLD) and a hot /
- * cold working set, for about a second.
+ * cold working set, for about three seconds.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -28,9 +28,9 @@ static void *worker(void *arg)
 	(void)arg;
 	if (p == MAP_FAILED)
 		return NULL;
-	for (int round = 0; round < 4; round++) {
+	for (int round = 0; round < 20; round++) {
 		touch(p, len, 4096);
-		usleep(20000);
+		usleep(50000);
 	}
 	madvise(p, len / 2, MADV_DONTNEED);
 	touch(p, len, 4096);
@@ -59,9 +59,9 @@ int main(void)
 		touch(h, hot, 4096);	/* CoW copies in the child */
 		_exit(0);
 	}
-	for (int round = 0; round < 10; round++) {
+	for (int round = 0; round < 30; round++) {
 		touch(h, hot, 4096);
-		usleep(50000);
+		usleep(100000);
 	}
 	madvise(c, cold / 2, MADV_COLD);
 	madvise(c + cold / 2, cold / 2, MADV_FREE);
