@@ -1,0 +1,51 @@
+#!/bin/bash
+# Replay never crashes on foreign or broken input: every public trace.dat
+# (scheduler-only, 32-bit longs, empty v7, a 103-byte text file) and
+# truncated copies of a real recording give a report (exit 0) or a one-line
+# message (exit 2) -- never a signal, never another status.
+# Usage: replay_robustness.sh AGEWALK SOURCE_DIR SHARED_TRACES WORKDIR
+set -uo pipefail
+aw=$1 src=$2 shared=$3 work=$4
+mkdir -p "$work"
+pass=0 fail=0
+check() {	# check FILE EXPECTED_STATUS...
+	local f=$1 out rc
+	shift
+	out=$("$aw" replay "$f" --no-progress --variants base,pud 2>&1)
+	rc=$?
+	for want in "$@"; do
+		if [ "$rc" = "$want" ]; then
+			if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" != 1 ]; then
+				echo "FAIL: $f: exit 2 but not a one-line message: $out"
+				fail=$((fail + 1))
+				return
+			fi
+			pass=$((pass + 1))
+			return
+		fi
+	done
+	echo "FAIL: $f: exit $rc (wanted $*): $(printf '%s' "$out" | tail -3)"
+	fail=$((fail + 1))
+}
+if [ -d "$shared/public" ]; then
+	check "$shared/public/dynamic-scheduling.dat" 2
+	check "$shared/public/lisa-sched_load.dat" 0
+	check "$shared/public/lisa-example_rtapp.dat" 0
+	check "$shared/public/kernel-monitor-framework.dat" 0
+	check "$shared/public/working-set-estimation.dat" 0
+fi
+check "$work/does-not-exist.dat" 2
+for rec in "$src"/traces/*.dat; do
+	check "$rec" 0
+	size=$(stat -c %s "$rec")
+	for cut in 0 64 4096 65536 $((size / 3)) $((size / 2)) $((size - 1)); do
+		head -c "$cut" "$rec" > "$work/cut.dat"
+		check "$work/cut.dat" 0 2
+	done
+	# flipped bytes in the data section
+	cp "$rec" "$work/flip.dat"
+	printf '\xff\xff\xff\xff' | dd of="$work/flip.dat" bs=1 seek=$((size * 3 / 4)) conv=notrunc 2>/dev/null
+	check "$work/flip.dat" 0 2
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
