@@ -20,6 +20,7 @@ struct aw_tproc {
 	int cpu;		/* last CPU it ran on */
 	bool alive;
 	bool ran;		/* a RUN was emitted since the last aging pass */
+	uint8_t ran_nodes;	/* ran since that node's last aging pass (bit per node) */
 	uint64_t brk;		/* current program break, 0 = unknown */
 	int nr_vmas, cap_vmas;
 	struct { uint64_t start, end; } *vmas;	/* what the model has mapped */
@@ -56,11 +57,15 @@ struct aw_ingest {
 	uint64_t model_time;			/* time the emitted stream has reached */
 	uint64_t next_age;
 	uint64_t passes;
-	/* recorded aging (mm_vmscan_lru_gen_walk) */
+	/* recorded aging (mm_vmscan_lru_gen_walk): the open group per node */
 	uint64_t last_walk_seq[AW_MAX_NODES];
 	bool seen_walk[AW_MAX_NODES];
+	size_t group_event[AW_MAX_NODES];	/* index of the AGE event emitted for it */
+	int group_index[AW_MAX_NODES];		/* its entry in st->recorded */
+	uint32_t group_ran[AW_MAX_NODES];	/* processes that ran since the node's last pass */
 	const char *snap_dir;			/* OUT.procs, NULL if none */
 	int recorded_thp;			/* THP mode from the side file, -1 if none */
+	const char *cur_comm;			/* comm of the current record's task, or NULL */
 };
 
 /* tidmap.c-like helpers (procs.c) */
@@ -82,6 +87,8 @@ int aw_ing_fault(struct aw_ingest *in, uint32_t tid, uint64_t addr, bool write, 
 int aw_ing_mmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint64_t len, uint32_t prot,
 		uint32_t flags, bool file);
 int aw_ing_munmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint64_t len);
+void aw_ing_remap(struct aw_ingest *in, struct aw_tproc *p, uint64_t old, uint64_t old_len,
+		  uint64_t new_addr, uint64_t new_len);
 int aw_ing_aging(struct aw_ingest *in, int only_node, bool force);
 void aw_ing_free(struct aw_ingest *in);
 

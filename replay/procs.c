@@ -184,6 +184,8 @@ struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *com
 
 	if (p || tid == 0)
 		return p;
+	if (!comm)
+		comm = in->cur_comm;
 	if (!aw_tidmap_get(&in->tgids, tid, &tgid) && (uint32_t)tgid != tid &&
 	    (p = aw_ing_known(in, (uint32_t)tgid))) {
 		p->tasks++;
@@ -283,6 +285,15 @@ int aw_ing_munmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint6
 	return aw_ing_emit(in, &ev);
 }
 
+void aw_ing_remap(struct aw_ingest *in, struct aw_tproc *p, uint64_t old, uint64_t old_len,
+		  uint64_t new_addr, uint64_t new_len)
+{
+	(void)in;
+	vma_remove(p, old, old + old_len);
+	vma_remove(p, new_addr, new_addr + new_len);
+	vma_add(p, new_addr, new_addr + new_len);
+}
+
 /* ---- lifetimes --------------------------------------------------------------- */
 
 int aw_ing_fork(struct aw_ingest *in, uint32_t parent, uint32_t child, uint64_t clone_flags,
@@ -372,6 +383,7 @@ int aw_ing_run(struct aw_ingest *in, uint32_t tid, int cpu)
 	if (p->ran && p->cpu == cpu)
 		return 0;
 	p->ran = true;
+	p->ran_nodes = 0xff;
 	p->cpu = cpu;
 	ev.pid = p->id;
 	ev.cpu = (uint16_t)cpu;
@@ -423,6 +435,7 @@ int aw_ing_fault(struct aw_ingest *in, uint32_t tid, uint64_t addr, bool write, 
 	ev.flags = write ? AW_ACC_WRITE : 0;
 	p->cpu = cpu;
 	p->ran = true;	/* faulting means running */
+	p->ran_nodes = 0xff;
 	if (in->o->access != AW_ACCESS_FAULTS_ONLY && remember_fault(p, page, in->now))
 		return -1;
 	return aw_ing_emit(in, &ev);
@@ -502,8 +515,13 @@ int aw_ing_aging(struct aw_ingest *in, int only_node, bool force)
 		if (aw_ing_emit(in, &ev))
 			return -1;
 	}
-	for (uint32_t i = 0; i < in->nr_procs; i++)
+	for (uint32_t i = 0; i < in->nr_procs; i++) {
 		in->procs[i].ran = false;
+		if (only_node >= 0)
+			in->procs[i].ran_nodes &= ~(1U << only_node);
+		else
+			in->procs[i].ran_nodes = 0;
+	}
 	in->passes++;
 	return 0;
 }

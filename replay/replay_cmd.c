@@ -242,7 +242,10 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 		 o->t.force_every ? " (every Nth pass forced)" : "");
 }
 
-static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
+static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw_trace_stats *st);
+
+static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, const char *policy,
+			const struct aw_lockstep *ls)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -268,8 +271,79 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 		fprintf(f, "%s\"%s\":%llu", i ? "," : "", st->skipped[i].name,
 			(unsigned long long)st->skipped[i].count);
 	fprintf(f, "}},\"policy\":\"%s\"", policy);
+	recorded_json(f, ls, st);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * The kernel's recorded passes next to the model's: the k-th recorded
+ * (nid, seq) group of a node against the model's k-th pass on that node
+ * (the model's sequence numbers start elsewhere).  The tracepoint has no
+ * mm, memcg or force flag, so only per-pass aggregates compare.
+ */
+static const struct aw_pass *model_pass(const struct aw_lockstep *ls, int v, uint32_t nid, int k)
+{
+	const struct aw_node_stats *ns = &ls->k[v]->node_stats[nid];
+
+	return k < ns->nr_passes ? &ns->passes[k] : NULL;
+}
+
+static void recorded_text(FILE *out, const struct aw_lockstep *ls, const struct aw_trace_stats *st)
+{
+	int seen[AW_MAX_NODES] = { 0 };
+
+	if (!st->nr_recorded)
+		return;
+	fprintf(out, "\nrecorded aging (vmscan:mm_vmscan_lru_gen_walk) vs the model (%s), per (nid, seq):\n"
+		"forced = more walks than processes that ran since the node's previous pass (inferred)\n"
+		"  nid        seq forced | kernel walks T assoc empty S | model walks T assoc empty S\n",
+		ls->variant[0]->name);
+	for (int i = 0; i < st->nr_recorded; i++) {
+		const struct aw_recorded_pass *rp = &st->recorded[i];
+		const struct aw_pass *mp = rp->nid < AW_MAX_NODES ? model_pass(ls, 0, rp->nid, seen[rp->nid]++) : NULL;
+
+		fprintf(out, "  %3u %10llu %6s | %12u %llu %llu %u %llu", rp->nid, (unsigned long long)rp->seq,
+			rp->forced ? "yes" : "no", rp->walks, (unsigned long long)rp->leaf_total,
+			(unsigned long long)rp->leaf_associated, rp->empty, (unsigned long long)rp->pud_skipped);
+		if (mp)
+			fprintf(out, " | %11lu %lu %lu %lu %lu\n", mp->walks, mp->mm_stats[MM_LEAF_TOTAL],
+				mp->mm_stats[MM_LEAF_ASSOCIATED], mp->mm_stats[MM_WALK_EMPTY],
+				mp->mm_stats[MM_PUD_EMPTY_SKIPPED]);
+		else
+			fputs(" | (no model pass)\n", out);
+	}
+}
+
+static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw_trace_stats *st)
+{
+	int seen[AW_MAX_NODES] = { 0 };
+
+	fputs(",\"recorded_passes\":[", f);
+	for (int i = 0; i < st->nr_recorded; i++) {
+		const struct aw_recorded_pass *rp = &st->recorded[i];
+		int k = rp->nid < AW_MAX_NODES ? seen[rp->nid]++ : 0;
+
+		fprintf(f, "%s{\"nid\":%u,\"seq\":%llu,\"forced_inferred\":%s,\"walks\":%u,\"leaf_total\":%llu,"
+			"\"leaf_associated\":%llu,\"empty\":%u,\"pud_skipped\":%llu,\"model\":{",
+			i ? "," : "", rp->nid, (unsigned long long)rp->seq, rp->forced ? "true" : "false",
+			rp->walks, (unsigned long long)rp->leaf_total, (unsigned long long)rp->leaf_associated,
+			rp->empty, (unsigned long long)rp->pud_skipped);
+		for (int v = 0; v < ls->nr_variants; v++) {
+			const struct aw_pass *mp = rp->nid < AW_MAX_NODES ? model_pass(ls, v, rp->nid, k) : NULL;
+
+			fprintf(f, "%s\"%s\":", v ? "," : "", ls->variant[v]->name);
+			if (mp)
+				fprintf(f, "{\"walks\":%lu,\"leaf_total\":%lu,\"leaf_associated\":%lu,\"empty\":%lu,"
+					"\"pud_skipped\":%lu}", mp->walks, mp->mm_stats[MM_LEAF_TOTAL],
+					mp->mm_stats[MM_LEAF_ASSOCIATED], mp->mm_stats[MM_WALK_EMPTY],
+					mp->mm_stats[MM_PUD_EMPTY_SKIPPED]);
+			else
+				fputs("null", f);
+		}
+		fputs("}}", f);
+	}
+	fputc(']', f);
 }
 
 static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
@@ -313,6 +387,7 @@ int aw_cmd_replay(int argc, char **argv)
 	aw_scenario_init(&sc);
 	if (aw_trace_ingest(&o.t, &sc, &st, err, sizeof(err))) {
 		fprintf(stderr, "agewalk: %s\n", err);
+		aw_trace_stats_free(&st);
 		aw_scenario_free(&sc);
 		free(o.variant_buf);
 		return 2;
@@ -349,13 +424,14 @@ int aw_cmd_replay(int argc, char **argv)
 			status = 2;
 		} else {
 			if (o.json) {
-				char *extra = trace_json(&o, &st, policy);
+				char *extra = trace_json(&o, &st, policy, &ls);
 
 				aw_report_json(stdout, &ls, extra);
 				free(extra);
 			} else {
 				trace_text(stdout, &o, &st, policy);
 				aw_report_table(stdout, &ls);
+				recorded_text(stdout, &ls, &st);
 			}
 			aw_report_findings(o.json ? stderr : stdout, &ls);
 			if (ls.nr_findings)
@@ -365,6 +441,7 @@ int aw_cmd_replay(int argc, char **argv)
 	}
 	if (walk_log)
 		fclose(walk_log);
+	aw_trace_stats_free(&st);
 	aw_scenario_free(&sc);
 	free(o.variant_buf);
 	return status;

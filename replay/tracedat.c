@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -82,6 +83,7 @@ struct aw_reader {
 	char *err;
 	size_t errlen;
 	uint64_t progress_at;
+	double started;
 	bool use_newtask;
 };
 
@@ -93,6 +95,13 @@ void aw_trace_opts_default(struct aw_trace_opts *o)
 	o->access = AW_ACCESS_FAULTS_ONLY;
 	o->window_ns = 2000000000ULL;
 	o->thp = -1;
+}
+
+void aw_trace_stats_free(struct aw_trace_stats *st)
+{
+	free(st->recorded);
+	st->recorded = NULL;
+	st->nr_recorded = st->cap_recorded = 0;
 }
 
 const char *aw_access_policy_name(enum aw_access_policy p)
@@ -124,6 +133,16 @@ static uint64_t fld(struct aw_reader *r, int tev, int i, struct tep_record *rec)
 	if (!r->field[tev][i] || tep_read_number_field(r->field[tev][i], rec->data, &v))
 		return 0;
 	return v;
+}
+
+/* A syscall return value, sign-extended from its recorded width (4 on 32-bit). */
+static int64_t fld_ret(struct aw_reader *r, int tev, int i, struct tep_record *rec)
+{
+	uint64_t v = fld(r, tev, i, rec);
+
+	if (r->field[tev][i] && r->field[tev][i]->size == 4)
+		return (int32_t)(uint32_t)v;
+	return (int64_t)v;
 }
 
 static uint32_t fld32(struct aw_reader *r, int tev, int i, struct tep_record *rec)
@@ -201,7 +220,7 @@ static int on_mmap(struct aw_reader *r, int t, uint32_t tid, int cpu, struct tep
 	int slot = pending_slot(r, tid);
 	struct aw_pending_mmap *pm;
 	struct aw_tproc *p;
-	uint64_t ret;
+	int64_t ret;
 	uint8_t flags = 0;
 
 	if (slot < 0)
@@ -215,8 +234,8 @@ static int on_mmap(struct aw_reader *r, int t, uint32_t tid, int cpu, struct tep
 		pm->valid = true;
 		return 0;
 	}
-	ret = fld(r, t, 0, rec);
-	if (!pm->valid || ret >= (uint64_t)-4095 || !(p = aw_ing_proc(in, tid, NULL, cpu)))
+	ret = fld_ret(r, t, 0, rec);
+	if (!pm->valid || (ret < 0 && ret >= -4095) || !(p = aw_ing_proc(in, tid, NULL, cpu)))
 		return pm->valid = false, 0;
 	pm->valid = false;
 	if (pm->flags & 0x2000)
@@ -225,13 +244,13 @@ static int on_mmap(struct aw_reader *r, int t, uint32_t tid, int cpu, struct tep
 		flags |= AW_MAP_NORESERVE;
 	if ((pm->flags & 0x0f) == 0x08)	/* MAP_DROPPABLE is a mapping type */
 		flags |= AW_MAP_DROPPABLE;
-	return aw_ing_mmap(in, p, ret, pm->len, pm->prot, flags, !(pm->flags & 0x20));
+	return aw_ing_mmap(in, p, (uint64_t)ret, pm->len, pm->prot, flags, !(pm->flags & 0x20));
 }
 
 static int on_brk(struct aw_reader *r, uint32_t tid, int cpu, struct tep_record *rec)
 {
 	struct aw_tproc *p = aw_ing_proc(&r->in, tid, NULL, cpu);
-	uint64_t nb = fld(r, TEV_BRK_EXIT, 0, rec) & ~4095ULL, old;
+	uint64_t nb = (uint64_t)fld_ret(r, TEV_BRK_EXIT, 0, rec) & ~4095ULL, old;
 
 	if (!p || nb >= (1ULL << 47))
 		return 0;
@@ -266,8 +285,16 @@ static int on_range(struct aw_reader *r, int t, uint32_t tid, int cpu, struct te
 		ev.stride = (fld(r, t, 2, rec) + 4095) & ~4095ULL;
 		if (fld32(r, t, 3, rec) & 2)	/* MREMAP_FIXED */
 			ev.addr2 = fld(r, t, 4, rec) & ~4095ULL;
-		if (!ev.stride || ev.stride > (1ULL << 47) || ev.addr2 >= (1ULL << 47))
+		if (!ev.stride || ev.stride > (1ULL << 47) || ev.addr2 >= (1ULL << 47) ||
+		    (ev.addr2 ? ev.addr2 : ev.addr) + ev.stride > (1ULL << 47))
 			return 0;
+		/*
+		 * The ingester's picture follows: the old range goes, the new one
+		 * is at the fixed address, or in place (sys_exit_mremap is not
+		 * recorded, so a kernel-chosen move is assumed to grow in place,
+		 * as the model also tries first).
+		 */
+		aw_ing_remap(in, p, ev.addr, ev.len, ev.addr2 ? ev.addr2 : ev.addr, ev.stride);
 		break;
 	case TEV_MPROTECT:
 		ev.kind = AW_EV_MPROTECT;
@@ -291,20 +318,73 @@ static int on_range(struct aw_reader *r, int t, uint32_t tid, int cpu, struct te
 	return aw_ing_emit(in, &ev);
 }
 
-/* vmscan:mm_vmscan_lru_gen_walk: the kernel aged; replay an aging pass per (nid, seq). */
+/*
+ * The event carries no force flag.  A forced pass walks every mm on the
+ * list, a normal one only those that ran since the node's last pass, so a
+ * group with more walks than processes that ran was forced; the replayed
+ * AGE event is marked so once the group is complete.
+ */
+static void close_group(struct aw_ingest *in, int nid)
+{
+	struct aw_recorded_pass *rp;
+
+	if (!in->seen_walk[nid])
+		return;
+	rp = &in->st->recorded[in->group_index[nid]];
+	rp->forced = rp->walks > rp->ran;
+	if (rp->forced && in->group_event[nid] < in->sc->nr_events)
+		in->sc->events[in->group_event[nid]].flags |= AW_AGE_FORCE;
+}
+
+/* vmscan:mm_vmscan_lru_gen_walk: the kernel aged; replay one pass per (nid, seq). */
 static int on_walk(struct aw_reader *r, struct tep_record *rec)
 {
 	struct aw_ingest *in = &r->in;
+	struct aw_trace_stats *st = in->st;
 	uint64_t nid = fld(r, TEV_LRU_GEN_WALK, 0, rec), seq = fld(r, TEV_LRU_GEN_WALK, 1, rec);
+	struct aw_recorded_pass *rp;
 
-	in->st->recorded_walks++;
+	st->recorded_walks++;
 	if (nid >= (uint64_t)in->sc->cfg.nr_nodes)
 		return 0;
-	if (in->seen_walk[nid] && in->last_walk_seq[nid] == seq)
-		return 0;
-	in->seen_walk[nid] = true;
-	in->last_walk_seq[nid] = seq;
-	return aw_ing_aging(in, (int)nid, false);
+	if (!in->seen_walk[nid] || in->last_walk_seq[nid] != seq) {
+		uint32_t ran = 0;
+
+		close_group(in, (int)nid);
+		if (st->nr_recorded == st->cap_recorded) {
+			int cap = st->cap_recorded ? st->cap_recorded * 2 : 64;
+			void *a = realloc(st->recorded, cap * sizeof(*st->recorded));
+
+			if (!a)
+				return -1;
+			st->recorded = a;
+			st->cap_recorded = cap;
+		}
+		for (uint32_t i = 0; i < in->nr_procs; i++)
+			ran += in->procs[i].alive && (in->procs[i].ran_nodes >> nid & 1);
+		rp = &st->recorded[st->nr_recorded];
+		memset(rp, 0, sizeof(*rp));
+		rp->nid = (uint32_t)nid;
+		rp->seq = seq;
+		rp->ran = ran;
+		in->group_index[nid] = st->nr_recorded++;
+		in->group_event[nid] = in->sc->nr_events;	/* the AGE event comes next */
+		in->seen_walk[nid] = true;
+		in->last_walk_seq[nid] = seq;
+		if (aw_ing_aging(in, (int)nid, false))
+			return -1;
+		/* aw_ing_aging() may emit re-touches first: find the AGE itself */
+		while (in->group_event[nid] < in->sc->nr_events &&
+		       in->sc->events[in->group_event[nid]].kind != AW_EV_AGE)
+			in->group_event[nid]++;
+	}
+	rp = &st->recorded[in->group_index[nid]];
+	rp->walks++;
+	rp->leaf_total += fld(r, TEV_LRU_GEN_WALK, 2, rec);
+	rp->leaf_associated += fld(r, TEV_LRU_GEN_WALK, 3, rec);
+	rp->empty += fld(r, TEV_LRU_GEN_WALK, 4, rec) != 0;
+	rp->pud_skipped += fld(r, TEV_LRU_GEN_WALK, 5, rec);
+	return 0;
 }
 
 static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
@@ -375,13 +455,30 @@ static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 	}
 }
 
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* percent of the file, events/s, ETA: on a terminal only (--progress) */
 static void progress(struct aw_reader *r, struct tep_record *rec)
 {
+	double now, frac, rate;
+
 	if (!r->in.o->progress || !r->file_size || r->in.st->events_read < r->progress_at)
 		return;
-	r->progress_at = r->in.st->events_read + 200000;
-	fprintf(stderr, "\ragewalk replay: %5.1f%%  %llu events", 100.0 * rec->offset / r->file_size,
-		(unsigned long long)r->in.st->events_read);
+	if (!r->started)
+		r->started = wall();
+	r->progress_at = r->in.st->events_read + 100000;
+	now = wall() - r->started;
+	frac = (double)rec->offset / (double)r->file_size;
+	rate = now > 0 ? r->in.st->events_read / now : 0;
+	fprintf(stderr, "\ragewalk replay: %5.1f%%  %llu events  %.0f events/s  ETA %.0f s   ",
+		100.0 * frac, (unsigned long long)r->in.st->events_read, rate,
+		frac > 0.01 ? now * (1 - frac) / frac : 0.0);
 }
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
@@ -396,7 +493,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	in->st->events_read++;
 	if (rec->missed_events > 0)
 		in->st->lost_events += (uint64_t)rec->missed_events;
-	if (!in->st->first_ts)
+	if (in->st->events_read == 1)
 		in->st->first_ts = rec->ts;
 	if (rec->ts > in->st->last_ts)
 		in->st->last_ts = rec->ts;
@@ -422,6 +519,13 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		return 0;
 	}
 	in->st->events_used++;
+	{
+		int pid = tep_data_pid(r->tep, rec);
+
+		/* a task seen for the first time is named after its saved comm */
+		in->cur_comm = pid > 0 && tep_is_pid_registered(r->tep, pid) ?
+			       tep_data_comm_from_pid(r->tep, pid) : NULL;
+	}
 	if (dispatch(r, t, rec)) {
 		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",
 			 in->o->path, (unsigned long long)in->st->events_read);
@@ -567,6 +671,8 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 		fputc('\n', stderr);
 	if (r->error)
 		goto out;
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		close_group(&r->in, n);
 	/* a final pass after the last event, so the tail of the trace is aged too */
 	if (!st->had_aging_events && st->events_used && aw_ing_aging(&r->in, -1, false) == 0)
 		st->synthesized_passes++;

@@ -37,6 +37,15 @@ void aw_trace_opts_default(struct aw_trace_opts *o);
 
 #define AW_TRACE_MAX_SKIPPED	32
 
+/* One recorded aging pass: the mm_vmscan_lru_gen_walk events of one (nid, seq). */
+struct aw_recorded_pass {
+	uint32_t nid;
+	uint64_t seq;
+	uint32_t walks, empty, ran;
+	uint64_t leaf_total, leaf_associated, pud_skipped;
+	bool forced;		/* inferred: more walks than processes that ran since */
+};
+
 struct aw_trace_stats {
 	uint64_t events_read, events_used, events_emitted, lost_events;
 	uint64_t first_ts, last_ts;
@@ -49,6 +58,8 @@ struct aw_trace_stats {
 	bool had_topology, had_snapshots, had_tgids, had_aging_events;
 	char topology_source[64];
 	int long_size;				/* 4 or 8: the recording's word size */
+	int nr_recorded, cap_recorded;
+	struct aw_recorded_pass *recorded;	/* freed by aw_trace_stats_free() */
 	int thp;				/* the THP mode the model ran with */
 	char thp_source[32];
 	char swap_source[48];
@@ -62,5 +73,6 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 		    char *err, size_t errlen);
 
 const char *aw_access_policy_name(enum aw_access_policy p);
+void aw_trace_stats_free(struct aw_trace_stats *st);
 
 #endif /* AW_TRACEDAT_H */
