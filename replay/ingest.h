@@ -26,6 +26,8 @@ struct aw_tproc {
 	struct { uint64_t start, end; } *vmas;	/* what the model has mapped */
 	int nr_faults, cap_faults;
 	struct { uint64_t page, ts; } *faults;	/* recent faults (policy) */
+	int nr_damon, cap_damon;
+	struct { uint64_t start, end; } *damon;	/* DAMON regions accessed since the last pass */
 };
 
 /* tid -> process index, open addressing */
@@ -65,6 +67,7 @@ struct aw_ingest {
 	uint32_t group_ran[AW_MAX_NODES];	/* processes that ran since the node's last pass */
 	const char *snap_dir;			/* OUT.procs, NULL if none */
 	int recorded_thp;			/* THP mode from the side file, -1 if none */
+	struct aw_tidmap damon_targets;		/* DAMON target index -> pid */
 	const char *cur_comm;			/* comm of the current record's task, or NULL */
 };
 
@@ -90,11 +93,14 @@ int aw_ing_munmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint6
 void aw_ing_remap(struct aw_ingest *in, struct aw_tproc *p, uint64_t old, uint64_t old_len,
 		  uint64_t new_addr, uint64_t new_len);
 int aw_ing_aging(struct aw_ingest *in, int only_node, bool force);
+int aw_ing_damon(struct aw_ingest *in, uint32_t pid, uint64_t start, uint64_t end, uint32_t nr_accesses,
+		 int cpu);
 void aw_ing_free(struct aw_ingest *in);
 
 /* sidefiles.c */
 int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t errlen);
 void aw_side_tgids(struct aw_ingest *in, const char *path);
+void aw_side_damon_targets(struct aw_ingest *in, const char *path);
 int aw_side_snapshot(struct aw_ingest *in, struct aw_tproc *p);
 
 #endif /* AW_INGEST_H */

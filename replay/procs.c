@@ -362,9 +362,11 @@ int aw_ing_exit(struct aw_ingest *in, uint32_t tid, bool group_dead)
 	p->alive = false;
 	free(p->vmas);
 	free(p->faults);
+	free(p->damon);
 	p->vmas = NULL;
 	p->faults = NULL;
-	p->nr_vmas = p->nr_faults = 0;
+	p->damon = NULL;
+	p->nr_vmas = p->nr_faults = p->nr_damon = 0;
 	ev.pid = p->id;
 	return aw_ing_emit(in, &ev);
 }
@@ -495,6 +497,50 @@ static int retouch(struct aw_ingest *in, struct aw_tproc *p)
 	return 0;
 }
 
+/*
+ * damon:damon_aggregated: DAMON saw [start, end) of a target accessed in
+ * nr_accesses sampling intervals.  Accessed regions are remembered and
+ * read, resident pages only, just before the next aging pass: what DAMON
+ * measured, without inventing faults for memory it never populated.
+ */
+int aw_ing_damon(struct aw_ingest *in, uint32_t pid, uint64_t start, uint64_t end, uint32_t nr_accesses,
+		 int cpu)
+{
+	struct aw_tproc *p = aw_ing_known(in, pid);
+
+	(void)cpu;
+	if (!p || !nr_accesses || end <= start || end > USER_TOP)
+		return 0;
+	if (p->nr_damon == p->cap_damon) {
+		int cap = p->cap_damon ? p->cap_damon * 2 : 32;
+		void *a = realloc(p->damon, cap * sizeof(*p->damon));
+
+		if (!a)
+			return -1;
+		p->damon = a;
+		p->cap_damon = cap;
+	}
+	p->damon[p->nr_damon].start = start & ~4095ULL;
+	p->damon[p->nr_damon].end = (end + 4095) & ~4095ULL;
+	p->nr_damon++;
+	return 0;
+}
+
+static int damon_retouch(struct aw_ingest *in, struct aw_tproc *p)
+{
+	for (int i = 0; i < p->nr_damon; i++) {
+		struct aw_event ev = { .kind = AW_EV_ACCESS, .pid = p->id, .repeat = 1,
+				       .cpu = (uint16_t)p->cpu, .flags = AW_ACC_RESIDENT };
+
+		ev.addr = p->damon[i].start;
+		ev.len = p->damon[i].end - p->damon[i].start;
+		if (aw_ing_emit(in, &ev))
+			return -1;
+	}
+	p->nr_damon = 0;
+	return 0;
+}
+
 /* One aging pass on every node (or one), after the policy's re-touches. */
 int aw_ing_aging(struct aw_ingest *in, int only_node, bool force)
 {
@@ -506,6 +552,9 @@ int aw_ing_aging(struct aw_ingest *in, int only_node, bool force)
 		for (uint32_t i = 0; i < in->nr_procs; i++)
 			if (retouch(in, &in->procs[i]))
 				return -1;
+	for (uint32_t i = 0; i < in->nr_procs; i++)
+		if (in->procs[i].alive && damon_retouch(in, &in->procs[i]))
+			return -1;
 	ev.flags = force ? AW_AGE_FORCE : 0;
 	ev.memcg = in->o->memory_limit ? 1 : 0;
 	for (int n = 0; n < in->sc->cfg.nr_nodes; n++) {
@@ -531,7 +580,9 @@ void aw_ing_free(struct aw_ingest *in)
 	for (uint32_t i = 0; i < in->nr_procs; i++) {
 		free(in->procs[i].vmas);
 		free(in->procs[i].faults);
+		free(in->procs[i].damon);
 	}
+	aw_tidmap_free(&in->damon_targets);
 	free(in->procs);
 	free(in->pend);
 	aw_tidmap_free(&in->tids);

@@ -231,10 +231,11 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 
 	fmt_ns(age, sizeof(age), o->t.age_every_ns);
 	fmt_ns(win, sizeof(win), o->t.window_ns);
-	snprintf(buf, len, "access=%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s",
+	snprintf(buf, len, "access=%s%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s",
 		 aw_access_policy_name(o->t.access),
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? " window=" : "",
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? win : "",
+		 st->damon_regions ? "+damon (accessed regions, resident pages)" : "",
 		 st->had_aging_events ? "recorded (mm_vmscan_lru_gen_walk)" : age, sc->cfg.nr_nodes,
 		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20), st->swap_source,
 		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(st->thp), st->thp_source,
@@ -259,13 +260,14 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 	fprintf(f, "\",\"events_read\":%llu,\"events_used\":%llu,\"events_emitted\":%llu,"
 		"\"lost_events\":%llu,\"processes\":%llu,\"duration_ns\":%llu,\"long_size\":%d,"
 		"\"synthesized_passes\":%llu,\"recorded_walks\":%llu,\"implicit_vmas\":%llu,"
-		"\"unreplayable_migrations\":%llu,\"initial_state\":\"%s\",\"events_skipped\":{",
+		"\"unreplayable_migrations\":%llu,\"damon_regions\":%llu,\"initial_state\":\"%s\","
+		"\"events_skipped\":{",
 		(unsigned long long)st->events_read, (unsigned long long)st->events_used,
 		(unsigned long long)st->events_emitted, (unsigned long long)st->lost_events,
 		(unsigned long long)st->processes, (unsigned long long)(st->last_ts - st->first_ts),
 		st->long_size, (unsigned long long)st->synthesized_passes,
 		(unsigned long long)st->recorded_walks, (unsigned long long)st->implicit_vmas,
-		(unsigned long long)st->unreplayable_migrations,
+		(unsigned long long)st->unreplayable_migrations, (unsigned long long)st->damon_regions,
 		st->had_snapshots ? "snapshots" : "empty");
 	for (int i = 0; i < st->nr_skipped; i++)
 		fprintf(f, "%s\"%s\":%llu", i ? "," : "", st->skipped[i].name,

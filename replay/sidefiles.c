@@ -99,6 +99,19 @@ void aw_side_tgids(struct aw_ingest *in, const char *path)
 	fclose(f);
 }
 
+/* OUT.damon_targets: "TARGET_INDEX PID" lines (traces/record writes them). */
+void aw_side_damon_targets(struct aw_ingest *in, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned int idx, pid;
+
+	if (!f)
+		return;
+	while (fscanf(f, "%u %u", &idx, &pid) == 2)
+		aw_tidmap_put(&in->damon_targets, idx, (int32_t)pid);
+	fclose(f);
+}
+
 /* The first CPU of a node, for accesses that must land on it. */
 static int node_cpu(const struct aw_config *cfg, int nid)
 {

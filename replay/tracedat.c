@@ -21,7 +21,7 @@ enum aw_tev {
 	TEV_FAULT, TEV_MMAP_ENTER, TEV_MMAP_EXIT, TEV_MUNMAP, TEV_MREMAP, TEV_MPROTECT,
 	TEV_BRK_ENTER, TEV_BRK_EXIT, TEV_MADVISE, TEV_MBIND, TEV_SET_MEMPOLICY, TEV_MOVE_PAGES,
 	TEV_MIGRATE_PAGES, TEV_PRCTL, TEV_MM_MIGRATE, TEV_FORK, TEV_EXEC, TEV_EXIT, TEV_SWITCH,
-	TEV_NEWTASK, TEV_LRU_GEN_WALK, TEV_NR
+	TEV_NEWTASK, TEV_LRU_GEN_WALK, TEV_DAMON, TEV_NR
 };
 
 static const struct { const char *sys, *name; } tev_names[TEV_NR] = {
@@ -46,6 +46,7 @@ static const struct { const char *sys, *name; } tev_names[TEV_NR] = {
 	[TEV_SWITCH] = { "sched", "sched_switch" },
 	[TEV_NEWTASK] = { "task", "task_newtask" },
 	[TEV_LRU_GEN_WALK] = { "vmscan", "mm_vmscan_lru_gen_walk" },
+	[TEV_DAMON] = { "damon", "damon_aggregated" },
 };
 
 /* Field names per event, resolved once: index into the event's field table. */
@@ -69,6 +70,7 @@ static const char *const tev_fields[TEV_NR][TEV_MAX_FIELDS] = {
 	[TEV_SWITCH] = { "next_pid" },
 	[TEV_NEWTASK] = { "pid", "clone_flags" },
 	[TEV_LRU_GEN_WALK] = { "nid", "seq", "leaf_total", "leaf_associated", "empty", "pud_skipped" },
+	[TEV_DAMON] = { "target_id", "start", "end", "nr_accesses" },
 };
 
 struct aw_reader {
@@ -450,6 +452,18 @@ static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 	}
 	case TEV_LRU_GEN_WALK:
 		return on_walk(r, rec);
+	case TEV_DAMON: {
+		int32_t pid;
+
+		/* DAMON names targets by index: OUT.damon_targets maps them to pids */
+		if (aw_tidmap_get(&in->damon_targets, (uint32_t)fld(r, t, 0, rec), &pid)) {
+			skipped(in->st, "damon_aggregated (no target map)");
+			return 0;
+		}
+		in->st->damon_regions++;
+		return aw_ing_damon(in, (uint32_t)pid, fld(r, t, 1, rec), fld(r, t, 2, rec),
+				    fld32(r, t, 3, rec), cpu);
+	}
 	default:
 		return 0;
 	}
@@ -658,6 +672,10 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	tg = side_path(o->path, ".saved_tgids");
 	if (tg)
 		aw_side_tgids(&r->in, tg);
+	free(tg);
+	tg = side_path(o->path, ".damon_targets");
+	if (tg)
+		aw_side_damon_targets(&r->in, tg);
 	free(tg);
 	snap = side_path(o->path, ".procs");
 	if (snap && !stat(snap, &sb) && S_ISDIR(sb.st_mode))

@@ -53,6 +53,7 @@ struct aw_trace_stats {
 	uint64_t synthesized_passes, recorded_walks;
 	uint64_t unreplayable_migrations;	/* move_pages / mm_migrate_pages: no addresses */
 	uint64_t implicit_vmas;			/* faults outside any known mapping */
+	uint64_t damon_regions;			/* damon:damon_aggregated regions used */
 	int nr_skipped;
 	struct { char name[48]; uint64_t count; } skipped[AW_TRACE_MAX_SKIPPED];
 	bool had_topology, had_snapshots, had_tgids, had_aging_events;

@@ -146,6 +146,12 @@ EVENT_DEFS = dict([
             'nr_thp_split=%lu nr_split=%lu mode=%d reason=%d", REC->succeeded, REC->failed, '
             'REC->thp_succeeded, REC->thp_failed, REC->thp_split, REC->large_folio_split, '
             'REC->mode, REC->reason')),
+    (("damon", "damon_aggregated"), dict(fields=[
+        (UL, "target_id", 8, 8, 0), ("unsigned int", "nr_regions", 16, 4, 0),
+        (UL, "start", 24, 8, 0), (UL, "end", 32, 8, 0), ("unsigned int", "nr_accesses", 40, 4, 0),
+        ("unsigned int", "age", 44, 4, 0)],
+        fmt='"target_id=%lu nr_regions=%u %lu-%lu: %u %u", REC->target_id, REC->nr_regions, '
+            'REC->start, REC->end, REC->nr_accesses, REC->age')),
     (("vmscan", "mm_vmscan_lru_gen_walk"), dict(fields=[
         ("int", "nid", 8, 4, 1), (UL, "seq", 16, 8, 0), ("int", "leaf_total", 24, 4, 1),
         ("int", "leaf_associated", 28, 4, 1), ("bool", "empty", 32, 1, 0),
@@ -353,6 +359,7 @@ SWITCH = ("sched", "sched_switch")
 WAKEUP = ("sched", "sched_wakeup")
 MIGRATE = ("migrate", "mm_migrate_pages")
 WALK = ("vmscan", "mm_vmscan_lru_gen_walk")
+DAMON = ("damon", "damon_aggregated")
 
 BASE_EVENTS = [FAULT, MMAP_IN, MMAP_OUT, MUNMAP, MADVISE, MPROTECT, BRK_IN, BRK_OUT, MREMAP,
                PRCTL, NEWTASK, EXEC, EXIT, SWITCH, WAKEUP, MIGRATE]
@@ -442,6 +449,24 @@ def mremap_script():
     return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
 
 
+def damon_script():
+    """DAMON reports the first 2 MiB of a mapping accessed (5 samples) and the next 2 MiB idle."""
+    agg = lambda start, end, n: dict(target_id=0, nr_regions=2, start=start, end=end,
+                                     nr_accesses=n, age=3)
+    s = [
+        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
+        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
+                                   fd=(1 << 64) - 1, off=0)),
+        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
+        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        (210, 0, 100, FAULT, fault(0x7f0000300000, 6)),
+        (400000, 1, 0, DAMON, agg(0x7f0000000000, 0x7f0000200000, 5)),
+        (400001, 1, 0, DAMON, agg(0x7f0000200000, 0x7f0000400000, 0)),
+        (600000, 0, 100, FAULT, fault(0x7f0000001000, 4)),
+    ]
+    return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: trace_fixture.py OUTDIR\n")
@@ -451,6 +476,9 @@ def main():
     build(outdir, "fixture", BASE_EVENTS, CMDLINES, main_script(), TOPOLOGY)
     build(outdir, "fixture_walk", BASE_EVENTS + [WALK], CMDLINES, walk_script(), TOPOLOGY)
     build(outdir, "fixture_mremap", BASE_EVENTS, CMDLINES, mremap_script(), TOPOLOGY)
+    build(outdir, "fixture_damon", BASE_EVENTS + [DAMON], CMDLINES, damon_script(), TOPOLOGY)
+    with open(os.path.join(outdir, "fixture_damon.damon_targets"), "w") as f:
+        f.write("0 100\n")   # DAMON target 0 is pid 100
     return 0
 
 

@@ -221,6 +221,7 @@ expect_str "fixture: synthesized aging: 4 passes on each of the 2 nodes" \
 # events_read = every record written (28); events_used = all but sched_wakeup (27);
 # events_emitted = the 31 event lines above; processes 100 and 102; duration 1.6 s
 cat >"$work/fixture.expected.stats" <<'EOF'
+damon_regions=0
 duration_ns=1600000000
 events_emitted=31
 events_read=28
@@ -272,6 +273,7 @@ check "fixture_walk: converted stream is exactly the hand-derived .aws" \
 expect_str "fixture_walk: exactly 2 age events, both for node 0, the second inferred forced" \
 	"$(printf '1 age node 0 force 0\n1 age node 0 force 1')" "$(grep '^age ' "$work/fixture_walk.aws" | sort | uniq -c | sed 's/^ *//')"
 cat >"$work/fixture_walk.expected.stats" <<'EOF'
+damon_regions=0
 duration_ns=1600000000
 events_emitted=10
 events_read=9
@@ -323,6 +325,34 @@ printf 'implicit_vmas=0\n' >"$work/mremap.expected.implicit"
 grep '^implicit_vmas=' "$work/fixture_mremap.stats" >"$work/mremap.implicit"
 check "fixture_mremap: implicit_vmas=0" \
 	"$work/mremap.expected.implicit" "$work/mremap.implicit"
+
+# ---- fixture_damon.dat: damon:damon_aggregated with a target map ----------------------------
+
+replay fixture_damon
+expect_str "fixture_damon: replay exits 0 (no oracle finding)" 0 "$(cat "$work/fixture_damon.rc")"
+# DAMON target 0 is pid 100 (fixture_damon.damon_targets). The region with nr_accesses 5 is
+# read, resident pages only, just before the synthesized pass at 500 ms (the fault at 600 ms
+# crosses it); the idle region (nr_accesses 0) is not. Then the final pass.
+cat >"$work/fixture_damon.expected.aws" <<EOF
+$header
+proc task-100 nolayout
+run task-100 cpu 0
+mmap task-100 - 4M at 0x7f0000000000
+write task-100 0x7f0000000000 len 4K cpu 0
+write task-100 0x7f0000300000 len 4K cpu 0
+time +600ms
+read task-100 0x7f0000000000 len 2M cpu 0 resident
+age node 0 force 0
+age node 1 force 0
+read task-100 0x7f0000001000 len 4K cpu 0
+age node 0 force 0
+age node 1 force 0
+EOF
+check "fixture_damon: DAMON's accessed region is read (resident pages only) before the pass" \
+	"$work/fixture_damon.expected.aws" "$work/fixture_damon.aws"
+trace_stats "$work/fixture_damon.json" >"$work/fixture_damon.stats" 2>&1
+expect_str "fixture_damon: both aggregated regions counted" "damon_regions=2" \
+	"$(grep '^damon_regions=' "$work/fixture_damon.stats")"
 
 [ $todo -gt 0 ] && echo "($todo TODO checks document known ingester bugs; see above)"
 echo "trace fixtures: $pass passed, $fail failed"

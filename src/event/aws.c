@@ -1512,7 +1512,7 @@ static int aw_h_set_mempolicy(struct aw_parser *p)
 
 static int aw_h_access(struct aw_parser *p)
 {
-	static const char *const opts[] = { "stride", "repeat", "cpu", NULL };
+	static const char *const opts[] = { "stride", "repeat", "cpu", "resident", NULL };
 	const struct aw_tok *t;
 	struct aw_event ev;
 	unsigned int seen = 0;
@@ -1538,6 +1538,7 @@ static int aw_h_access(struct aw_parser *p)
 			ev.repeat = r ? 0 : (uint32_t)v;
 			break;
 		case 2: r = aw_need_cpu(p, &ev.cpu); break;
+		case 3: ev.flags |= AW_ACC_RESIDENT; break;	/* no value: a flag */
 		default: return -1;
 		}
 	}
@@ -2620,6 +2621,8 @@ static void aw_waccess(struct aw_writer *w, const struct aw_event *ev)
 		fprintf(w->out, " repeat %u", ev->repeat);
 	if (ev->cpu != AW_CPU_CURRENT)
 		fprintf(w->out, " cpu %u", ev->cpu);
+	if (ev->flags & AW_ACC_RESIDENT)
+		fputs(" resident", w->out);
 }
 
 static void aw_wreclaim(struct aw_writer *w, const struct aw_event *ev)

@@ -71,6 +71,7 @@ enum aw_event_kind {
 
 /* AW_EV_ACCESS flags */
 #define AW_ACC_WRITE		0x01
+#define AW_ACC_RESIDENT		0x02	/* touch resident pages only, never fault (DAMON replay) */
 
 /* AW_EV_BRK flags */
 #define AW_BRK_SHRINK		0x01

@@ -320,14 +320,17 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 
 /* One 4 KiB page of an access, faulting it in if needed. */
 static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu)
+		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
+		      bool resident_only)
 {
-	pte_t *pte = aw_pte_lookup(k, mm, addr, true, NULL);
+	pte_t *pte = aw_pte_lookup(k, mm, addr, !resident_only, NULL);
 	struct folio *folio;
 	uint32_t pfn;
 
 	if (!pte)
-		return -1;
+		return resident_only ? 0 : -1;
+	if (resident_only && (!pte_present(*pte) || (write && !pte_write(*pte))))
+		return 0;	/* only what is mapped and needs no fault */
 	if (!pte_present(*pte)) {
 		pte_t old = *pte;
 
@@ -386,15 +389,22 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
  * Returns 1 if handled at PMD level, 0 to fall back to PTEs, -1 on failure.
  */
 static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu)
+		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
+		      bool resident_only)
 {
 	uint64_t haddr = addr & PMD_MASK;
-	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, !resident_only, NULL);
 	struct folio *folio;
 	uint32_t pfn, mm_id;
 
 	if (!pmd)
-		return -1;
+		return resident_only ? 1 : -1;	/* nothing mapped under this PMD */
+	if (resident_only) {
+		if (!pmd_trans_huge(*pmd))
+			return pmd_present(*pmd) ? 0 : 1;
+		if (write && !(*pmd & _PAGE_RW))
+			return 1;
+	}
 	if (pmd_trans_huge(*pmd)) {
 		if (is_huge_zero_pmd(*pmd) && write) {
 			*pmd = 0;	/* do_huge_zero_wp_pmd(): replaced by a fresh THP below */
@@ -458,8 +468,9 @@ static bool vma_access_ok(const struct vm_area_struct *vma, bool write)
  * counted, so a mutated fuzz input never stops the run.
  */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
-	      uint64_t stride, uint32_t repeat, bool write, int cpu)
+	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu)
 {
+	bool write = flags & AW_ACC_WRITE, resident_only = flags & AW_ACC_RESIDENT;
 	struct mm_struct *mm = aw_mm(k, t->mm);
 	uint64_t end = start + len, addr = start;
 
@@ -489,7 +500,7 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 			continue;
 		}
 		pmd_end = ((addr & PMD_MASK) + PMD_SIZE) < vend ? (addr & PMD_MASK) + PMD_SIZE : vend;
-		ret = access_pmd(k, t, mm, vma, addr, write, repeat, cpu);
+		ret = access_pmd(k, t, mm, vma, addr, write, repeat, cpu, resident_only);
 		if (ret < 0)
 			return t->alive ? -1 : 0;
 		if (ret == 0) {
@@ -497,7 +508,7 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 				vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
 				if (!vma || a < vma->vm_start)
 					break;
-				if (access_pte(k, t, mm, vma, a, write, repeat, cpu) < 0)
+				if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only) < 0)
 					return t->alive ? -1 : 0;
 			}
 		}

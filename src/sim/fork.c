@@ -138,9 +138,9 @@ int aw_setup_layout(struct aw_kernel *k, struct aw_task *t)
 	mm->brk_start = heap;
 	mm->brk = heap + heap_len;
 	find_vma(mm, stack_end - 1)->vm_flags |= VM_GROWSDOWN;
-	aw_access(k, t, text, 8 * PAGE_SIZE, 0, 1, false, t->cpu);
-	aw_access(k, t, heap, 16 * PAGE_SIZE, 0, 1, true, t->cpu);
-	aw_access(k, t, lib, 32 * PAGE_SIZE, 0, 1, false, t->cpu);
-	aw_access(k, t, stack_end - 8 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 1, true, t->cpu);
+	aw_access(k, t, text, 8 * PAGE_SIZE, 0, 1, 0, t->cpu);
+	aw_access(k, t, heap, 16 * PAGE_SIZE, 0, 1, AW_ACC_WRITE, t->cpu);
+	aw_access(k, t, lib, 32 * PAGE_SIZE, 0, 1, 0, t->cpu);
+	aw_access(k, t, stack_end - 8 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 1, AW_ACC_WRITE, t->cpu);
 	return 0;
 }

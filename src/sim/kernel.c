@@ -346,7 +346,7 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 	switch (ev->kind) {
 	case AW_EV_ACCESS:
 		t->cpu = cpu;
-		aw_access(k, t, start, len, ev->stride, ev->repeat, ev->flags & AW_ACC_WRITE, cpu);
+		aw_access(k, t, start, len, ev->stride, ev->repeat, ev->flags, cpu);
 		return 0;
 	case AW_EV_MADVISE:
 		if (aw_madvise(k, mm, start, len, (int)ev->arg))

@@ -207,8 +207,9 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim);
 
 /* fault.c: accesses and faults */
+/* flags: AW_ACC_WRITE, AW_ACC_RESIDENT (touch resident pages only, never fault) */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
-	      uint64_t stride, uint32_t repeat, bool write, int cpu);
+	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);
 /* page-table helpers shared with mmops.c */
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp);
