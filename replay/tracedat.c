@@ -513,18 +513,28 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		in->st->last_ts = rec->ts;
 	in->now = rec->ts - in->st->first_ts;
 	progress(r, rec);
-	/* synthesized aging: one pass per period of trace time */
-	if (!in->st->had_aging_events) {
-		while (in->now >= in->next_age) {
+	/*
+	 * Synthesized aging: one pass per period of trace time.  An idle gap
+	 * longer than 64 periods (or a corrupt timestamp) gets 64 passes, not
+	 * one per period: after that many every page is as old as it gets.
+	 */
+	if (!in->st->had_aging_events && in->now >= in->next_age) {
+		int catch_up = 0;
+
+		while (in->now >= in->next_age && catch_up++ < 64) {
 			bool force = in->o->force_every && (in->passes + 1) % in->o->force_every == 0;
 
 			if (aw_ing_aging(in, -1, force)) {
+				snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large",
+					 in->o->path, (unsigned long long)in->st->events_read);
 				r->error = -1;
 				return -1;
 			}
 			in->st->synthesized_passes++;
 			in->next_age += in->o->age_every_ns;
 		}
+		if (in->now >= in->next_age)
+			in->next_age = in->now - in->now % in->o->age_every_ns + in->o->age_every_ns;
 	}
 	if (t < 0) {
 		struct tep_event *ev = tep_find_event(r->tep, id);
