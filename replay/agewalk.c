@@ -15,11 +15,12 @@
 #include <unistd.h>
 
 #include "awpb.h"
+#include "fuzzin.h"
 #include "lockstep.h"
 
 int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
 
-enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB };
+enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB, AW_FMT_FUZZ };
 
 static enum aw_fmt fmt_parse(const char *s)
 {
@@ -27,7 +28,57 @@ static enum aw_fmt fmt_parse(const char *s)
 		return AW_FMT_AWS;
 	if (!strcmp(s, "awpb"))
 		return AW_FMT_AWPB;
+	if (!strcmp(s, "fuzz"))
+		return AW_FMT_FUZZ;
 	return AW_FMT_NONE;
+}
+
+/* A whole file (or stdin) in memory, at most limit bytes. */
+static uint8_t *slurp(const char *path, size_t limit, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 4096, n = 0, got;
+	uint8_t *buf = f ? malloc(cap) : NULL;
+
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			uint8_t *b = cap >= limit ? NULL : realloc(buf, cap * 2);
+
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+	}
+	if (f && f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* Fuzz inputs decode from any bytes; a crash file becomes a scenario. */
+static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t errlen)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, 1U << 20, &len);
+	int ret;
+
+	if (!buf) {
+		snprintf(err, errlen, "%s: cannot read (or larger than 1 MiB)", path);
+		return -1;
+	}
+	ret = aw_fuzz_decode(buf, len, sc);
+	free(buf);
+	if (ret) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	sc->path = strdup(path);
+	return 0;
 }
 
 static enum aw_fmt fmt_of(const char *path)
@@ -44,6 +95,8 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
 		fmt = fmt_of(path);
 	if (fmt == AW_FMT_AWPB)
 		return aw_awpb_read_file(path, sc, err, errlen);
+	if (fmt == AW_FMT_FUZZ)
+		return load_fuzz(path, sc, err, errlen);
 	if (fmt == AW_FMT_AWS) {
 		if (!strcmp(path, "-")) {
 			/* the .aws parser takes a string: slurp stdin */
@@ -76,7 +129,7 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
 		}
 		return aw_aws_parse_file(path, sc, err, errlen);
 	}
-	snprintf(err, errlen, "%s: unknown input format (use .aws or .awpb, or --from)", path);
+	snprintf(err, errlen, "%s: unknown input format (use .aws, .awpb or .fuzz, or --from)", path);
 	return -1;
 }
 
@@ -84,7 +137,32 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
  * Write a scenario; a file is written under a temporary name and renamed,
  * so an interrupted run never leaves half an output behind.
  */
-static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenario *sc)
+static int write_fuzz(FILE *f, const struct aw_scenario *sc, const char *variant)
+{
+	size_t cap = AW_FUZZ_HEADER + AW_FUZZ_MAX_EVENTS * AW_FUZZ_RECORD;
+	uint8_t *buf = malloc(cap);
+	size_t n;
+	int ret;
+
+	if (!buf)
+		return -1;
+	n = aw_fuzz_encode(sc, variant, buf, cap);
+	ret = fwrite(buf, 1, n, f) == n ? 0 : -1;
+	free(buf);
+	return ret;
+}
+
+static int write_fmt(FILE *f, enum aw_fmt fmt, const struct aw_scenario *sc, const char *variant)
+{
+	if (fmt == AW_FMT_AWS)
+		return aw_aws_write(f, sc);
+	if (fmt == AW_FMT_AWPB)
+		return aw_awpb_write(f, sc);
+	return write_fuzz(f, sc, variant);
+}
+
+static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenario *sc,
+		       const char *variant)
 {
 	char tmp[4096];
 	FILE *f;
@@ -93,18 +171,18 @@ static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenar
 	if (fmt == AW_FMT_NONE)
 		fmt = fmt_of(path);
 	if (fmt == AW_FMT_NONE) {
-		fprintf(stderr, "agewalk: %s: unknown output format (use .aws or .awpb, or --to)\n", path);
+		fprintf(stderr, "agewalk: %s: unknown output format (use .aws, .awpb or .fuzz, or --to)\n", path);
 		return -1;
 	}
 	if (!strcmp(path, "-"))
-		return fmt == AW_FMT_AWS ? aw_aws_write(stdout, sc) : aw_awpb_write(stdout, sc);
+		return write_fmt(stdout, fmt, sc, variant);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	f = fopen(tmp, "wb");
 	if (!f) {
 		fprintf(stderr, "agewalk: cannot write %s\n", tmp);
 		return -1;
 	}
-	ret = fmt == AW_FMT_AWS ? aw_aws_write(f, sc) : aw_awpb_write(f, sc);
+	ret = write_fmt(f, fmt, sc, variant);
 	if (fflush(f) || fsync(fileno(f)))
 		ret = -1;
 	if (fclose(f))
@@ -121,6 +199,7 @@ static int cmd_convert(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
 	enum aw_fmt from = AW_FMT_NONE, to = AW_FMT_NONE;
+	const char *variant = "pud";
 	struct aw_scenario sc;
 	char err[512];
 	int status = 0;
@@ -130,6 +209,8 @@ static int cmd_convert(int argc, char **argv)
 			from = fmt_parse(argv[++i]);
 		} else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
 			to = fmt_parse(argv[++i]);
+		} else if (!strcmp(argv[i], "--fuzz-variant") && i + 1 < argc) {
+			variant = argv[++i];
 		} else if (!in) {
 			in = argv[i];
 		} else if (!out) {
@@ -141,8 +222,10 @@ static int cmd_convert(int argc, char **argv)
 	}
 	if (!in || !out || (!strcmp(in, "-") && from == AW_FMT_NONE) ||
 	    (!strcmp(out, "-") && to == AW_FMT_NONE)) {
-		fputs("usage: agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
-		      "  formats follow the file extensions; '-' is stdin/stdout and needs --from/--to\n",
+		fputs("usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
+		      "                      [--fuzz-variant pud|emptymap|rfc]\n"
+		      "  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
+		      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format\n",
 		      stderr);
 		return 2;
 	}
@@ -150,7 +233,7 @@ static int cmd_convert(int argc, char **argv)
 	if (load_input(in, from, &sc, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		status = 2;
-	} else if (save_output(out, to, &sc)) {
+	} else if (save_output(out, to, &sc, variant)) {
 		status = 2;
 	}
 	aw_scenario_free(&sc);
@@ -162,7 +245,7 @@ static void usage(FILE *out)
 	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
 	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
-	      "       agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]\n"
+	      "       agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n", out);

@@ -890,6 +890,14 @@ static int aw_target_region(struct aw_parser *p, const struct aw_tok *rt,
 	if (aw_region(p, rt, &id))
 		return -1;
 	rlen = p->region_len[id - 1];
+	/*
+	 * A region declared by a `region` line but not mapped yet has no
+	 * length: the target must say off and len, and nothing can be checked
+	 * against the mapping (streams from fuzz inputs and traces use
+	 * regions before, or without, their mmap).
+	 */
+	if (!rlen)
+		rlen = UINT64_MAX;
 	while ((t = aw_peek(p)) && (aw_teq(t, "off") || aw_teq(t, "len"))) {
 		p->pos++;
 		if (aw_opt(p, t, opts, &seen) == 0) {
@@ -903,6 +911,9 @@ static int aw_target_region(struct aw_parser *p, const struct aw_tok *rt,
 		return aw_fail(p, p->line, off_t->col,
 			       "offset is at or beyond the end of region '%s' (%llu bytes)",
 			       AW_Q(rt), (unsigned long long)rlen);
+	if (!len_t && rlen == UINT64_MAX)
+		return aw_fail(p, p->line, rt->col,
+			       "region '%s' is not mapped yet: give 'off' and 'len'", AW_Q(rt));
 	if (!len_t)
 		ev->len = rlen - ev->addr;
 	else if (ev->len > rlen - ev->addr)
@@ -1176,6 +1187,19 @@ static int aw_h_mmap_base(struct aw_parser *p)
 	if (aw_need_fixed(p, "an address", &v, &t))
 		return -1;
 	p->sc->cfg.mmap_base = v;
+	return aw_done(p);
+}
+
+/* `region NAME`: declare a region id before (or without) its mmap */
+static int aw_h_region(struct aw_parser *p)
+{
+	const struct aw_tok *t;
+	uint32_t id;
+
+	if (aw_need(p, "a region name", &t) || aw_name_tok(p, t, "region"))
+		return -1;
+	if (!aw_find_region(p, t->s, (size_t)t->len) && aw_add_region(p, t, &id))
+		return -1;
 	return aw_done(p);
 }
 
@@ -2128,6 +2152,7 @@ static const struct aw_keyword {
 	{ "swap",		aw_h_swap,		AW_EV_NONE },
 	{ "mmap_base",		aw_h_mmap_base,		AW_EV_NONE },
 	{ "skip_empty",		aw_h_skip_empty,	AW_EV_NONE },
+	{ "region",		aw_h_region,		AW_EV_NONE },
 	{ "proc",		aw_h_proc,		AW_EV_PROC },
 	{ "fork",		aw_h_fork,		AW_EV_FORK },
 	{ "vfork",		aw_h_fork,		AW_EV_VFORK },
@@ -2894,6 +2919,13 @@ int aw_aws_write(FILE *out, const struct aw_scenario *sc)
 	}
 	fputs("# agewalk scenario\n", out);
 	aw_wheader(out, &sc->cfg);
+	/* regions in id order, so that ids survive streams that use a region first */
+	for (i2 = 0; i2 < sc->nr_regions; i2++) {
+		char b[AW_MAX_NAME];
+
+		aw_wname(&w.regions, (uint32_t)i2 + 1, b);
+		fprintf(out, "region %s\n", b);
+	}
 	for (i = 0; i < sc->nr_events; i++)
 		aw_wevent(&w, &sc->events[i]);
 	for (i2 = 0; i2 < sc->nr_expects; i2++)

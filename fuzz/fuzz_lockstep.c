@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz target: base and one patched variant in lockstep with every oracle.
+ * The input (src/event/fuzzin.h) picks the topology, THP mode, memcg limit,
+ * skip_empty and the patched variant, then events.  A finding prints the
+ * report and aborts.  Planted bugs for the time-to-bug benchmark come from
+ * AGEWALK_BUG (comma-separated names).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzzin.h"
+#include "lockstep.h"
+#include "mutator.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2,
+				 uint8_t *out, size_t max_out, unsigned int seed);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+static unsigned int bugs_from_env(void)
+{
+	const char *env = getenv("AGEWALK_BUG");
+	char buf[256], *save = NULL, *tok;
+	unsigned int bugs = 0;
+
+	if (!env || !*env)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int b = aw_bug_parse(tok);
+
+		if (b < 0) {
+			fprintf(stderr, "AGEWALK_BUG: unknown planted bug '%s'\n", tok);
+			abort();
+		}
+		bugs |= 1U << b;
+	}
+	return bugs;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct aw_scenario sc;
+	struct aw_lockstep ls;
+	const char *variants[2] = { "base", aw_fuzz_variant(data, size) };
+	struct aw_lockstep_opts o = {
+		.variants = variants, .nr_variants = 2, .bugs = bugs_from_env(),
+		.oracles = true, .diff_threshold = 0,
+	};
+
+	if (aw_fuzz_decode(data, size, &sc)) {
+		aw_scenario_free(&sc);
+		return 0;
+	}
+	o.thp = sc.cfg.thp;
+	if (aw_lockstep_run(&ls, &sc, &o)) {
+		/* the decoder only makes valid events: a rejected one is a decoder bug */
+		fprintf(stderr, "agewalk_fuzz_lockstep: decoder produced a bad event: %s\n", ls.err);
+		abort();
+	}
+	if (ls.nr_findings) {
+		aw_report_findings(stderr, &ls);
+		abort();
+	}
+	aw_lockstep_free(&ls);
+	aw_scenario_free(&sc);
+	return 0;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	/* one call in eight goes to libFuzzer's own (CMP-guided, dictionary) mutations */
+	if (LLVMFuzzerMutate && seed % 8 == 0)
+		return LLVMFuzzerMutate(data, size, max_size);
+	return aw_mutate(data, size, max_size, seed);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2,
+				 uint8_t *out, size_t max_out, unsigned int seed)
+{
+	return aw_crossover(d1, s1, d2, s2, out, max_out, seed);
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Structure-aware mutations of fuzz inputs (mutator.h).  Deterministic in
+ * the seed; the state is a local PRNG, so there is nothing global.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "fuzzin.h"
+#include "mutator.h"
+
+#define H	AW_FUZZ_HEADER
+#define R	AW_FUZZ_RECORD
+
+struct rng {
+	uint64_t s;
+};
+
+static uint32_t next(struct rng *g)
+{
+	/* xorshift64* */
+	g->s ^= g->s >> 12;
+	g->s ^= g->s << 25;
+	g->s ^= g->s >> 27;
+	return (uint32_t)((g->s * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static uint32_t below(struct rng *g, uint32_t n)
+{
+	return n ? next(g) % n : 0;
+}
+
+static size_t nrec(size_t size)
+{
+	return size > H ? (size - H) / R : 0;
+}
+
+static uint8_t *rec(uint8_t *d, size_t i)
+{
+	return d + H + i * R;
+}
+
+/* Make room for one record at index i (if it fits); returns its address. */
+static uint8_t *insert_at(uint8_t *d, size_t *size, size_t max, size_t i)
+{
+	size_t n = nrec(*size);
+
+	if (H + (n + 1) * R > max || n >= AW_FUZZ_MAX_EVENTS)
+		return NULL;
+	memmove(rec(d, i + 1), rec(d, i), (n - i) * R);
+	*size = H + (n + 1) * R;
+	return rec(d, i);
+}
+
+static void random_record(struct rng *g, uint8_t *r)
+{
+	for (int i = 0; i < R; i++)
+		r[i] = (uint8_t)next(g);
+	/* ages and accesses are what the oracles need most: favour them */
+	if (below(g, 2))
+		r[0] = (uint8_t)(below(g, 2) ? AW_FK_AGE : (below(g, 2) ? AW_FK_READ : AW_FK_WRITE));
+}
+
+static size_t pick_kind(uint8_t *d, size_t n, struct rng *g, int kind)
+{
+	size_t start = below(g, (uint32_t)n);
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (start + k) % n;
+
+		if (rec(d, i)[0] % AW_FUZZ_NR_KINDS == kind)
+			return i;
+	}
+	return n;
+}
+
+static void set_u16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static uint32_t get_u16(const uint8_t *p)
+{
+	return (uint32_t)(p[0] | p[1] << 8);
+}
+
+static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
+{
+	size_t n = nrec(size), i = n ? below(g, (uint32_t)n) : 0, j;
+	uint8_t *r, tmp[R];
+
+	switch (below(g, 16)) {
+	case 0:		/* insert a new event */
+		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0)))
+			random_record(g, r);
+		break;
+	case 1:		/* delete one */
+		if (n) {
+			memmove(rec(d, i), rec(d, i + 1), (n - i - 1) * R);
+			size -= R;
+		}
+		break;
+	case 2:		/* duplicate one */
+		if (n && (r = insert_at(d, &size, max, i + 1)))
+			memcpy(r, rec(d, i), R);
+		break;
+	case 3:		/* swap two */
+		if (n > 1) {
+			j = below(g, (uint32_t)n);
+			memcpy(tmp, rec(d, i), R);
+			memcpy(rec(d, i), rec(d, j), R);
+			memcpy(rec(d, j), tmp, R);
+		}
+		break;
+	case 4:		/* splice: copy a run of records elsewhere */
+		if (n > 1) {
+			size_t len = 1 + below(g, (uint32_t)(n - i < 8 ? n - i : 8)), at = below(g, (uint32_t)n);
+			uint8_t run[8 * R];
+
+			memcpy(run, rec(d, i), len * R);
+			for (size_t k = 0; k < len && (r = insert_at(d, &size, max, at + k)); k++)
+				memcpy(r, run + k * R, R);
+		}
+		break;
+	case 5:		/* move an address within its PMD (512 pages) */
+		if (n) {
+			uint32_t off = get_u16(rec(d, i) + 6) % AW_FUZZ_MAX_PAGES;
+
+			set_u16(rec(d, i) + 6, (off & ~511U) | below(g, 512));
+		}
+		break;
+	case 6:		/* ...or to the neighbouring PMD, or the neighbouring region (PUD) */
+		if (n) {
+			r = rec(d, i);
+			if (below(g, 2))
+				set_u16(r + 6, (get_u16(r + 6) + (below(g, 2) ? 512 : AW_FUZZ_MAX_PAGES - 512)) %
+					       AW_FUZZ_MAX_PAGES);
+			else
+				r[3] = (uint8_t)((r[3] + (below(g, 2) ? 1 : AW_FUZZ_REGIONS - 1)) % AW_FUZZ_REGIONS);
+		}
+		break;
+	case 7:		/* another node or CPU */
+		if (n)
+			rec(d, i)[below(g, 2) ? 4 : 5] = (uint8_t)next(g);
+		break;
+	case 8:		/* turn an aging pass into a forced one */
+		if ((j = pick_kind(d, n, g, AW_FK_AGE)) < n)
+			rec(d, j)[0] = AW_FK_AGE_FORCED;
+		break;
+	case 9:		/* munmap + mmap at the same address */
+		if (n && (r = insert_at(d, &size, max, i))) {
+			uint8_t region = r[3];
+
+			memset(r, 0, R);
+			r[0] = AW_FK_MUNMAP;
+			r[3] = region;
+			set_u16(r + 8, AW_FUZZ_MAX_PAGES - 1);
+			if ((r = insert_at(d, &size, max, i + 1))) {
+				memcpy(r, rec(d, i), R);
+				r[0] = AW_FK_MMAP;
+				r[1] = (uint8_t)next(g);
+				set_u16(r + 8, below(g, AW_FUZZ_MAX_PAGES));
+			}
+		}
+		break;
+	case 10:	/* migrate a live range: where some access happened */
+		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
+		    (r = insert_at(d, &size, max, j + 1))) {
+			memcpy(r, rec(d, j), R);
+			r[0] = AW_FK_MIGRATE;
+			r[4] = (uint8_t)(r[4] + 1 + below(g, 2));
+		}
+		break;
+	case 11:	/* the memcg limit: header, or a limit event */
+		if (below(g, 2))
+			d[4] = (uint8_t)next(g);
+		else if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n) : 0))) {
+			memset(r, 0, R);
+			r[0] = AW_FK_LIMIT;
+			r[10] = (uint8_t)next(g);
+		}
+		break;
+	case 12:	/* split an aging pass into begin/step/end with an eviction inside */
+		if ((j = pick_kind(d, n, g, AW_FK_AGE)) < n) {
+			uint8_t node = rec(d, j)[4];
+
+			rec(d, j)[0] = AW_FK_AGE_BEGIN;
+			r = insert_at(d, &size, max, j + 1);
+			if (r) {
+				memset(r, 0, R);
+				r[0] = AW_FK_AGE_STEP;
+				r[4] = node;
+			}
+			r = r ? insert_at(d, &size, max, j + 2) : NULL;
+			if (r) {
+				memset(r, 0, R);
+				r[0] = AW_FK_EVICT;
+				r[1] = (uint8_t)below(g, 2);
+				r[4] = node;
+				r[10] = (uint8_t)next(g);
+			}
+			r = r ? insert_at(d, &size, max, j + 3) : NULL;
+			if (r) {
+				memset(r, 0, R);
+				r[0] = AW_FK_AGE_END;
+				r[4] = node;
+			}
+		}
+		break;
+	case 13:	/* tweak the header */
+		d[below(g, 6)] = (uint8_t)next(g);
+		break;
+	case 14:	/* change a kind */
+		if (n)
+			rec(d, i)[0] = (uint8_t)below(g, AW_FUZZ_NR_KINDS);
+		break;
+	default:	/* flip a byte of a record */
+		if (n)
+			rec(d, i)[below(g, R)] ^= (uint8_t)(1 + below(g, 255));
+		break;
+	}
+	return size;
+}
+
+size_t aw_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed)
+{
+	struct rng g = { .s = 0x9E3779B97F4A7C15ULL ^ seed };
+	int rounds = 1 + (int)below(&g, 4);
+
+	if (max_size < H)
+		return size < max_size ? size : max_size;
+	if (size < H) {	/* grow a header out of nothing */
+		memset(data + size, 0, H - size);
+		size = H;
+	}
+	size = H + nrec(size) * R;	/* drop a partial record */
+	while (rounds--)
+		size = mutate_once(data, size, max_size, &g);
+	return size;
+}
+
+size_t aw_crossover(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out,
+		    size_t max_size, uint32_t seed)
+{
+	struct rng g = { .s = 0xD1B54A32D192ED03ULL ^ seed };
+	size_t ra = nrec(na), rb = nrec(nb), size = H, ia = 0, ib = 0;
+
+	if (max_size < H || na < H)
+		return 0;
+	memcpy(out, a, H);
+	/* take runs from each parent in turn */
+	while ((ia < ra || ib < rb) && size + R <= max_size && nrec(size) < AW_FUZZ_MAX_EVENTS) {
+		bool from_a = ib >= rb || (ia < ra && below(&g, 2));
+
+		memcpy(out + size, from_a ? a + H + ia++ * R : b + H + ib++ * R, R);
+		size += R;
+	}
+	return size;
+}

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz input decoding and encoding (fuzzin.h).  The decoder folds every
+ * field into range, so any byte string is a valid, small scenario; the
+ * encoder projects a scenario into the format to seed the corpus.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzzin.h"
+
+#define PAGE		4096ULL
+#define GIB		(1ULL << 30)
+
+static const char *const variants[] = { "pud", "emptymap", "rfc" };
+
+const char *aw_fuzz_variant(const uint8_t *data, size_t size)
+{
+	return variants[(size > 2 ? data[2] : 0) % 3];
+}
+
+static uint16_t u16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static int names(struct aw_scenario *sc)
+{
+	sc->nr_regions = AW_FUZZ_REGIONS;
+	sc->nr_procs = AW_FUZZ_PROCS;
+	sc->region_name = calloc(AW_FUZZ_REGIONS, sizeof(*sc->region_name));
+	sc->proc_name = calloc(AW_FUZZ_PROCS, sizeof(*sc->proc_name));
+	if (!sc->region_name || !sc->proc_name)
+		return -1;
+	for (int i = 0; i < AW_FUZZ_REGIONS; i++)
+		snprintf(sc->region_name[i], AW_MAX_NAME, "R%d", i);
+	for (int i = 0; i < AW_FUZZ_PROCS; i++)
+		snprintf(sc->proc_name[i], AW_MAX_NAME, "P%d", i + 1);
+	return 0;
+}
+
+static void config(const uint8_t *h, struct aw_scenario *sc)
+{
+	struct aw_config *cfg = &sc->cfg;
+
+	aw_config_default(cfg);
+	cfg->nr_nodes = 2 + h[0] % 2;
+	for (int n = 0; n < cfg->nr_nodes; n++) {
+		cfg->node[n].mem_bytes = 512ULL << 20;
+		cfg->node[n].cpu_mask = 3ULL << (2 * n);
+	}
+	cfg->thp = (enum aw_thp_mode)(h[1] % 3);
+	cfg->thp_modes = 1U << cfg->thp;
+	cfg->skip_empty = 1 + h[3] % 8;
+	cfg->nr_memcgs = 2;
+	cfg->memcg_limit[1] = (uint64_t)(h[4] % 64) * (16ULL << 20);
+	cfg->swap_bytes = h[5] % 4 ? 512ULL << 20 : 0;
+}
+
+static int push(struct aw_scenario *sc, struct aw_event *ev, uint32_t line)
+{
+	return aw_scenario_push(sc, ev, line);
+}
+
+/* One record into zero or one event (line = record index + 1, for messages). */
+static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line)
+{
+	const struct aw_config *cfg = &sc->cfg;
+	int cpus = 2 * cfg->nr_nodes;
+	struct aw_event ev = { .repeat = 1, .swappiness = AW_SWAPPINESS_DEFAULT, .cpu = AW_CPU_CURRENT };
+	uint64_t off = u16(r + 6) % AW_FUZZ_MAX_PAGES;
+	uint64_t len = 1 + u16(r + 8) % AW_FUZZ_MAX_PAGES;
+	uint8_t flags = r[1], arg = r[10];
+
+	if (off + len > AW_FUZZ_MAX_PAGES)
+		len = AW_FUZZ_MAX_PAGES - off;
+	ev.pid = 1 + r[2] % AW_FUZZ_PROCS;
+	ev.region = (uint16_t)(1 + r[3] % AW_FUZZ_REGIONS);
+	ev.node = (uint16_t)(r[4] % cfg->nr_nodes);
+	ev.addr = off * PAGE;
+	ev.len = len * PAGE;
+	switch (r[0] % AW_FUZZ_NR_KINDS) {
+	case AW_FK_READ:
+	case AW_FK_WRITE:
+		ev.kind = AW_EV_ACCESS;
+		ev.flags = r[0] % AW_FUZZ_NR_KINDS == AW_FK_WRITE ? AW_ACC_WRITE : 0;
+		ev.stride = flags & 1 ? 2ULL << 20 : 0;
+		/*
+		 * An access touches at most 64 pages (256 KiB, or one page per
+		 * PMD across up to 64 MiB with the 2 MiB stride), so that an
+		 * input of 256 events runs in well under a millisecond.
+		 */
+		if (!ev.stride && len > AW_FUZZ_ACCESS_PAGES)
+			ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
+		ev.repeat = 1 + r[11] % 4;
+		if (flags & 2)
+			ev.cpu = (uint16_t)(r[5] % cpus);
+		break;
+	case AW_FK_AGE:
+	case AW_FK_AGE_FORCED:
+	case AW_FK_AGE_BEGIN:
+		ev.kind = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_BEGIN ? AW_EV_AGE_BEGIN : AW_EV_AGE;
+		ev.flags = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_FORCED || (ev.kind == AW_EV_AGE_BEGIN && (flags & 1)) ?
+			   AW_AGE_FORCE : 0;
+		ev.memcg = 1;
+		goto no_target;
+	case AW_FK_AGE_STEP:
+	case AW_FK_AGE_END:
+		ev.kind = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_STEP ? AW_EV_AGE_STEP : AW_EV_AGE_END;
+		ev.memcg = 1;
+		ev.swappiness = 0;
+		goto no_target;
+	case AW_FK_EVICT:
+		ev.kind = AW_EV_EVICT;
+		ev.memcg = 1;
+		ev.flags = flags & 1 ? AW_EVICT_DIRECT : 0;
+		ev.len = 1 + arg;
+		ev.region = 0;
+		ev.addr = 0;
+		ev.pid = 0;
+		ev.cpu = 0;
+		return push(sc, &ev, line);
+	case AW_FK_MMAP:
+		ev.kind = AW_EV_MMAP;
+		ev.flags = (flags & 1 ? AW_MAP_HUGEPAGE : 0) | (flags & 2 ? AW_MAP_NOHUGEPAGE : 0) |
+			   (flags & 4 ? AW_MAP_FILE : 0);
+		if ((ev.flags & (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE)) == (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE))
+			ev.flags &= ~AW_MAP_NOHUGEPAGE;
+		ev.arg = AW_PROT_DEFAULT;
+		ev.len = len * PAGE;
+		ev.addr = 0;
+		ev.addr2 = AW_FUZZ_REGION_BASE + (uint64_t)(ev.region - 1) * GIB;
+		break;
+	case AW_FK_MUNMAP:
+		ev.kind = AW_EV_MUNMAP;
+		break;
+	case AW_FK_MADVISE:
+		ev.kind = AW_EV_MADVISE;
+		ev.arg = 1 + arg % (AW_MADV_NR - 1);
+		break;
+	case AW_FK_MIGRATE:
+		ev.kind = AW_EV_MIGRATE;
+		break;
+	case AW_FK_RUN:
+		ev.kind = AW_EV_RUN;
+		ev.cpu = (uint16_t)(r[5] % cpus);
+		goto no_range;
+	case AW_FK_FORK:
+		ev.kind = AW_EV_FORK;
+		ev.pid2 = 1 + (ev.pid + r[5] % (AW_FUZZ_PROCS - 1)) % AW_FUZZ_PROCS;
+		goto no_range;
+	case AW_FK_EXIT:
+		ev.kind = AW_EV_EXIT;
+		goto no_range;
+	case AW_FK_PROC:
+		ev.kind = AW_EV_PROC;
+		ev.cpu = (uint16_t)(r[5] % cpus);
+		ev.memcg = 1;
+		ev.flags = flags & 1 ? AW_PROC_NOLAYOUT : 0;
+		goto no_range;
+	case AW_FK_CONTEND:
+		ev.kind = AW_EV_CONTEND;
+		ev.arg = arg % 2 ? AW_LOCK_PTL : AW_LOCK_MMAP;
+		ev.flags = flags & 1 ? AW_CONTEND_ON : 0;
+		goto no_range;
+	case AW_FK_MPROTECT:
+		ev.kind = AW_EV_MPROTECT;
+		ev.arg = arg & 7;
+		break;
+	case AW_FK_MREMAP:
+		ev.kind = AW_EV_MREMAP;
+		ev.addr = 0;
+		ev.stride = (1 + (uint64_t)(r[11] << 8 | arg) % AW_FUZZ_MAX_PAGES) * PAGE;
+		ev.addr2 = flags & 1 ? AW_FUZZ_REGION_BASE + (uint64_t)(r[5] % AW_FUZZ_REGIONS) * GIB : 0;
+		break;
+	case AW_FK_LIMIT:
+		ev.kind = AW_EV_MEMCG_LIMIT;
+		ev.memcg = 1;
+		ev.len = (uint64_t)arg * (4ULL << 20);
+		goto no_target;
+	default:	/* AW_FK_TIME */
+		ev.kind = AW_EV_TIME;
+		ev.len = (uint64_t)(arg + 1) * 100000000ULL;
+		goto no_target;
+	}
+	return push(sc, &ev, line);
+no_target:
+	ev.pid = 0;
+	ev.cpu = 0;
+no_range:
+	ev.region = 0;
+	ev.addr = 0;
+	if (ev.kind != AW_EV_MEMCG_LIMIT && ev.kind != AW_EV_TIME)
+		ev.len = 0;
+	if (ev.kind != AW_EV_AGE && ev.kind != AW_EV_AGE_BEGIN)
+		ev.swappiness = ev.kind == AW_EV_EVICT ? AW_SWAPPINESS_DEFAULT : 0;
+	if (ev.kind != AW_EV_ACCESS)
+		ev.repeat = 0;
+	if (ev.kind != AW_EV_AGE && ev.kind != AW_EV_AGE_BEGIN && ev.kind != AW_EV_AGE_STEP &&
+	    ev.kind != AW_EV_AGE_END)
+		ev.node = 0;
+	return push(sc, &ev, line);
+}
+
+int aw_fuzz_decode(const uint8_t *data, size_t size, struct aw_scenario *sc)
+{
+	uint8_t h[AW_FUZZ_HEADER] = { 0 };
+	size_t n;
+
+	aw_scenario_init(sc);
+	memcpy(h, data, size < AW_FUZZ_HEADER ? size : AW_FUZZ_HEADER);
+	config(h, sc);
+	if (names(sc))
+		return -1;
+	/* the four processes exist from the start: two with the default layout */
+	for (uint32_t p = 1; p <= AW_FUZZ_PROCS; p++) {
+		struct aw_event ev = { .kind = AW_EV_PROC, .pid = p, .memcg = 1,
+				       .cpu = (uint16_t)((p - 1) % (2 * sc->cfg.nr_nodes)),
+				       .flags = p > 2 ? AW_PROC_NOLAYOUT : 0 };
+
+		if (push(sc, &ev, 0))
+			return -1;
+	}
+	if (size <= AW_FUZZ_HEADER)
+		return 0;
+	n = (size - AW_FUZZ_HEADER) / AW_FUZZ_RECORD;
+	if (n > AW_FUZZ_MAX_EVENTS)
+		n = AW_FUZZ_MAX_EVENTS;
+	for (size_t i = 0; i < n; i++)
+		if (decode_record(data + AW_FUZZ_HEADER + i * AW_FUZZ_RECORD, sc, (uint32_t)(i + 1)))
+			return -1;
+	return 0;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+static uint8_t fkind(const struct aw_event *ev)
+{
+	switch (ev->kind) {
+	case AW_EV_ACCESS: return ev->flags & AW_ACC_WRITE ? AW_FK_WRITE : AW_FK_READ;
+	case AW_EV_AGE: return ev->flags & AW_AGE_FORCE ? AW_FK_AGE_FORCED : AW_FK_AGE;
+	case AW_EV_EVICT: return AW_FK_EVICT;
+	case AW_EV_MMAP: return AW_FK_MMAP;
+	case AW_EV_MUNMAP: return AW_FK_MUNMAP;
+	case AW_EV_MADVISE: return AW_FK_MADVISE;
+	case AW_EV_MIGRATE: return AW_FK_MIGRATE;
+	case AW_EV_RUN: return AW_FK_RUN;
+	case AW_EV_FORK: case AW_EV_VFORK: case AW_EV_THREAD: return AW_FK_FORK;
+	case AW_EV_EXIT: return AW_FK_EXIT;
+	case AW_EV_PROC: case AW_EV_EXEC: return AW_FK_PROC;
+	case AW_EV_AGE_BEGIN: return AW_FK_AGE_BEGIN;
+	case AW_EV_AGE_STEP: return AW_FK_AGE_STEP;
+	case AW_EV_AGE_END: return AW_FK_AGE_END;
+	case AW_EV_CONTEND: return AW_FK_CONTEND;
+	case AW_EV_MPROTECT: return AW_FK_MPROTECT;
+	case AW_EV_MREMAP: return AW_FK_MREMAP;
+	case AW_EV_MEMCG_LIMIT: return AW_FK_LIMIT;
+	case AW_EV_TIME: return AW_FK_TIME;
+	default: return 0xff;
+	}
+}
+
+size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t *out, size_t cap)
+{
+	const struct aw_config *cfg = &sc->cfg;
+	size_t n = 0;
+	int v = 0;
+
+	if (cap < AW_FUZZ_HEADER)
+		return 0;
+	for (int i = 0; i < 3; i++)
+		if (variant && !strcmp(variant, variants[i]))
+			v = i;
+	memset(out, 0, AW_FUZZ_HEADER);
+	out[0] = (uint8_t)(cfg->nr_nodes > 2);
+	out[1] = (uint8_t)cfg->thp;
+	out[2] = (uint8_t)v;
+	out[3] = (uint8_t)((cfg->skip_empty + 7) % 8);
+	for (int m = 1; m < cfg->nr_memcgs; m++)
+		if (cfg->memcg_limit[m])
+			out[4] = (uint8_t)(1 + (cfg->memcg_limit[m] / (16ULL << 20)) % 63);
+	out[5] = cfg->swap_bytes ? 1 : 0;
+	n = AW_FUZZ_HEADER;
+	for (size_t i = 0; i < sc->nr_events && n + AW_FUZZ_RECORD <= cap &&
+	     (n - AW_FUZZ_HEADER) / AW_FUZZ_RECORD < AW_FUZZ_MAX_EVENTS; i++) {
+		const struct aw_event *ev = &sc->events[i];
+		uint8_t k = fkind(ev), *r = out + n;
+		uint64_t off = ev->addr / PAGE, len = ev->len / PAGE;
+
+		/* the decoder creates the processes: leading proc events add nothing */
+		if (k == 0xff || (ev->kind == AW_EV_PROC && ev->pid <= AW_FUZZ_PROCS && i < AW_FUZZ_PROCS))
+			continue;
+		memset(r, 0, AW_FUZZ_RECORD);
+		r[0] = k;
+		r[2] = (uint8_t)((ev->pid ? ev->pid - 1 : 0) % AW_FUZZ_PROCS);
+		r[3] = (uint8_t)((ev->region ? ev->region - 1 : 0) % AW_FUZZ_REGIONS);
+		r[4] = (uint8_t)ev->node;
+		r[5] = (uint8_t)(ev->cpu == AW_CPU_CURRENT ? 0 : ev->cpu);
+		if (len > AW_FUZZ_MAX_PAGES)
+			len = AW_FUZZ_MAX_PAGES;
+		r[6] = (uint8_t)(off % AW_FUZZ_MAX_PAGES);
+		r[7] = (uint8_t)((off % AW_FUZZ_MAX_PAGES) >> 8);
+		r[8] = (uint8_t)((len ? len - 1 : 0) & 0xff);
+		r[9] = (uint8_t)((len ? len - 1 : 0) >> 8);
+		switch (ev->kind) {
+		case AW_EV_ACCESS:
+			r[1] = (uint8_t)((ev->stride >= (2ULL << 20) ? 1 : 0) | (ev->cpu != AW_CPU_CURRENT ? 2 : 0));
+			r[11] = (uint8_t)(ev->repeat ? (ev->repeat - 1) % 4 : 0);
+			break;
+		case AW_EV_MMAP:
+			r[1] = (uint8_t)((ev->flags & AW_MAP_HUGEPAGE ? 1 : 0) | (ev->flags & AW_MAP_NOHUGEPAGE ? 2 : 0) |
+					 (ev->flags & AW_MAP_FILE ? 4 : 0));
+			break;
+		case AW_EV_MADVISE:
+			r[10] = (uint8_t)(ev->arg ? ev->arg - 1 : 0);
+			break;
+		case AW_EV_EVICT:
+			r[1] = ev->flags & AW_EVICT_DIRECT ? 1 : 0;
+			r[10] = (uint8_t)(ev->len ? (ev->len > 256 ? 255 : ev->len - 1) : 255);
+			break;
+		case AW_EV_AGE_BEGIN:
+			r[1] = ev->flags & AW_AGE_FORCE ? 1 : 0;
+			break;
+		case AW_EV_CONTEND:
+			r[10] = ev->arg == AW_LOCK_PTL ? 1 : 0;
+			r[1] = ev->flags & AW_CONTEND_ON ? 1 : 0;
+			break;
+		case AW_EV_PROC:
+			r[1] = ev->flags & AW_PROC_NOLAYOUT ? 1 : 0;
+			break;
+		case AW_EV_MPROTECT:
+			r[10] = (uint8_t)ev->arg;
+			break;
+		case AW_EV_MEMCG_LIMIT:
+			r[10] = (uint8_t)(ev->len / (4ULL << 20) > 255 ? 255 : ev->len / (4ULL << 20));
+			break;
+		case AW_EV_TIME:
+			r[10] = (uint8_t)(ev->len / 100000000ULL ? (ev->len / 100000000ULL - 1 > 255 ? 255 : ev->len / 100000000ULL - 1) : 0);
+			break;
+		case AW_EV_MREMAP: {
+			uint64_t nl = ev->stride / PAGE;
+
+			nl = nl ? (nl - 1) % AW_FUZZ_MAX_PAGES : 0;
+			r[10] = (uint8_t)nl;
+			r[11] = (uint8_t)(nl >> 8);
+			r[1] = ev->addr2 ? 1 : 0;
+			break;
+		}
+		default:
+			break;
+		}
+		n += AW_FUZZ_RECORD;
+	}
+	return n;
+}
