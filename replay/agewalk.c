@@ -19,6 +19,7 @@
 #include "lockstep.h"
 
 int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
+int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
 
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB, AW_FMT_FUZZ };
 
@@ -61,7 +62,8 @@ static uint8_t *slurp(const char *path, size_t limit, size_t *len)
 }
 
 /* Fuzz inputs decode from any bytes; a crash file becomes a scenario. */
-static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t errlen)
+static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t errlen,
+		     const char **variant)
 {
 	size_t len;
 	uint8_t *buf = slurp(path, 1U << 20, &len);
@@ -71,6 +73,8 @@ static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t
 		snprintf(err, errlen, "%s: cannot read (or larger than 1 MiB)", path);
 		return -1;
 	}
+	if (variant)
+		*variant = aw_fuzz_variant(buf, len);
 	ret = aw_fuzz_decode(buf, len, sc);
 	free(buf);
 	if (ret) {
@@ -96,7 +100,7 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
 	if (fmt == AW_FMT_AWPB)
 		return aw_awpb_read_file(path, sc, err, errlen);
 	if (fmt == AW_FMT_FUZZ)
-		return load_fuzz(path, sc, err, errlen);
+		return load_fuzz(path, sc, err, errlen, NULL);
 	if (fmt == AW_FMT_AWS) {
 		if (!strcmp(path, "-")) {
 			/* the .aws parser takes a string: slurp stdin */
@@ -195,6 +199,23 @@ static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenar
 	return 0;
 }
 
+/*
+ * For minimize: any input format; a file with no known extension is taken
+ * as a fuzz input (crash files from libFuzzer and AFL++ have none).
+ */
+int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
+		     size_t errlen, const char **fuzz_variant);
+int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
+		     size_t errlen, const char **fuzz_variant)
+{
+	enum aw_fmt fmt = from ? fmt_parse(from) : fmt_of(path);
+
+	aw_scenario_init(sc);
+	if (fmt == AW_FMT_NONE || fmt == AW_FMT_FUZZ)
+		return load_fuzz(path, sc, err, errlen, fuzz_variant);
+	return load_input(path, fmt, sc, err, errlen);
+}
+
 static int cmd_convert(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
@@ -247,6 +268,7 @@ static void usage(FILE *out)
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
 	      "       agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
+	      "       agewalk minimize CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n", out);
 }
@@ -439,6 +461,8 @@ int main(int argc, char **argv)
 		return cmd_convert(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "replay"))
 		return aw_cmd_replay(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "minimize"))
+		return aw_cmd_minimize(argc, argv);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

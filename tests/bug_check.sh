@@ -2,12 +2,33 @@
 # A corpus file that documents planted bugs: each "# finding: ORACLE with
 # --bug NAME --variants V" line says that running the file with that bug
 # makes ORACLE fire (exit 1), and the file passes --check without it.
+# A "# expect-finding: ORACLE --variants V" line documents a finding of the
+# correct variants (a property of the patch): it must fire with V and must
+# not fire with base alone.
 # Usage: bug_check.sh AGEWALK FILE
 set -uo pipefail
 aw=$1 f=$2
 pass=0 fail=0
+while read -r _ _ oracle varopt variants; do
+	[ -n "$oracle" ] || continue
+	[ "$varopt" = "--variants" ] || { echo "bad expect-finding line in $f"; exit 1; }
+	out=$("$aw" run --variants "$variants" --keep-going "$f" 2>&1)
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^finding: $oracle at" <<<"$out"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $f with $variants: exit $rc, no '$oracle' finding"
+		fail=$((fail + 1))
+	fi
+	if "$aw" run --variants base "$f" >/dev/null 2>&1; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $f fires with base alone"
+		fail=$((fail + 1))
+	fi
+done <<<"$(grep -E '^# expect-finding: ' "$f")"
 lines=$(grep -E '^# finding: ' "$f")
-[ -n "$lines" ] || { echo "$f: no '# finding:' line"; exit 1; }
+[ -n "$lines" ] || { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
 while read -r _ _ oracle _ bugopt bug varopt variants; do
 	[ "$bugopt" = "--bug" ] && [ "$varopt" = "--variants" ] || { echo "bad line in $f"; exit 1; }
 	if "$aw" run --check --variants "$variants" "$f" >/dev/null 2>&1; then

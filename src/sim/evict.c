@@ -205,8 +205,14 @@ static uint32_t swap_slot_alloc(struct aw_kernel *k)
 {
 	uint32_t s = k->swap_free;
 
-	if (s == AW_NIL)
-		return AW_NIL;
+	if (s == AW_NIL) {
+		if (k->swap_next >= k->nr_swap)
+			return AW_NIL;
+		s = k->swap_next++;
+		k->swap[s].next = 0;
+		k->swap_used++;
+		return s;
+	}
 	k->swap_free = k->swap[s].next;
 	k->swap[s].next = 0;
 	k->swap_used++;

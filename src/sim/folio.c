@@ -35,6 +35,10 @@ int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes)
 		pfn += nm->spanned;
 	}
 	mem->rmap_free = AW_NIL;
+	mem->uniform = true;
+	for (int n = 1; n < nr_nodes; n++)
+		if (mem->node[n].spanned != mem->node[0].spanned)
+			mem->uniform = false;
 	return 0;
 }
 
@@ -55,6 +59,15 @@ void aw_mem_destroy(struct aw_mem *mem)
 
 int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn)
 {
+	/* equal-sized nodes (the common case): one division, no loop */
+	if (mem->uniform) {
+		uint64_t n;
+
+		if (pfn < mem->node[0].start_pfn)
+			return -1;
+		n = (pfn - mem->node[0].start_pfn) / mem->node[0].spanned;
+		return n < (uint64_t)mem->nr_nodes ? (int)n : -1;
+	}
 	for (int n = 0; n < mem->nr_nodes; n++) {
 		const struct aw_node_mem *nm = &mem->node[n];
 

@@ -120,6 +120,7 @@ struct aw_mem {
 	struct aw_rmap_node *rmap;
 	uint32_t nr_rmap, cap_rmap, rmap_free;
 	uint64_t nr_folio_structs;	/* for the memory figure */
+	bool uniform;			/* all nodes span the same number of pfns */
 };
 
 int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes);

@@ -85,13 +85,13 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	}
 	k->nr_swap = (uint32_t)(cfg->swap_bytes / PAGE_SIZE);
 	if (k->nr_swap) {
+		/* zeroed pages come lazily: never-used slots cost nothing */
 		k->swap = calloc(k->nr_swap, sizeof(*k->swap));
 		if (!k->swap)
 			goto fail;
-		for (uint32_t s = 0; s < k->nr_swap; s++)
-			k->swap[s].next = s + 1 < k->nr_swap ? s + 1 : AW_NIL;
 	}
-	k->swap_free = k->nr_swap ? 0 : AW_NIL;
+	k->swap_free = AW_NIL;	/* freed slots; never-used ones come from swap_next */
+	k->swap_next = 0;
 	k->nr_regions = nr_regions;
 	k->regions = calloc(nr_regions ? nr_regions : 1, sizeof(*k->regions));
 	if (!k->regions)

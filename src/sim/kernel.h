@@ -141,6 +141,7 @@ struct aw_kernel {
 
 	struct aw_swap_slot *swap;
 	uint32_t nr_swap, swap_free, swap_used;
+	uint32_t swap_next;		/* slots below it have been handed out before */
 
 	struct aw_node_stats node_stats[AW_MAX_NODES];
 	int nr_regions;

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agewalk minimize: shrink a crashing input to the smallest readable event
+ * sequence that still makes the same oracle fire on the same variants.
+ *
+ * Delta debugging at the event level (Zeller's ddmin: remove chunks, then
+ * single events) and then field simplification (shorter lengths, one
+ * repeat, no stride, aligned addresses, node 0), each step kept only if the
+ * finding survives.  The result is 1-minimal: removing any single event
+ * loses the finding.  Everything is deterministic; --max-time bounds it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "awpb.h"
+#include "fuzzin.h"
+#include "lockstep.h"
+
+int aw_cmd_minimize(int argc, char **argv);
+int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
+		     size_t errlen, const char **fuzz_variant);
+
+struct target {
+	enum aw_oracle_id oracle;
+	char variants[64];
+};
+
+struct mini {
+	const struct aw_scenario *orig;
+	const char *variants[AW_MAX_VARIANTS];
+	int nr_variants;
+	unsigned int bugs;
+	struct target want;
+	enum aw_oracle_id only;		/* --oracle: keep this oracle's finding, AW_OR_NR = the first */
+	double deadline;
+	unsigned long tests;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A scenario with the original's config and names and the given events. */
+static int build(const struct mini *m, const struct aw_event *ev, size_t n, struct aw_scenario *sc)
+{
+	aw_scenario_init(sc);
+	sc->cfg = m->orig->cfg;
+	sc->path = strdup("minimize");
+	sc->nr_regions = m->orig->nr_regions;
+	sc->nr_procs = m->orig->nr_procs;
+	sc->region_name = calloc(sc->nr_regions + 1, AW_MAX_NAME);
+	sc->proc_name = calloc(sc->nr_procs + 1, AW_MAX_NAME);
+	if (!sc->region_name || !sc->proc_name)
+		return -1;
+	if (m->orig->region_name)
+		memcpy(sc->region_name, m->orig->region_name, (size_t)sc->nr_regions * AW_MAX_NAME);
+	if (m->orig->proc_name)
+		memcpy(sc->proc_name, m->orig->proc_name, (size_t)sc->nr_procs * AW_MAX_NAME);
+	for (size_t i = 0; i < n; i++)
+		if (aw_scenario_push(sc, &ev[i], 0))
+			return -1;
+	return 0;
+}
+
+/*
+ * Run; *got is the first finding (or the first of m->only's oracle, when
+ * set).  Returns 1 if a finding matches want.
+ */
+static int run(struct mini *m, const struct aw_event *ev, size_t n, struct target *got)
+{
+	struct aw_scenario sc;
+	struct aw_lockstep ls;
+	struct aw_lockstep_opts o = {
+		.thp = m->orig->cfg.thp, .variants = m->variants, .nr_variants = m->nr_variants,
+		.bugs = m->bugs, .oracles = true,
+	};
+	int match = 0;
+
+	m->tests++;
+	if (build(m, ev, n, &sc)) {
+		aw_scenario_free(&sc);
+		return 0;
+	}
+	o.keep_going = m->only != AW_OR_NR;
+	if (!aw_lockstep_run(&ls, &sc, &o) && ls.nr_findings) {
+		for (int i = 0; got && i < ls.nr_findings; i++) {
+			if (m->only != AW_OR_NR && ls.findings[i].oracle != m->only)
+				continue;
+			got->oracle = ls.findings[i].oracle;
+			snprintf(got->variants, sizeof(got->variants), "%s", ls.findings[i].variants);
+			break;
+		}
+		for (int i = 0; i < ls.nr_findings; i++)
+			if (ls.findings[i].oracle == m->want.oracle &&
+			    !strcmp(ls.findings[i].variants, m->want.variants))
+				match = 1;
+	}
+	aw_lockstep_free(&ls);
+	aw_scenario_free(&sc);
+	return match;
+}
+
+static bool out_of_time(const struct mini *m)
+{
+	return now() > m->deadline;
+}
+
+/* ddmin: remove chunks of decreasing size, keep what still reproduces. */
+static size_t ddmin(struct mini *m, struct aw_event *ev, size_t n)
+{
+	struct aw_event *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	size_t chunks = 2;
+
+	if (!tmp)
+		return n;
+	while (n >= 2 && !out_of_time(m)) {
+		size_t size = (n + chunks - 1) / chunks;
+		bool reduced = false;
+
+		for (size_t start = 0; start < n && !out_of_time(m); start += size) {
+			size_t end = start + size < n ? start + size : n, k = 0;
+
+			for (size_t i = 0; i < n; i++)
+				if (i < start || i >= end)
+					tmp[k++] = ev[i];
+			if (k < n && run(m, tmp, k, NULL)) {
+				memcpy(ev, tmp, k * sizeof(*ev));
+				n = k;
+				chunks = chunks > 2 ? chunks - 1 : 2;
+				reduced = true;
+				break;
+			}
+		}
+		if (!reduced) {
+			if (size == 1)
+				break;
+			chunks = chunks * 2 < n ? chunks * 2 : n;
+		}
+	}
+	free(tmp);
+	return n;
+}
+
+/* Single-event removal until no event can go: 1-minimal. */
+static size_t one_minimal(struct mini *m, struct aw_event *ev, size_t n)
+{
+	bool changed = true;
+
+	while (changed && !out_of_time(m)) {
+		changed = false;
+		for (size_t i = n; i-- > 0 && !out_of_time(m);) {
+			struct aw_event save = ev[i];
+
+			memmove(&ev[i], &ev[i + 1], (n - i - 1) * sizeof(*ev));
+			if (run(m, ev, n - 1, NULL)) {
+				n--;
+				changed = true;
+			} else {
+				memmove(&ev[i + 1], &ev[i], (n - i - 1) * sizeof(*ev));
+				ev[i] = save;
+			}
+		}
+	}
+	return n;
+}
+
+/* Try one field edit; keep it if the finding survives. */
+static void try_edit(struct mini *m, struct aw_event *ev, size_t n, size_t i, const struct aw_event *cand)
+{
+	struct aw_event save = ev[i];
+
+	if (!memcmp(&save, cand, sizeof(save)) || out_of_time(m))
+		return;
+	ev[i] = *cand;
+	if (!run(m, ev, n, NULL))
+		ev[i] = save;
+}
+
+/* Readable values: smaller lengths, one repeat, no stride, aligned addresses, node 0. */
+static void simplify(struct mini *m, struct aw_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n && !out_of_time(m); i++) {
+		struct aw_event c;
+
+		if (ev[i].repeat > 1) {
+			c = ev[i];
+			c.repeat = 1;
+			try_edit(m, ev, n, i, &c);
+		}
+		if (ev[i].stride) {
+			c = ev[i];
+			c.stride = 0;
+			try_edit(m, ev, n, i, &c);
+		}
+		for (uint64_t align = 1ULL << 30; align >= 4096 && ev[i].addr; align >>= 9) {
+			c = ev[i];
+			c.addr &= ~(align - 1);
+			try_edit(m, ev, n, i, &c);
+		}
+		while (ev[i].len > 4096 && ev[i].kind != AW_EV_TIME && !out_of_time(m)) {
+			uint64_t before = ev[i].len;
+
+			c = ev[i];
+			c.len = (c.len / 2 + 4095) & ~4095ULL;
+			try_edit(m, ev, n, i, &c);
+			if (ev[i].len == before)
+				break;
+		}
+		if (ev[i].node) {
+			c = ev[i];
+			c.node = 0;
+			try_edit(m, ev, n, i, &c);
+		}
+	}
+}
+
+static int write_result(const char *out, const struct mini *m, const struct aw_event *ev, size_t n,
+			const char *crash)
+{
+	struct aw_scenario sc;
+	char tmp[4096];
+	FILE *f;
+	int ret = -1;
+	char vars[128] = "";
+
+	for (int v = 0; v < m->nr_variants; v++)
+		snprintf(vars + strlen(vars), sizeof(vars) - strlen(vars), "%s%s", v ? "," : "", m->variants[v]);
+	if (build(m, ev, n, &sc))
+		goto out;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
+	f = strcmp(out, "-") ? fopen(tmp, "w") : stdout;
+	if (!f)
+		goto out;
+	fprintf(f, "# minimized by agewalk minimize from %s: %zu event%s\n", crash, n, n == 1 ? "" : "s");
+	fprintf(f, "# the %s oracle fires on %s\n", aw_oracle_name(m->want.oracle), m->want.variants);
+	for (int b = 0; b < AW_BUG_NR; b++)
+		if (m->bugs >> b & 1)
+			fprintf(f, "# finding: %s with --bug %s --variants %s\n", aw_oracle_name(m->want.oracle),
+				aw_bug_name(b), vars);
+	if (!m->bugs)
+		fprintf(f, "# expect-finding: %s --variants %s\n", aw_oracle_name(m->want.oracle), vars);
+	ret = aw_aws_write(f, &sc);
+	if (f != stdout) {
+		if (fflush(f) || fsync(fileno(f)))
+			ret = -1;
+		if (fclose(f) || ret || rename(tmp, out)) {
+			unlink(tmp);
+			ret = -1;
+		}
+	}
+out:
+	aw_scenario_free(&sc);
+	return ret;
+}
+
+int aw_cmd_minimize(int argc, char **argv)
+{
+	const char *crash = NULL, *out = "-", *from = NULL, *fuzz_variant = NULL;
+	char *vbuf = NULL, err[512];
+	double max_time = 60;
+	struct aw_scenario sc;
+	struct mini m = { .only = AW_OR_NR };
+	struct aw_event *ev;
+	struct target got;
+	size_t n;
+	int status = 0;
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-o") && v) {
+			out = v, i++;
+		} else if (!strcmp(a, "--max-time") && v) {
+			max_time = atof(v), i++;
+		} else if (!strcmp(a, "--from") && v) {
+			from = v, i++;
+		} else if (!strcmp(a, "--variants") && v) {
+			char *save = NULL, *tok;
+
+			free(vbuf);
+			vbuf = strdup(v);
+			m.nr_variants = 0;
+			for (tok = strtok_r(vbuf, ",", &save); tok && m.nr_variants < AW_MAX_VARIANTS;
+			     tok = strtok_r(NULL, ",", &save))
+				m.variants[m.nr_variants++] = tok;
+			i++;
+		} else if (!strcmp(a, "--oracle") && v) {
+			m.only = AW_OR_NR;
+			for (int o = 0; o < AW_OR_NR; o++)
+				if (!strcmp(aw_oracle_name(o), v))
+					m.only = o;
+			if (m.only == AW_OR_NR) {
+				fprintf(stderr, "agewalk minimize: unknown oracle '%s'\n", v);
+				free(vbuf);
+				return 2;
+			}
+			i++;
+		} else if (!strcmp(a, "--bug") && v) {
+			int b = aw_bug_parse(v);
+
+			if (b < 0) {
+				fprintf(stderr, "agewalk minimize: unknown planted bug '%s'\n", v);
+				free(vbuf);
+				return 2;
+			}
+			m.bugs |= 1U << b;
+			i++;
+		} else if (a[0] != '-' && !crash) {
+			crash = a;
+		} else {
+			fputs("usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
+			      "                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
+			      "  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n", stderr);
+			free(vbuf);
+			return 2;
+		}
+	}
+	if (!crash) {
+		fputs("agewalk minimize: no input\n", stderr);
+		free(vbuf);
+		return 2;
+	}
+	if (aw_load_scenario(crash, from, &sc, err, sizeof(err), &fuzz_variant)) {
+		fprintf(stderr, "%s\n", err);
+		free(vbuf);
+		return 2;
+	}
+	if (!m.nr_variants) {
+		m.variants[0] = "base";
+		m.variants[1] = fuzz_variant ? fuzz_variant : "pud";
+		m.nr_variants = 2;
+	}
+	m.orig = &sc;
+	m.deadline = now() + max_time;
+	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */
+	if (!m.bugs && getenv("AGEWALK_BUG")) {
+		int b = aw_bug_parse(getenv("AGEWALK_BUG"));
+
+		if (b >= 0)
+			m.bugs = 1U << b;
+	}
+	n = sc.nr_events;
+	ev = malloc((n ? n : 1) * sizeof(*ev));
+	if (!ev) {
+		aw_scenario_free(&sc);
+		free(vbuf);
+		return 2;
+	}
+	memcpy(ev, sc.events, n * sizeof(*ev));
+	/* learn the finding: its oracle and variants are what must survive */
+	m.want.oracle = AW_OR_NR;
+	got.oracle = AW_OR_NR;
+	run(&m, ev, n, &got);
+	m.want = got;
+	if (m.want.oracle == AW_OR_NR) {
+		fprintf(stderr, "agewalk minimize: %s: no finding to minimize\n", crash);
+		status = 1;
+		goto done;
+	}
+	n = ddmin(&m, ev, n);
+	n = one_minimal(&m, ev, n);
+	simplify(&m, ev, n);
+	n = one_minimal(&m, ev, n);
+	fprintf(stderr, "agewalk minimize: %s oracle on %s: %zu -> %zu events in %lu runs%s\n",
+		aw_oracle_name(m.want.oracle), m.want.variants, sc.nr_events, n, m.tests,
+		out_of_time(&m) ? " (stopped at --max-time: may not be minimal)" : "");
+	if (write_result(out, &m, ev, n, crash)) {
+		fprintf(stderr, "agewalk minimize: cannot write %s\n", out);
+		status = 2;
+	}
+done:
+	free(ev);
+	aw_scenario_free(&sc);
+	free(vbuf);
+	return status;
+}
