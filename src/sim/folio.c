@@ -39,6 +39,8 @@ int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes)
 	for (int n = 1; n < nr_nodes; n++)
 		if (mem->node[n].spanned != mem->node[0].spanned)
 			mem->uniform = false;
+	if (mem->uniform && !(mem->node[0].spanned & (mem->node[0].spanned - 1)))
+		mem->node_shift = (unsigned int)__builtin_ctzll(mem->node[0].spanned);
 	return 0;
 }
 
@@ -77,7 +79,7 @@ int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn)
 	return -1;
 }
 
-struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
+struct folio *aw_pfn_folio_slow(const struct aw_mem *mem, uint64_t pfn)
 {
 	int nid = aw_pfn_nid(mem, pfn);
 	const struct aw_node_mem *nm;

@@ -121,6 +121,7 @@ struct aw_mem {
 	uint32_t nr_rmap, cap_rmap, rmap_free;
 	uint64_t nr_folio_structs;	/* for the memory figure */
 	bool uniform;			/* all nodes span the same number of pfns */
+	unsigned int node_shift;	/* log2(pfns per node) when uniform and a power of 2, else 0 */
 };
 
 int aw_mem_init(struct aw_mem *mem, int nr_nodes, const uint64_t *node_bytes);
@@ -129,7 +130,30 @@ void aw_mem_destroy(struct aw_mem *mem);
 /* pfn_to_nid(): -1 if the pfn belongs to no node (zero pages, garbage) */
 int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn);
 /* pfn_folio(): the (head) folio covering pfn, NULL if none */
-struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn);
+struct folio *aw_pfn_folio_slow(const struct aw_mem *mem, uint64_t pfn);
+
+/*
+ * The hottest lookup of the model (every list link goes through it), so
+ * equal-sized power-of-two nodes take a shift and a mask instead of a
+ * search.
+ */
+static inline struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
+{
+	if (mem->node_shift) {
+		uint64_t off = pfn - mem->node[0].start_pfn;
+		uint64_t n = off >> mem->node_shift;
+		const struct aw_block *blk;
+
+		if (n >= (uint64_t)mem->nr_nodes)	/* also below node 0: off wrapped */
+			return NULL;
+		off &= (1ULL << mem->node_shift) - 1;
+		blk = &mem->node[n].blocks[off / HPAGE_PMD_NR];
+		if (!blk->folios || blk->state == AW_BLOCK_UNUSED)
+			return NULL;
+		return blk->state == AW_BLOCK_THP ? &blk->folios[0] : &blk->folios[off % HPAGE_PMD_NR];
+	}
+	return aw_pfn_folio_slow(mem, pfn);
+}
 /* the pfn of a folio (its head) */
 uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio);
 
