@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path)
 {
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
 {
 	int files = 0, failed = 0;
 
+	if (LLVMFuzzerInitialize)
+		LLVMFuzzerInitialize(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
 		struct stat st;
 		DIR *d;

@@ -12,6 +12,7 @@
  * pud-late-region-hot-eviction.aws, so long campaigns hunting other
  * mistakes raise it).
  */
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "lockstep.h"
 #include "mutator.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2,
@@ -46,6 +48,23 @@ static unsigned int bugs_from_env(void)
 		bugs |= 1U << b;
 	}
 	return bugs;
+}
+
+/*
+ * Every input builds and tears down two simulated machines: folio blocks,
+ * page tables and Bloom filters, a few MiB in all.  With glibc's defaults
+ * the frees hand that memory back to the kernel (brk trim, munmap of large
+ * chunks) and the next input faults it in again, which cost more than the
+ * simulation itself.  Keep it in the heap instead.  (Process-wide, but
+ * this is a fuzzer's own process; the agewalk tool does not do this.)
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -190,7 +190,12 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 			check_differential(ls, i, o->diff_threshold);
 		ls->events_applied = i + 1;
 		if (ls->nr_findings && !o->keep_going)
-			break;
+			return 0;
+	}
+	/* the sampled list check may have skipped the last events */
+	for (int v = 0; v < ls->nr_variants; v++) {
+		aw_oracle_run_end(ls->k[v]);
+		collect(ls, v, seen);
 	}
 	return 0;
 }

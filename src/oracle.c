@@ -590,6 +590,10 @@ void aw_or_check_structure(struct aw_kernel *k)
 	}
 }
 
+/*
+ * Always before inc_max_seq(): the walk's batched counts must be flushed
+ * by then (reset_batch_size()), and a later walk could hide a miss.
+ */
 void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec)
 {
 	if (k->oracle)
@@ -621,16 +625,28 @@ void aw_oracle_event_end(struct aw_kernel *k)
 		return;
 	aw_or_check_structure(k);
 	/*
-	 * The full list walk after every event while it is cheap (fuzzing
-	 * inputs); otherwise once per as many events as there are pages, so
-	 * it costs O(1) per event.  inc_max_seq() always checks its lruvec.
+	 * The full list walk costs one step per folio.  Run it once per
+	 * pages/64 events (every event while the machine holds fewer than 64
+	 * pages), so it costs about 64 steps per event whatever the size:
+	 * frequent enough to name the event that broke a list in a small
+	 * fuzzing input, cheap enough for a long trace.  inc_max_seq() always
+	 * checks the lruvec it is about to age, and the end of a run checks
+	 * everything.
 	 */
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
-	if (pages < 512 || k->event_index >= k->oracle->next_full_check) {
-		k->oracle->next_full_check = k->event_index + (uint64_t)(pages > 1024 ? pages : 1024);
+	if (k->event_index >= k->oracle->next_full_check) {
+		k->oracle->next_full_check = k->event_index + (uint64_t)(pages / 64 + 1);
 		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 			check_lruvec(k, &k->lruvecs[i]);
 	}
+}
+
+void aw_oracle_run_end(struct aw_kernel *k)
+{
+	if (!k->oracle)
+		return;
+	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
+		check_lruvec(k, &k->lruvecs[i]);
 }

@@ -64,6 +64,8 @@ struct aw_evicted {
 int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list);
 void aw_oracle_event_begin(struct aw_kernel *k);
 void aw_oracle_event_end(struct aw_kernel *k);
+/* After the last event: the full list check the sampling may have skipped. */
+void aw_oracle_run_end(struct aw_kernel *k);
 void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

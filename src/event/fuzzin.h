@@ -23,8 +23,8 @@
 #define AW_FUZZ_PROCS		4
 #define AW_FUZZ_REGIONS		8
 #define AW_FUZZ_REGION_BASE	0x7e0000000000ULL	/* region r at base + r GiB */
-#define AW_FUZZ_MAX_PAGES	16384			/* 64 MiB per mapping */
-#define AW_FUZZ_ACCESS_PAGES	64			/* 256 KiB per access (4 KiB stride) */
+#define AW_FUZZ_MAX_PAGES	4096			/* 16 MiB per mapping */
+#define AW_FUZZ_ACCESS_PAGES	16			/* 64 KiB per access (4 KiB stride) */
 
 /*
  * Header bytes: 0 nodes (2 + b % 2), 1 THP mode (b % 3), 2 patched variant

@@ -305,7 +305,9 @@ static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
 	 * cannot take the mm in between because mm_users is already 0.
 	 */
 	mm->exiting = true;
-	aw_zap_range(k, mm, 0, TASK_SIZE);
+	/* exit_mmap() → unmap_vmas(): zap each VMA's range, not the whole space */
+	for (int i = 0; i < mm->nr_vmas; i++)
+		aw_zap_range(k, mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end);
 	mm->nr_vmas = 0;
 	free_pgtables(k, mm, 0, TASK_SIZE);
 	lru_gen_del_mm(k, mm);
