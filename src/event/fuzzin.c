@@ -53,7 +53,7 @@ static void config(const uint8_t *h, struct aw_scenario *sc)
 	cfg->thp_modes = 1U << cfg->thp;
 	cfg->skip_empty = 1 + h[3] % 8;
 	cfg->nr_memcgs = 2;
-	cfg->memcg_limit[1] = (uint64_t)(h[4] % 64) * (16ULL << 20);
+	cfg->memcg_limit[1] = (uint64_t)(h[4] % 64) * (4ULL << 20);
 	cfg->swap_bytes = h[5] % 4 ? 512ULL << 20 : 0;
 }
 
@@ -86,9 +86,9 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		ev.flags = r[0] % AW_FUZZ_NR_KINDS == AW_FK_WRITE ? AW_ACC_WRITE : 0;
 		ev.stride = flags & 1 ? 2ULL << 20 : 0;
 		/*
-		 * An access touches at most 64 pages (256 KiB, or one page per
-		 * PMD across up to 64 MiB with the 2 MiB stride), so that an
-		 * input of 256 events runs in well under a millisecond.
+		 * An access touches at most 16 pages (64 KiB, or one page per
+		 * PMD across up to 16 MiB with the 2 MiB stride), so that an
+		 * input of 256 events costs about a millisecond in lockstep.
 		 */
 		if (!ev.stride && len > AW_FUZZ_ACCESS_PAGES)
 			ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
@@ -277,8 +277,11 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 	out[2] = (uint8_t)v;
 	out[3] = (uint8_t)((cfg->skip_empty + 7) % 8);
 	for (int m = 1; m < cfg->nr_memcgs; m++)
-		if (cfg->memcg_limit[m])
-			out[4] = (uint8_t)(1 + (cfg->memcg_limit[m] / (16ULL << 20)) % 63);
+		if (cfg->memcg_limit[m]) {
+			uint64_t units = cfg->memcg_limit[m] / (4ULL << 20);
+
+			out[4] = (uint8_t)(units < 1 ? 1 : units > 63 ? 63 : units);
+		}
 	out[5] = cfg->swap_bytes ? 1 : 0;
 	n = AW_FUZZ_HEADER;
 	for (size_t i = 0; i < sc->nr_events && n + AW_FUZZ_RECORD <= cap &&

@@ -6,7 +6,7 @@
  *
  * The simulated machine is kept small for speed: 2-3 nodes of 512 MiB,
  * four processes, eight regions each in a PUD of its own, mappings of at
- * most 64 MiB, at most AW_FUZZ_MAX_EVENTS events.  The decoder enforces
+ * most 16 MiB, at most AW_FUZZ_MAX_EVENTS events.  The decoder enforces
  * the bounds by folding values into range, never by rejecting an input.
  */
 #ifndef AW_FUZZIN_H
@@ -29,7 +29,7 @@
 /*
  * Header bytes: 0 nodes (2 + b % 2), 1 THP mode (b % 3), 2 patched variant
  * (b % 3: pud, emptymap, rfc), 3 skip_empty (1 + b % 8), 4 memcg limit in
- * 16 MiB units (b % 64, 0 = none), 5 swap (b % 4 == 0 ? none : 512 MiB),
+ * 4 MiB units (b % 64, 0 = none; 4-252 MiB), 5 swap (b % 4 == 0 ? none : 512 MiB),
  * 6-15 reserved (kept by the mutator, ignored by the decoder).
  *
  * Record bytes: 0 kind (b % AW_FUZZ_NR_KINDS, see aw_fuzz_kinds), 1 flags,
