@@ -625,11 +625,11 @@ void aw_oracle_event_end(struct aw_kernel *k)
 		return;
 	aw_or_check_structure(k);
 	/*
-	 * The full list walk costs one step per folio.  Run it once per
-	 * pages/64 events (every event while the machine holds fewer than 64
-	 * pages), so it costs about 64 steps per event whatever the size:
-	 * frequent enough to name the event that broke a list in a small
-	 * fuzzing input, cheap enough for a long trace.  inc_max_seq() always
+	 * The full list walk costs one step per folio.  Run it after every
+	 * event while the machine holds fewer than 64 pages, then once per as
+	 * many events as there are pages, so it costs about one step per
+	 * event whatever the size (a replay of a million events would
+	 * otherwise spend most of its time here).  inc_max_seq() always
 	 * checks the lruvec it is about to age, and the end of a run checks
 	 * everything.
 	 */
@@ -637,7 +637,7 @@ void aw_oracle_event_end(struct aw_kernel *k)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
 	if (k->event_index >= k->oracle->next_full_check) {
-		k->oracle->next_full_check = k->event_index + (uint64_t)(pages / 64 + 1);
+		k->oracle->next_full_check = k->event_index + (uint64_t)(pages < 64 ? 1 : pages);
 		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 			check_lruvec(k, &k->lruvecs[i]);
 	}
