@@ -4,9 +4,10 @@
  * sequence that still makes the same oracle fire on the same variants.
  *
  * Delta debugging at the event level (Zeller's ddmin: remove chunks, then
- * single events) and then field simplification (shorter lengths, one
- * repeat, no stride, aligned addresses, node 0), each step kept only if the
- * finding survives.  The result is 1-minimal: removing any single event
+ * single events), then a simpler machine (smaller skip_empty, THP never,
+ * no memcg limit) followed by another round of event removal, then field
+ * simplification (shorter lengths, one repeat, no stride, aligned
+ * addresses, node 0), each step kept only if the finding survives.  The result is 1-minimal: removing any single event
  * loses the finding.  Everything is deterministic; --max-time bounds it.
  */
 #include <stdio.h>
@@ -30,6 +31,7 @@ struct target {
 
 struct mini {
 	const struct aw_scenario *orig;
+	struct aw_config cfg;		/* the original's, simplified as we go */
 	const char *variants[AW_MAX_VARIANTS];
 	int nr_variants;
 	unsigned int bugs;
@@ -51,7 +53,7 @@ static double now(void)
 static int build(const struct mini *m, const struct aw_event *ev, size_t n, struct aw_scenario *sc)
 {
 	aw_scenario_init(sc);
-	sc->cfg = m->orig->cfg;
+	sc->cfg = m->cfg;
 	sc->path = strdup("minimize");
 	sc->nr_regions = m->orig->nr_regions;
 	sc->nr_procs = m->orig->nr_procs;
@@ -78,7 +80,7 @@ static int run(struct mini *m, const struct aw_event *ev, size_t n, struct targe
 	struct aw_scenario sc;
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts o = {
-		.thp = m->orig->cfg.thp, .variants = m->variants, .nr_variants = m->nr_variants,
+		.thp = m->cfg.thp, .variants = m->variants, .nr_variants = m->nr_variants,
 		.bugs = m->bugs, .oracles = true,
 	};
 	int match = 0;
@@ -221,6 +223,42 @@ static void simplify(struct mini *m, struct aw_event *ev, size_t n)
 	}
 }
 
+/*
+ * A simpler machine often needs fewer events: a smaller skip_empty needs
+ * fewer empty passes before the emptymap skip, no memcg limit and no THP
+ * take whole mechanisms out.  Each change is kept only if the finding
+ * survives; the caller minimizes the events again afterwards.
+ */
+static bool simplify_config(struct mini *m, const struct aw_event *ev, size_t n)
+{
+	struct aw_config save = m->cfg;
+
+	for (int se = 1; se < save.skip_empty && !out_of_time(m); se++) {
+		m->cfg.skip_empty = se;
+		if (run(m, ev, n, NULL))
+			break;
+		m->cfg.skip_empty = save.skip_empty;
+	}
+	if (m->cfg.thp != AW_THP_NEVER && !out_of_time(m)) {
+		struct aw_config before = m->cfg;
+
+		m->cfg.thp = AW_THP_NEVER;
+		m->cfg.thp_modes = 1U << AW_THP_NEVER;
+		if (!run(m, ev, n, NULL))
+			m->cfg = before;
+	}
+	for (int c = 1; c < m->cfg.nr_memcgs && !out_of_time(m); c++) {
+		uint64_t limit = m->cfg.memcg_limit[c];
+
+		if (!limit)
+			continue;
+		m->cfg.memcg_limit[c] = 0;
+		if (!run(m, ev, n, NULL))
+			m->cfg.memcg_limit[c] = limit;
+	}
+	return memcmp(&save, &m->cfg, sizeof(save)) != 0;
+}
+
 static int write_result(const char *out, const struct mini *m, const struct aw_event *ev, size_t n,
 			const char *crash)
 {
@@ -338,6 +376,7 @@ int aw_cmd_minimize(int argc, char **argv)
 		m.nr_variants = 2;
 	}
 	m.orig = &sc;
+	m.cfg = sc.cfg;
 	m.deadline = now() + max_time;
 	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */
 	if (!m.bugs && getenv("AGEWALK_BUG")) {
@@ -366,6 +405,10 @@ int aw_cmd_minimize(int argc, char **argv)
 	}
 	n = ddmin(&m, ev, n);
 	n = one_minimal(&m, ev, n);
+	if (simplify_config(&m, ev, n)) {
+		n = ddmin(&m, ev, n);
+		n = one_minimal(&m, ev, n);
+	}
 	simplify(&m, ev, n);
 	n = one_minimal(&m, ev, n);
 	fprintf(stderr, "agewalk minimize: %s oracle on %s: %zu -> %zu events in %lu runs%s\n",
