@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *thr = getenv("AGEWALK_DIFF_THRESHOLD");
 	struct aw_lockstep_opts o = {
 		.variants = variants, .nr_variants = 2, .bugs = bugs_from_env(),
-		.oracles = true, .diff_threshold = thr ? atol(thr) : 0,
+		.oracles = true, .findings_only = true, .diff_threshold = thr ? atol(thr) : 0,
 	};
 
 	if (aw_fuzz_decode(data, size, &sc)) {

@@ -81,7 +81,7 @@ static int run(struct mini *m, const struct aw_event *ev, size_t n, struct targe
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts o = {
 		.thp = m->cfg.thp, .variants = m->variants, .nr_variants = m->nr_variants,
-		.bugs = m->bugs, .oracles = true,
+		.bugs = m->bugs, .oracles = true, .findings_only = true,
 	};
 	int match = 0;
 

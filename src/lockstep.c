@@ -142,6 +142,8 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			snprintf(ls->err, sizeof(ls->err), "cannot create the simulated machine");
 			return -1;
 		}
+		if (o->findings_only)
+			aw_oracle_findings_only(ls->k[v]);
 		ls->nr_variants = v + 1;
 		/* the walk log follows the first variant only, to stay readable */
 		if (v == 0)

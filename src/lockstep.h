@@ -42,6 +42,7 @@ struct aw_lockstep_opts {
 	int skip_empty;			/* 0 = the scenario's */
 	bool oracles;			/* check the oracles (off: figures only) */
 	bool keep_going;		/* collect every finding instead of stopping */
+	bool findings_only;		/* oracles without the costly metrics (fuzzing) */
 	long diff_threshold;		/* differential premature-reclaim: allowed hot evictions */
 	FILE *walk_log;
 };

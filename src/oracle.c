@@ -104,6 +104,7 @@ struct aw_suppress_run {
 
 struct aw_oracle {
 	int nr_lruvecs;
+	bool findings_only;		/* skip the metrics that cost a walk (fuzzing) */
 	struct aw_keyset *shadow;	/* [lruvec][level][gen] */
 	struct aw_obligation *obl;
 	int nr_obl, cap_obl;
@@ -356,23 +357,29 @@ static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int n
 	return false;
 }
 
-static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk)
+/* The suppressed-young run of the walk's region on its node, and its pass. */
+static struct aw_suppress_run *suppress_run(struct aw_kernel *k, struct lru_gen_mm_walk *walk, int *pass)
+{
+	int nid = walk->lruvec->nid;
+	int region = walk->vma ? walk->vma->region : 0;
+
+	*pass = walk->pass_idx >= 0 ? k->node_stats[nid].passes[walk->pass_idx].pass : 0;
+	if (region > k->nr_regions)
+		region = 0;
+	return &k->oracle->runs[region * AW_MAX_NODES + nid];
+}
+
+static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			     struct aw_suppress_run *r, int pass)
 {
 	struct aw_oracle *o = k->oracle;
 	int nid = walk->lruvec->nid;
 	int region = walk->vma ? walk->vma->region : 0;
-	int pass = walk->pass_idx >= 0 ? k->node_stats[nid].passes[walk->pass_idx].pass : 0;
-	struct aw_suppress_run *r;
 
-	if (region > k->nr_regions)
-		region = 0;
-	r = &o->runs[region * AW_MAX_NODES + nid];
-	if (r->last_pass == pass)
-		return;	/* one region-pass, however many PUDs */
 	o->metrics[nid].suppressed_young++;
 	r->run = r->last_pass == pass - 1 ? r->run + 1 : 1;
 	r->last_pass = pass;
-	if (region && (unsigned long)r->run > o->metrics[nid].suppressed_longest)
+	if (region && region <= k->nr_regions && (unsigned long)r->run > o->metrics[nid].suppressed_longest)
 		o->metrics[nid].suppressed_longest = r->run;
 }
 
@@ -399,8 +406,19 @@ void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t
 			o->metrics[walk->lruvec->nid].feedback_kept++;
 		o->obl[i--] = o->obl[--o->nr_obl];
 	}
-	if (skipped && subtree_young(k, pudval, walk->lruvec->memcg, walk->lruvec->nid))
-		count_suppressed(k, walk);
+	if (skipped) {
+		int pass;
+		struct aw_suppress_run *r = suppress_run(k, walk, &pass);
+
+		/*
+		 * One count per region-pass, however many PUDs: look at the
+		 * subtree (as costly as the walk the skip saved) only while
+		 * this region-pass is not counted yet.
+		 */
+		if (!o->findings_only && r->last_pass != pass &&
+		    subtree_young(k, pudval, walk->lruvec->memcg, walk->lruvec->nid))
+			count_suppressed(k, walk, r, pass);
+	}
 }
 
 /* ---- emptymap-cadence ----------------------------------------------------- */
@@ -649,4 +667,10 @@ void aw_oracle_run_end(struct aw_kernel *k)
 		return;
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		check_lruvec(k, &k->lruvecs[i]);
+}
+
+void aw_oracle_findings_only(struct aw_kernel *k)
+{
+	if (k->oracle)
+		k->oracle->findings_only = true;
 }

@@ -64,6 +64,12 @@ struct aw_evicted {
 int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list);
 void aw_oracle_event_begin(struct aw_kernel *k);
 void aw_oracle_event_end(struct aw_kernel *k);
+/*
+ * Findings only: skip the suppressed-young metric, whose subtree scan of
+ * every skipped PUD costs as much as the walk the skip saved.  For fuzz
+ * targets, which never print figures.
+ */
+void aw_oracle_findings_only(struct aw_kernel *k);
 /* After the last event: the full list check the sampling may have skipped. */
 void aw_oracle_run_end(struct aw_kernel *k);
 void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
