@@ -101,38 +101,8 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
 		return aw_awpb_read_file(path, sc, err, errlen);
 	if (fmt == AW_FMT_FUZZ)
 		return load_fuzz(path, sc, err, errlen, NULL);
-	if (fmt == AW_FMT_AWS) {
-		if (!strcmp(path, "-")) {
-			/* the .aws parser takes a string: slurp stdin */
-			size_t cap = 1 << 16, n = 0, got;
-			char *buf = malloc(cap + 1);
-			int ret;
-
-			while (buf && (got = fread(buf + n, 1, cap - n, stdin)) > 0) {
-				n += got;
-				if (n == cap) {
-					char *b = cap > (64u << 20) ? NULL : realloc(buf, 2 * cap + 1);
-
-					if (!b) {
-						free(buf);
-						buf = NULL;
-						break;
-					}
-					buf = b;
-					cap *= 2;
-				}
-			}
-			if (!buf) {
-				snprintf(err, errlen, "-: input too large or out of memory");
-				return -1;
-			}
-			buf[n] = 0;
-			ret = aw_aws_parse_string("-", buf, sc, err, errlen);
-			free(buf);
-			return ret;
-		}
+	if (fmt == AW_FMT_AWS)
 		return aw_aws_parse_file(path, sc, err, errlen);
-	}
 	snprintf(err, errlen, "%s: unknown input format (use .aws, .awpb or .fuzz, or --from)", path);
 	return -1;
 }

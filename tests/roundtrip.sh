@@ -11,5 +11,11 @@ mkdir -p "$dir"
 "$aw" convert "$in" "$dir/$b.norm.aws"
 cmp "$dir/$b.norm.aws" "$dir/$b.rt.aws"
 "$aw" convert --to awpb "$in" - | "$aw" convert --from awpb - --to aws - | cmp - "$dir/$b.norm.aws"
+"$aw" convert --from aws - --to aws - <"$in" | cmp - "$dir/$b.norm.aws"
+# standard input is read like a file: a NUL byte is an error with its position
+if printf 'node 0 cpus 0-1 mem 1G\n\0' | "$aw" convert --from aws - --to aws - >/dev/null 2>"$dir/$b.nul"; then
+	echo "a NUL on standard input was accepted"; exit 1
+fi
+grep -q '^-:2:1: NUL byte in input' "$dir/$b.nul"
 "$aw" run --check --variants base,pud "$dir/$b.awpb" >/dev/null
 echo "roundtrip $b: 1 passed, 0 failed"

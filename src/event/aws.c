@@ -2406,13 +2406,14 @@ int aw_aws_parse_file(const char *path, struct aw_scenario *sc, char *err, size_
 	aw_scenario_init(sc);
 	if (!path)
 		return aw_errf(err, errlen, "<null>", 0, 0, "no file name");
-	f = fopen(path, "rb");
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f)
 		return aw_errf(err, errlen, path, 0, 0, "cannot open: %s", strerror(errno));
 	r = aw_read_all(f, &buf, &len);
 	if (r)
 		aw_errf(err, errlen, path, 0, 0, "cannot read: %s", strerror(errno));
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	if (!r)
 		r = aw_check_nul(path, buf, len, err, errlen);
 	if (!r)

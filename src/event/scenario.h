@@ -98,7 +98,8 @@ int aw_scenario_push(struct aw_scenario *sc, const struct aw_event *ev, uint32_t
 
 /*
  * .aws text scenarios (src/event/aws.c).  Parse errors are reported as
- * "FILE:LINE:COL: message" into err (one line) and return -1.
+ * "FILE:LINE:COL: message" into err (one line) and return -1.  A path of
+ * "-" reads standard input.
  */
 int aw_aws_parse_file(const char *path, struct aw_scenario *sc, char *err, size_t errlen);
 int aw_aws_parse_string(const char *name, const char *text, struct aw_scenario *sc,
