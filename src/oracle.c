@@ -357,29 +357,27 @@ static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int n
 	return false;
 }
 
-/* The suppressed-young run of the walk's region on its node, and its pass. */
-static struct aw_suppress_run *suppress_run(struct aw_kernel *k, struct lru_gen_mm_walk *walk, int *pass)
-{
-	int nid = walk->lruvec->nid;
-	int region = walk->vma ? walk->vma->region : 0;
-
-	*pass = walk->pass_idx >= 0 ? k->node_stats[nid].passes[walk->pass_idx].pass : 0;
-	if (region > k->nr_regions)
-		region = 0;
-	return &k->oracle->runs[region * AW_MAX_NODES + nid];
-}
-
-static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
-			     struct aw_suppress_run *r, int pass)
+/* A skipped PUD: count its region-pass if the subtree held a young leaf. */
+static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t pudval)
 {
 	struct aw_oracle *o = k->oracle;
 	int nid = walk->lruvec->nid;
 	int region = walk->vma ? walk->vma->region : 0;
+	int pass = walk->pass_idx >= 0 ? k->node_stats[nid].passes[walk->pass_idx].pass : 0;
+	struct aw_suppress_run *r;
 
+	if (region > k->nr_regions)
+		region = 0;
+	r = &o->runs[region * AW_MAX_NODES + nid];
+	if (r->last_pass == pass)
+		return;	/* one region-pass, however many PUDs */
+	/* after the cheap test: the scan costs as much as the walk the skip saved */
+	if (!subtree_young(k, pudval, walk->lruvec->memcg, nid))
+		return;
 	o->metrics[nid].suppressed_young++;
 	r->run = r->last_pass == pass - 1 ? r->run + 1 : 1;
 	r->last_pass = pass;
-	if (region && region <= k->nr_regions && (unsigned long)r->run > o->metrics[nid].suppressed_longest)
+	if (region && (unsigned long)r->run > o->metrics[nid].suppressed_longest)
 		o->metrics[nid].suppressed_longest = r->run;
 }
 
@@ -406,19 +404,8 @@ void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t
 			o->metrics[walk->lruvec->nid].feedback_kept++;
 		o->obl[i--] = o->obl[--o->nr_obl];
 	}
-	if (skipped) {
-		int pass;
-		struct aw_suppress_run *r = suppress_run(k, walk, &pass);
-
-		/*
-		 * One count per region-pass, however many PUDs: look at the
-		 * subtree (as costly as the walk the skip saved) only while
-		 * this region-pass is not counted yet.
-		 */
-		if (!o->findings_only && r->last_pass != pass &&
-		    subtree_young(k, pudval, walk->lruvec->memcg, walk->lruvec->nid))
-			count_suppressed(k, walk, r, pass);
-	}
+	if (skipped && !o->findings_only)
+		count_suppressed(k, walk, pudval);
 }
 
 /* ---- emptymap-cadence ----------------------------------------------------- */
@@ -635,6 +622,12 @@ void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec)
 	}
 }
 
+static void check_all_lruvecs(struct aw_kernel *k)
+{
+	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
+		check_lruvec(k, &k->lruvecs[i]);
+}
+
 void aw_oracle_event_end(struct aw_kernel *k)
 {
 	long pages = 0;
@@ -651,22 +644,19 @@ void aw_oracle_event_end(struct aw_kernel *k)
 	 * checks the lruvec it is about to age, and the end of a run checks
 	 * everything.
 	 */
+	if (k->event_index < k->oracle->next_full_check)
+		return;
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
-	if (k->event_index >= k->oracle->next_full_check) {
-		k->oracle->next_full_check = k->event_index + (uint64_t)(pages < 64 ? 1 : pages);
-		for (int i = 0; i < k->oracle->nr_lruvecs; i++)
-			check_lruvec(k, &k->lruvecs[i]);
-	}
+	k->oracle->next_full_check = k->event_index + (uint64_t)(pages < 64 ? 1 : pages);
+	check_all_lruvecs(k);
 }
 
 void aw_oracle_run_end(struct aw_kernel *k)
 {
-	if (!k->oracle)
-		return;
-	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
-		check_lruvec(k, &k->lruvecs[i]);
+	if (k->oracle)
+		check_all_lruvecs(k);
 }
 
 void aw_oracle_findings_only(struct aw_kernel *k)
