@@ -6,7 +6,7 @@
  * Every expected value is derived by hand from the kernel rule
  * (docs: /work/shared/docs/kernel-model.md); the comment next to each says how.
  */
-#include "aw_test.h"
+#include "aw_kernel_test.h"
 
 #include "kernel.h"
 #include "event.h"
@@ -282,15 +282,6 @@ static void test_generation_window(void)
 /* ------------------------------------------------------------------ */
 /* helpers for the event-driven tests */
 
-static int apply(struct aw_kernel *k, struct aw_event ev)
-{
-	int r = aw_kernel_apply(k, &ev);
-
-	if (r)
-		fprintf(stderr, "event %u failed: %s\n", ev.kind, k->err);
-	return r;
-}
-
 static void ev_proc(struct aw_kernel *k)
 {
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .cpu = 0,
@@ -313,21 +304,6 @@ static void ev_access(struct aw_kernel *k, uint64_t addr, uint64_t len, bool wri
 static void ev_run(struct aw_kernel *k)
 {
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_RUN, .pid = 1, .cpu = 0 }), 0);
-}
-
-static void ev_age(struct aw_kernel *k, bool force)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_AGE, .node = 0, .memcg = 0,
-					     .swappiness = AW_SWAPPINESS_DEFAULT,
-					     .flags = force ? AW_AGE_FORCE : 0 }), 0);
-}
-
-static const struct aw_pass *pass_of(struct aw_kernel *k, int i)
-{
-	CHECK(k->node_stats[0].nr_passes > i);
-	if (k->node_stats[0].nr_passes <= i)
-		return NULL;
-	return &k->node_stats[0].passes[i];
 }
 
 static struct mm_struct *mm_of_pid1(struct aw_kernel *k)

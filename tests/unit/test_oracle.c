@@ -11,7 +11,7 @@
  */
 #include <errno.h>
 
-#include "aw_test.h"
+#include "aw_kernel_test.h"
 
 #include "kernel.h"
 #include "event.h"
@@ -37,15 +37,6 @@ static struct aw_kernel *new_kernel(unsigned int features, int skip_empty)
 	return aw_kernel_create(&cfg, 0, features, 0);
 }
 
-static int apply(struct aw_kernel *k, struct aw_event ev)
-{
-	int r = aw_kernel_apply(k, &ev);
-
-	if (r)
-		fprintf(stderr, "event %u failed: %s\n", ev.kind, k->err);
-	return r;
-}
-
 static void ev_proc(struct aw_kernel *k)
 {
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .cpu = 0,
@@ -63,13 +54,6 @@ static void ev_write(struct aw_kernel *k, uint64_t addr, uint64_t len)
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .cpu = 0,
 					     .addr = addr, .len = len, .repeat = 1,
 					     .flags = AW_ACC_WRITE }), 0);
-}
-
-static void ev_age(struct aw_kernel *k, bool force)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_AGE, .node = 0, .memcg = 0,
-					     .swappiness = AW_SWAPPINESS_DEFAULT,
-					     .flags = force ? AW_AGE_FORCE : 0 }), 0);
 }
 
 static struct mm_struct *mm_of(struct aw_kernel *k)
