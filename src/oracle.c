@@ -129,6 +129,10 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_FORCE_SCAN_COMPLETE] = "force-scan-complete",
 	[AW_OR_EXACT_FILTER] = "exact-filter",
 	[AW_OR_STRUCTURAL] = "structural",
+	[AW_OR_KH_LAZYFREE] = "khugepaged-lazyfree",
+	[AW_OR_KH_PROGRESS] = "khugepaged-progress",
+	[AW_OR_KH_SLOT] = "khugepaged-slot",
+	[AW_OR_KH_DATA] = "khugepaged-data-loss",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)
@@ -161,6 +165,10 @@ int aw_oracle_attach(struct aw_kernel *k)
 	for (int i = 0; i < (k->nr_regions + 1) * AW_MAX_NODES; i++)
 		o->runs[i].last_pass = -2;	/* no pass counted yet, not even pass 0 */
 	k->oracle = o;
+	if (aw_kh_oracle_attach(k)) {
+		aw_oracle_detach(k);
+		return -1;
+	}
 	return 0;
 }
 
@@ -168,6 +176,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 {
 	struct aw_oracle *o = k->oracle;
 
+	aw_kh_oracle_detach(k);
 	if (!o)
 		return;
 	for (int i = 0; i < o->nr_lruvecs * BLOOM_FILTER_LEVELS * NR_BLOOM_FILTERS; i++)

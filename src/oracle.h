@@ -28,6 +28,10 @@ enum aw_oracle_id {
 	AW_OR_FORCE_SCAN_COMPLETE,
 	AW_OR_EXACT_FILTER,
 	AW_OR_STRUCTURAL,
+	AW_OR_KH_LAZYFREE,		/* patched khugepaged collapsed a clean lazyfree PTE */
+	AW_OR_KH_PROGRESS,		/* a range's or a wake-up's progress is not the revision's */
+	AW_OR_KH_SLOT,			/* MMF_VM_HUGEPAGE without a slot, or the reverse */
+	AW_OR_KH_DATA,			/* a collapse lost a page's contents */
 	AW_OR_NR
 };
 
@@ -101,5 +105,21 @@ void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot);
 void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec);
 void aw_or_check_structure(struct aw_kernel *k);
 void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec);
+
+/* khugepaged (oracle_kh.c; no-ops when k->kh_oracle is NULL) */
+struct vm_area_struct;
+int aw_kh_oracle_attach(struct aw_kernel *k);
+void aw_kh_oracle_detach(struct aw_kernel *k);
+/* around one range of khugepaged_scan_mm_slot(): cost is what the model added */
+void aw_or_kh_range_begin(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
+			  uint64_t haddr);
+void aw_or_kh_range_end(struct aw_kernel *k, int result, unsigned int cost);
+/* around collapse_huge_page() after the allocation: lazyfree and no-data-loss */
+void aw_or_kh_collapse_begin(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
+			     uint64_t haddr, bool is_khugepaged);
+void aw_or_kh_collapse_end(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr, int result);
+/* end of khugepaged_do_scan(): the trace sums, and MMF_VM_HUGEPAGE <=> slot */
+void aw_or_kh_wakeup_end(struct aw_kernel *k, unsigned long progress, unsigned long topup,
+			 unsigned long traced);
 
 #endif /* AW_ORACLE_H */

@@ -42,7 +42,8 @@ enum aw_event_kind {
 	AW_EV_AGE_STEP,		/* memcg, node: walk the next mm of the open iteration */
 	AW_EV_AGE_END,		/* memcg, node: walk the remaining mms and finish */
 	AW_EV_EVICT,		/* memcg, node, len: nr_to_reclaim pages (0 = until min_seq moves), swappiness, flags AW_EVICT_* */
-	AW_EV_KHUGEPAGED,	/* len: pages_to_scan (0 = default 4096) */
+	AW_EV_KHUGEPAGED,	/* arg 0: repeat wake-ups, len pages_to_scan (0 = knob), flags AW_KH_FULL;
+				   arg AW_KH_* (khugepaged.h): set that sysfs knob to len */
 	AW_EV_CONTEND,		/* pid, arg: AW_LOCK_*, flags AW_CONTEND_ON: lock held by someone else */
 	AW_EV_TIME,		/* len: nanoseconds to advance */
 	AW_EV_SAMPLE,		/* region: record its residency now */
@@ -109,6 +110,10 @@ enum aw_thp_disable {
 
 /* AW_EV_EVICT flags */
 #define AW_EVICT_DIRECT		0x01	/* reclaimer without an mm_walk (direct/memcg reclaim) */
+
+/* AW_EV_KHUGEPAGED flags */
+#define AW_KH_FULL		0x01	/* wake up until full_scans grew by repeat */
+#define AW_KH_MAX_WAKEUPS	(1U << 16)	/* per event, a bound for absurd inputs */
 
 /* arg of CONTEND */
 enum aw_lock {

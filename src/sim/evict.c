@@ -244,7 +244,10 @@ static void pmd_to_swap_table(struct aw_kernel *k, pmd_t *pmd, const uint32_t *s
 	*pmd = aw_mk_table_entry(id);
 }
 
-/* A write after MADV_FREE makes a lazyfree folio anon again (try_to_unmap_one()). */
+/*
+ * A write after MADV_FREE makes a lazyfree folio anon again (try_to_unmap_one());
+ * a VM_DROPPABLE mapping is dropped dirty or not.
+ */
 static bool lazyfree_redirtied(struct aw_kernel *k, struct folio *folio)
 {
 	uint32_t idx = 0, mm_id;
@@ -254,8 +257,13 @@ static bool lazyfree_redirtied(struct aw_kernel *k, struct folio *folio)
 		return true;
 	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
 		struct mm_struct *mm = aw_mm(k, mm_id);
+		struct vm_area_struct *vma = mm ? find_vma(mm, addr) : NULL;
 		pmd_t *pmd = mm ? aw_pmd_lookup(k, mm, addr, false, NULL) : NULL;
 		pte_t *pte;
+
+		/* "Unlike MADV_FREE mappings, VM_DROPPABLE ones can be dropped even if dirtied" */
+		if (vma && addr >= vma->vm_start && (vma->vm_flags & VM_DROPPABLE))
+			continue;
 
 		if (pmd && pmd_trans_huge(*pmd)) {
 			if (pmd_dirty(*pmd))
@@ -298,7 +306,7 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 
 			slots[i] = swap_slot_alloc(k);
 			s = &k->swap[slots[i]];
-			s->version = folio->version;
+			s->version = *folio_page_version(folio, i);
 			s->evict_seq = evict_seq;
 			s->memcg = folio->memcg;
 			s->nid = folio->nid;

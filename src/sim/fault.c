@@ -176,6 +176,8 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	uint32_t mm_id = mm->id;
 	unsigned long reclaim_calls = k->memcg[mm->memcg].reclaim_calls;
 
+	if (anon)
+		vma->anon_vma = true;	/* vmf_anon_prepare() */
 	if (pfn == AW_NIL)
 		return AW_NIL;
 	folio = pfn_folio(&k->mem, pfn);
@@ -201,8 +203,10 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	if (k->memcg[mm->memcg].reclaim_calls != reclaim_calls)
 		lru_gen_use_mm(mm);
 	if (anon) {
+		/* folio_add_new_anon_rmap(): VM_DROPPABLE folios are born lazyfree */
 		folio_set(folio, PG_anon);
-		folio_set(folio, PG_swapbacked);
+		if (!(vma->vm_flags & VM_DROPPABLE))
+			folio_set(folio, PG_swapbacked);
 	}
 	if (vma->vm_flags & VM_LOCKED) {
 		folio_set(folio, PG_mlocked);
@@ -388,9 +392,17 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
  * huge zero page for a read, or the PMD leaf's accessed/dirty bits.
  * Returns 1 if handled at PMD level, 0 to fall back to PTEs, -1 on failure.
  */
+/* A write through a PMD mapping: every subpage written gets a new version. */
+static void thp_write(struct folio *folio, uint64_t haddr, uint64_t addr, uint64_t end, uint64_t stride)
+{
+	for (uint64_t a = addr; a < end; a += stride)
+		(*folio_page_version(folio, (unsigned int)((a - haddr) >> PAGE_SHIFT)))++;
+	folio_clear(folio, PG_zeroed);
+}
+
 static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
-		      bool resident_only)
+		      struct vm_area_struct *vma, uint64_t addr, uint64_t end, uint64_t stride,
+		      bool write, uint32_t repeat, int cpu, bool resident_only)
 {
 	uint64_t haddr = addr & PMD_MASK;
 	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, !resident_only, NULL);
@@ -421,16 +433,17 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			if (is_huge_zero_pmd(*pmd))
 				return 1;
 			folio = pfn_folio(&k->mem, pmd_pfn(*pmd));
-			if (write) {
-				folio->version++;
-				folio_clear(folio, PG_zeroed);
-			}
+			if (write)
+				thp_write(folio, haddr, addr, end, stride);
 			aw_note_access(k, folio, repeat);
 			return 1;
 		}
 	}
 	if (!pmd_none(*pmd) || !aw_vma_thp_allowed(k, mm, vma, haddr))
 		return 0;
+	/* do_huge_pmd_anonymous_page(): vmf_anon_prepare(), then khugepaged_enter_vma() */
+	vma->anon_vma = true;
+	khugepaged_enter_vma(k, mm, vma, vma->vm_flags);
 	if (!write) {
 		/* do_huge_pmd_anonymous_page(): read fault maps the huge zero page */
 		*pmd = aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED);
@@ -449,8 +462,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	mark_path_young(k, mm, haddr);
 	account_map(k, mm, vma, HPAGE_PMD_NR);
 	folio = pfn_folio(&k->mem, pfn);
-	folio->version++;
-	folio_clear(folio, PG_zeroed);
+	thp_write(folio, haddr, addr, end, stride);
 	aw_note_access(k, folio, repeat);
 	return 1;
 }
@@ -500,7 +512,7 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 			continue;
 		}
 		pmd_end = ((addr & PMD_MASK) + PMD_SIZE) < vend ? (addr & PMD_MASK) + PMD_SIZE : vend;
-		ret = access_pmd(k, t, mm, vma, addr, write, repeat, cpu, resident_only);
+		ret = access_pmd(k, t, mm, vma, addr, pmd_end, stride, write, repeat, cpu, resident_only);
 		if (ret < 0)
 			return t->alive ? -1 : 0;
 		if (ret == 0) {

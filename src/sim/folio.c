@@ -178,6 +178,9 @@ uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
 		if (!blk)
 			return AW_NIL;
 		init_folio(&blk->folios[0], nid, order);
+		/* every subpage starts zero-filled: tails carry their content versions */
+		for (int i = 1; i < HPAGE_PMD_NR; i++)
+			blk->folios[i].version = 0;
 		nm->nr_free -= HPAGE_PMD_NR;
 		return (uint32_t)(nm->start_pfn + (uint64_t)blkno * HPAGE_PMD_NR);
 	}
@@ -244,11 +247,13 @@ void aw_folio_split_structs(struct aw_mem *mem, uint32_t pfn)
 	struct aw_block *blk = &nm->blocks[(pfn - nm->start_pfn) / HPAGE_PMD_NR];
 	struct folio *head = &blk->folios[0];
 
-	/* Tails inherit flags, memcg and history; each is order 0 now. */
+	/* Tails inherit flags, memcg and history, and keep their own contents. */
 	for (int i = 1; i < HPAGE_PMD_NR; i++) {
 		struct folio *t = &blk->folios[i];
+		uint32_t version = t->version;
 
 		*t = *head;
+		t->version = version;
 		t->order = 0;
 		t->rmap_mm = 0;
 		t->rmap_more = AW_NIL;

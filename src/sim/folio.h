@@ -82,7 +82,17 @@ static inline int folio_lru_gen(const struct folio *f)
 {
 	return (int)((f->flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
-/* lazyfree: anon and no longer swap-backed (MADV_FREE) */
+/*
+ * Content version of page i of a folio (i = 0 for an order-0 folio).  A THP
+ * keeps one version per subpage, in the otherwise unused tail structs that
+ * follow its head, so that a collapse, a split, a swap-out or a migration
+ * can be checked page by page for lost data.
+ */
+static inline uint32_t *folio_page_version(struct folio *folio, unsigned int i)
+{
+	return &folio[i].version;
+}
+/* include/linux/page-flags.h: folio_test_lazyfree(): anon and no longer swap-backed (MADV_FREE) */
 static inline bool folio_test_lazyfree(const struct folio *f)
 {
 	return folio_test(f, PG_anon) && !folio_test(f, PG_swapbacked);

@@ -92,6 +92,7 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	}
 	k->swap_free = AW_NIL;	/* freed slots; never-used ones come from swap_next */
 	k->swap_next = 0;
+	khugepaged_init(k);
 	k->nr_regions = nr_regions;
 	k->regions = calloc(nr_regions ? nr_regions : 1, sizeof(*k->regions));
 	if (!k->regions)
@@ -107,6 +108,7 @@ void aw_kernel_destroy(struct aw_kernel *k)
 	if (!k)
 		return;
 	aw_oracle_detach(k);
+	khugepaged_destroy(k);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
 			free(k->mms[i]->vmas);
@@ -265,6 +267,36 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 	}
 }
 
+/*
+ * khugepaged: arg 0 = `repeat` wake-ups (or, with AW_KH_FULL, wake-ups until
+ * full_scans has grown by `repeat`), len = pages_to_scan for them (0 = the
+ * knob); arg AW_KH_* = a sysfs store of len.  No khugepaged thread runs
+ * while THP is "never" (start_stop_khugepaged()).
+ */
+static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
+{
+	uint32_t n = ev->repeat ? ev->repeat : 1;
+	unsigned int pages = ev->len > UINT32_MAX ? UINT32_MAX : (unsigned int)ev->len;
+
+	if (ev->arg) {
+		if (aw_khugepaged_set(k, (int)ev->arg, ev->len))
+			k->ignored_events++;	/* EINVAL */
+		return 0;
+	}
+	if (k->cfg.thp == AW_THP_NEVER)
+		return 0;
+	if (ev->flags & AW_KH_FULL) {
+		unsigned long target = k->kh.full_scans + n;
+
+		for (uint32_t w = 0; k->kh.full_scans < target && w < AW_KH_MAX_WAKEUPS; w++)
+			khugepaged_do_scan(k, pages);
+		return 0;
+	}
+	for (uint32_t w = 0; w < n && w < AW_KH_MAX_WAKEUPS; w++)
+		khugepaged_do_scan(k, pages);
+	return 0;
+}
+
 static int apply_evict(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
@@ -371,6 +403,9 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_PUD_RESET_WRONG_SEQ] = "pud-reset-wrong-seq",
 	[AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK] = "emptymap-mark-on-failed-trylock",
 	[AW_BUG_WALK_BATCH_NOT_FLUSHED] = "walk-batch-not-flushed",
+	[AW_BUG_KHUGEPAGED_COLLAPSE_LAZYFREE] = "khugepaged-collapse-lazyfree",
+	[AW_BUG_KHUGEPAGED_PROGRESS_512] = "khugepaged-progress-512",
+	[AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY] = "khugepaged-copy-present-only",
 };
 
 const char *aw_bug_name(enum aw_bug bug)
@@ -420,7 +455,7 @@ static int kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
 	case AW_EV_SAMPLE:
 		return aw_region_sample(k, ev->region) ? kerr(k, "region %u is not defined", ev->region) : 0;
 	case AW_EV_KHUGEPAGED:
-		return 0;	/* the khugepaged model is its own issue */
+		return apply_khugepaged(k, ev);
 	case AW_EV_PROC:
 		t = task_slot(k, ev->pid);
 		if (!t)

@@ -15,6 +15,7 @@
 
 #include "../event/scenario.h"
 #include "folio.h"
+#include "khugepaged.h"
 #include "lru_gen.h"
 #include "mm.h"
 #include "pgtable.h"
@@ -22,6 +23,8 @@
 /* Variant switches (DESIGN.md §3): features of one model, never copies. */
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
 #define AW_FEAT_EMPTYMAP	0x02	/* seed RFC: per-node empty-mm skip */
+#define AW_FEAT_KHUGEPAGED_PATCHED 0x04	/* third seed: khugepaged progress, lazyfree, disable */
+#define AW_FEAT_KHUGEPAGED_V8	0x08	/* ... as in the later v8 (VM_DROPPABLE exempt) */
 
 /*
  * Planted bugs (scenarios.md §3): realistic one-line mistakes, each at the
@@ -37,6 +40,9 @@ enum aw_bug {
 	AW_BUG_PUD_RESET_WRONG_SEQ,	/* PUD filter reset for seq, not seq + 1 */
 	AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK,	/* failed mmap_lock trylock marks empty */
 	AW_BUG_WALK_BATCH_NOT_FLUSHED,	/* walker batch flushed after inc_max_seq */
+	AW_BUG_KHUGEPAGED_COLLAPSE_LAZYFREE,	/* the lazyfree test reads pte_dirty inverted */
+	AW_BUG_KHUGEPAGED_PROGRESS_512,	/* PMD-mapped / table-less ranges still cost 512 */
+	AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY,	/* swap PTEs are not swapped in: zero-filled */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -142,6 +148,9 @@ struct aw_kernel {
 	struct aw_swap_slot *swap;
 	uint32_t nr_swap, swap_free, swap_used;
 	uint32_t swap_next;		/* slots below it have been handed out before */
+
+	struct aw_khugepaged kh;	/* khugepaged: slots, cursor, knobs, figures */
+	struct aw_kh_oracle *kh_oracle;	/* its oracles' shadows, NULL = off */
 
 	struct aw_node_stats node_stats[AW_MAX_NODES];
 	int nr_regions;

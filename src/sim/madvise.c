@@ -130,7 +130,7 @@ int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64
 	case AW_MADV_NOHUGEPAGE:
 		return aw_madvise_flags(k, mm, start, end, advice);
 	case AW_MADV_COLLAPSE:
-		return 0;	/* khugepaged model: a later issue */
+		return madvise_collapse(k, mm, start, end);
 	default:
 		return -1;
 	}

@@ -56,6 +56,9 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		nf->nid = nid;
 		nf->lru_prev = nf->lru_next = AW_NIL;
 		nf->list_gen = 0xff;
+		/* folio_copy(): a THP's subpages too */
+		for (unsigned int i = 1; i < folio_nr_pages(of); i++)
+			*folio_page_version(nf, i) = *folio_page_version(of, i);
 		of->rmap_mm = 0;
 		of->rmap_more = AW_NIL;
 		of->mapcount = 0;

@@ -62,6 +62,7 @@ struct vm_area_struct {
 	uint8_t mpol;		/* enum aw_mpol from mbind, AW_MPOL_DEFAULT = task policy */
 	uint8_t mpol_node;
 	uint8_t kind;		/* enum aw_vma_kind: what created it (layout or mmap) */
+	bool anon_vma;		/* vma->anon_vma: set by the first anonymous fault (anon_vma_prepare) */
 };
 
 enum aw_vma_kind { AW_VMA_MMAP, AW_VMA_TEXT, AW_VMA_HEAP, AW_VMA_LIB, AW_VMA_STACK };
@@ -76,8 +77,15 @@ struct lru_gen_mm {
 	uint8_t empty_count[8];	/* passes with the node bit set since that walk */
 };
 
+/* mm->flags bits the model uses (include/linux/mm_types.h) */
+#define MMF_VM_HUGEPAGE		0x1UL	/* registered with khugepaged */
+
+struct khugepaged_mm_slot;
+
 struct mm_struct {
 	uint32_t id;		/* model handle; 0 is never used */
+	unsigned long flags;	/* MMF_* */
+	struct khugepaged_mm_slot *kh_slot;	/* its khugepaged slot (mm_slots_hash), or NULL */
 	uint64_t kaddr;		/* synthetic slab address of the mm_struct (PUD key) */
 	uint32_t pgd;		/* table id of the PGD */
 	int users;		/* mm_users: tasks using it */

@@ -290,8 +290,13 @@ int aw_do_mmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_
 	vma.file = flags & AW_MAP_FILE;
 	vma.region = (uint16_t)region;
 	vma.kind = (uint8_t)kind;
-	if (!aw_vma_insert(mm, &vma))
+	struct vm_area_struct *v = aw_vma_insert(mm, &vma);
+
+	if (!v)
 		return -1;
+	/* __mmap_region(): a new VMA has no anon_vma yet, so this registers
+	 * nothing unless a merge gave it one (the model does not merge) */
+	khugepaged_enter_vma(k, mm, v, v->vm_flags);
 	if (out)
 		*out = addr;
 	return 0;
@@ -305,6 +310,7 @@ static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
 	 * cannot take the mm in between because mm_users is already 0.
 	 */
 	mm->exiting = true;
+	khugepaged_exit(k, mm);	/* __mmput(), before exit_mmap() */
 	/* exit_mmap() → unmap_vmas(): zap each VMA's range, not the whole space */
 	for (int i = 0; i < mm->nr_vmas; i++)
 		aw_zap_range(k, mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end);
@@ -513,6 +519,7 @@ static int do_brk(struct aw_kernel *k, struct mm_struct *mm, uint64_t len, bool 
 	heap = mm->brk > mm->brk_start ? find_vma(mm, mm->brk - 1) : NULL;
 	if (heap && heap->vm_end == mm->brk && heap->kind == AW_VMA_HEAP) {
 		heap->vm_end += len;
+		khugepaged_enter_vma(k, mm, heap, heap->vm_flags);	/* do_brk_flags() */
 	} else if (aw_do_mmap(k, mm, mm->brk, len, 0, AW_PROT_DEFAULT, 0, AW_VMA_HEAP, NULL)) {
 		return -1;
 	}
@@ -575,7 +582,12 @@ int aw_apply_mm_event(struct aw_kernel *k, const struct aw_event *ev, struct aw_
 /* madvise(MADV_HUGEPAGE / MADV_NOHUGEPAGE): VM flags only */
 int aw_madvise_flags(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
 {
-	if (advice == AW_MADV_HUGEPAGE)
-		return update_vma_flags(k, mm, start, end, VM_HUGEPAGE, VM_NOHUGEPAGE);
-	return update_vma_flags(k, mm, start, end, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	if (advice != AW_MADV_HUGEPAGE)
+		return update_vma_flags(k, mm, start, end, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	if (update_vma_flags(k, mm, start, end, VM_HUGEPAGE, VM_NOHUGEPAGE))
+		return -1;
+	/* hugepage_madvise(): khugepaged_enter_vma() with the new flags */
+	for (int i = aw_vma_index(mm, start); i < mm->nr_vmas && mm->vmas[i].vm_start < end; i++)
+		khugepaged_enter_vma(k, mm, &mm->vmas[i], mm->vmas[i].vm_flags);
+	return 0;
 }
