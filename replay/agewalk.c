@@ -235,12 +235,15 @@ static void usage(FILE *out)
 {
 	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
 	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
+	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
 	      "       agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
 	      "       agewalk minimize CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]\n"
 	      "  --check   verify the file's expect lines (every THP mode it supports\n"
-	      "            unless --thp picks one); exit 1 if one fails\n", out);
+	      "            unless --thp picks one); exit 1 if one fails\n"
+	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
+	      "            --khugepaged base), khugepaged-base, khugepaged-patched\n", out);
 }
 
 struct opts {
@@ -253,6 +256,8 @@ struct opts {
 	unsigned int bugs;
 	int skip_empty;
 	const char *walk_log;
+	int khugepaged_rev;
+	bool khugepaged_base;
 };
 
 static int parse_variants(struct opts *o, const char *arg)
@@ -325,6 +330,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "agewalk: --thp takes always, never or madvise\n");
 				return -1;
 			}
+		} else if (!strcmp(a, "--khugepaged-rev") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "seed") && strcmp(argv[i], "v8")) {
+				fprintf(stderr, "agewalk: --khugepaged-rev takes seed or v8\n");
+				return -1;
+			}
+			o->khugepaged_rev = !strcmp(argv[i], "v8") ? AW_KH_REV_V8 : AW_KH_REV_SEED;
+		} else if (!strcmp(a, "--khugepaged") && i + 1 < argc) {
+			i++;
+			if (strcmp(argv[i], "base") && strcmp(argv[i], "patched")) {
+				fprintf(stderr, "agewalk: --khugepaged takes base or patched\n");
+				return -1;
+			}
+			o->khugepaged_base = !strcmp(argv[i], "base");
 		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
 			o->walk_log = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -352,6 +371,7 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		.thp = thp, .variants = o->variants, .nr_variants = o->nr_variants,
 		.bugs = o->bugs, .skip_empty = o->skip_empty, .oracles = !o->no_oracles,
 		.keep_going = o->keep_going, .diff_threshold = 0, .walk_log = walk_log,
+		.khugepaged_rev = o->khugepaged_rev, .khugepaged_base = o->khugepaged_base,
 	};
 	int status = 0;
 

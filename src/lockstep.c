@@ -9,11 +9,17 @@
 
 #include "lockstep.h"
 
+/*
+ * The MGLRU variants run the patched khugepaged (issue 7) unless the
+ * options say otherwise; the khugepaged pair differs only in khugepaged.
+ */
 static const struct aw_variant aw_variants[] = {
-	{ "base", 0 },
-	{ "pud", AW_FEAT_PUD_FILTER },
-	{ "emptymap", AW_FEAT_EMPTYMAP },
-	{ "rfc", AW_FEAT_PUD_FILTER | AW_FEAT_EMPTYMAP },
+	{ "base", AW_FEAT_KHUGEPAGED_PATCHED },
+	{ "pud", AW_FEAT_PUD_FILTER | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ "emptymap", AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ "rfc", AW_FEAT_PUD_FILTER | AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ "khugepaged-base", 0 },
+	{ "khugepaged-patched", AW_FEAT_KHUGEPAGED_PATCHED },
 };
 
 const struct aw_variant *aw_variant_find(const char *name)
@@ -26,7 +32,7 @@ const struct aw_variant *aw_variant_find(const char *name)
 
 const char *aw_variant_names(void)
 {
-	return "base, pud, emptymap, rfc";
+	return "base, pud, emptymap, rfc, khugepaged-base, khugepaged-patched";
 }
 
 void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len)
@@ -131,13 +137,20 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		return -1;
 	}
 	for (int v = 0; v < o->nr_variants; v++) {
+		unsigned int features;
+
 		ls->variant[v] = aw_variant_find(o->variants[v]);
 		if (!ls->variant[v]) {
 			snprintf(ls->err, sizeof(ls->err), "unknown variant '%s' (known: %s)", o->variants[v],
 				 aw_variant_names());
 			return -1;
 		}
-		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, ls->variant[v]->features, o->bugs);
+		features = ls->variant[v]->features;
+		if (o->khugepaged_base && strncmp(ls->variant[v]->name, "khugepaged-", 11))
+			features &= ~AW_FEAT_KHUGEPAGED_PATCHED;
+		if (o->khugepaged_rev == AW_KH_REV_V8)
+			features |= AW_FEAT_KHUGEPAGED_V8;
+		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, features, o->bugs);
 		if (!ls->k[v] || (o->oracles && aw_oracle_attach(ls->k[v]))) {
 			snprintf(ls->err, sizeof(ls->err), "cannot create the simulated machine");
 			return -1;

@@ -44,6 +44,8 @@ struct aw_lockstep_opts {
 	bool keep_going;		/* collect every finding instead of stopping */
 	bool findings_only;		/* oracles without the costly metrics (fuzzing) */
 	long diff_threshold;		/* differential premature-reclaim: allowed hot evictions */
+	int khugepaged_rev;		/* enum aw_kh_rev: the patched khugepaged's revision */
+	bool khugepaged_base;		/* MGLRU variants run base khugepaged */
 	FILE *walk_log;
 };
 
@@ -77,6 +79,10 @@ void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, 
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra);
 void aw_report_table(FILE *out, const struct aw_lockstep *ls);
 void aw_report_findings(FILE *out, const struct aw_lockstep *ls);
+/* report_kh.c: khugepaged figures (keys kh_*), region 0 = the whole machine */
+double aw_kh_metric(const struct aw_kernel *k, int region, const char *key, bool *ok);
+void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls);
+void aw_kh_report_json(FILE *out, const struct aw_kernel *k);
 /* Check the scenario's expectations for ls->thp; prints failures; returns their number. */
 int aw_check_expectations(FILE *out, const struct aw_lockstep *ls);
 

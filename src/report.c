@@ -120,6 +120,13 @@ static double region_total(const struct aw_region *r, int node, const char *key,
 
 static double metric(const struct aw_src *s, const char *key, bool *ok)
 {
+	if (!strncmp(key, "kh_", 3)) {
+		if (s->rpass || s->pass) {
+			*ok = false;	/* khugepaged figures are not per aging pass */
+			return 0;
+		}
+		return aw_kh_metric(s->k, s->region ? (int)(s->region - s->k->regions) + 1 : 0, key, ok);
+	}
 	if (s->rpass)
 		return rpass_metric(s->rpass, key, ok);
 	if (s->region)
@@ -194,6 +201,7 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 					metric(&tot, "feedback_kept", &ok), metric(&tot, "feedback_lost", &ok));
 		}
 	}
+	aw_kh_report_table(out, ls);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -355,6 +363,7 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 			json_region(out, ls, k, r);
 		}
 		fprintf(out, "],\"ignored_events\":%lu", k->ignored_events);
+		aw_kh_report_json(out, k);
 		json_divergences(out, ls, v);
 		fputc('}', out);
 	}
@@ -422,8 +431,12 @@ static bool base_src(const struct aw_lockstep *ls, const struct aw_src *s, int n
 {
 	const struct aw_kernel *k = NULL;
 
+	/* the baseline: base, or khugepaged-base in a khugepaged comparison */
 	for (int v = 0; v < ls->nr_variants; v++)
 		if (!strcmp(ls->variant[v]->name, "base"))
+			k = ls->k[v];
+	for (int v = 0; !k && v < ls->nr_variants; v++)
+		if (!strcmp(ls->variant[v]->name, "khugepaged-base"))
 			k = ls->k[v];
 	if (!k)
 		return false;

@@ -1729,18 +1729,67 @@ static int aw_h_reclaim(struct aw_parser *p)
 	return aw_emit(p, &ev);
 }
 
-static int aw_h_khugepaged(struct aw_parser *p)
+static const char *const aw_kh_knob_names[AW_KH_KNOB_NR] = {
+	[AW_KH_PAGES_TO_SCAN]	= "pages_to_scan",
+	[AW_KH_MAX_PTES_NONE]	= "max_ptes_none",
+	[AW_KH_MAX_PTES_SWAP]	= "max_ptes_swap",
+	[AW_KH_MAX_PTES_SHARED]	= "max_ptes_shared",
+};
+
+/* khugepaged set KNOB VALUE: a sysfs store, range-checked by the model */
+static int aw_kh_set(struct aw_parser *p, struct aw_event *ev)
 {
 	const struct aw_tok *t;
+	int i;
+
+	if (aw_need(p, "pages_to_scan|max_ptes_none|max_ptes_swap|max_ptes_shared", &t))
+		return -1;
+	i = aw_lookup(t, aw_kh_knob_names, AW_KH_KNOB_NR);
+	if (i <= 0)
+		return aw_fail(p, p->line, t->col,
+			       "expected pages_to_scan, max_ptes_none, max_ptes_swap or max_ptes_shared, not '%s'",
+			       AW_Q(t));
+	ev->arg = (uint32_t)i;
+	if (aw_need_num(p, "a value", false, &ev->len, &t))
+		return -1;
+	return aw_done(p) ? -1 : aw_emit(p, ev);
+}
+
+/* khugepaged [pages N] [times N | full N] | khugepaged set KNOB VALUE */
+static int aw_h_khugepaged(struct aw_parser *p)
+{
+	static const char *const opts[] = { "pages", "times", "full", "set", NULL };
+	const struct aw_tok *t;
 	struct aw_event ev;
+	unsigned int seen = 0;
+	uint64_t v;
+	int i;
 
 	aw_ev_init(&ev, AW_EV_KHUGEPAGED);
-	t = aw_next(p);
-	if (t && !aw_teq(t, "pages"))
-		return aw_unexpected(p, t);
-	if (t && aw_need_num(p, "a page count", true, &ev.len, &t))
-		return -1;
-	return aw_done(p) ? -1 : aw_emit(p, &ev);
+	while ((t = aw_next(p))) {
+		i = aw_opt(p, t, opts, &seen);
+		if (i < 0)
+			return -1;
+		if (i == 3) {
+			if (seen != 1u << 3)
+				return aw_unexpected(p, t);
+			return aw_kh_set(p, &ev);
+		}
+		if (i == 0) {
+			if (aw_need_num(p, "a page count", true, &ev.len, &t))
+				return -1;
+			if (!ev.len || ev.len > UINT32_MAX)
+				return aw_fail(p, p->line, t->col, "pages must be 1..4294967295, not %s", AW_Q(t));
+			continue;
+		}
+		if ((seen & 6) == 6)
+			return aw_fail(p, p->line, t->col, "'times' and 'full' exclude each other");
+		if (aw_need_int(p, i == 1 ? "times" : "full", 1, AW_KH_MAX_WAKEUPS, &v))
+			return -1;
+		ev.repeat = (uint32_t)v;
+		ev.flags |= i == 2 ? AW_KH_FULL : 0;
+	}
+	return aw_emit(p, &ev);
 }
 
 static int aw_h_contend(struct aw_parser *p)
@@ -2790,8 +2839,15 @@ static void aw_wevent(struct aw_writer *w, const struct aw_event *ev)
 		break;
 	case AW_EV_KHUGEPAGED:
 		fputs("khugepaged", w->out);
+		if (ev->arg) {
+			fprintf(w->out, " set %s %llu", aw_wname_of(aw_kh_knob_names, AW_KH_KNOB_NR, ev->arg, &w->bad),
+				(unsigned long long)ev->len);
+			break;
+		}
 		if (ev->len)
 			fprintf(w->out, " pages %llu", (unsigned long long)ev->len);
+		if (ev->repeat > 1 || (ev->flags & AW_KH_FULL))
+			fprintf(w->out, " %s %u", ev->flags & AW_KH_FULL ? "full" : "times", ev->repeat ? ev->repeat : 1);
 		break;
 	case AW_EV_TIME:
 		fprintf(w->out, "time %s", aw_wduration(ev->len, b));

@@ -111,6 +111,17 @@ enum aw_thp_disable {
 /* AW_EV_EVICT flags */
 #define AW_EVICT_DIRECT		0x01	/* reclaimer without an mm_walk (direct/memcg reclaim) */
 
+/* arg of KHUGEPAGED: 0 = wake-ups, else the sysfs knob
+ * /sys/kernel/mm/transparent_hugepage/khugepaged/<name> to set to len */
+enum aw_kh_knob {
+	AW_KH_RUN = 0,
+	AW_KH_PAGES_TO_SCAN,
+	AW_KH_MAX_PTES_NONE,
+	AW_KH_MAX_PTES_SWAP,
+	AW_KH_MAX_PTES_SHARED,
+	AW_KH_KNOB_NR
+};
+
 /* AW_EV_KHUGEPAGED flags */
 #define AW_KH_FULL		0x01	/* wake up until full_scans grew by repeat */
 #define AW_KH_MAX_WAKEUPS	(1U << 16)	/* per event, a bound for absurd inputs */

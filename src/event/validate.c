@@ -79,6 +79,10 @@ int aw_event_validate(const struct aw_config *cfg, int nr_regions, const struct 
 		BAD("access stride %llu is not a multiple of 4K", (unsigned long long)ev->stride);
 	if (ev->kind == AW_EV_MADVISE && (ev->arg == 0 || ev->arg >= AW_MADV_NR))
 		BAD("unknown madvise advice %u", ev->arg);
+	if (ev->kind == AW_EV_KHUGEPAGED && ev->arg >= AW_KH_KNOB_NR)
+		BAD("unknown khugepaged knob %u", ev->arg);
+	if (ev->kind == AW_EV_KHUGEPAGED && !ev->arg && ev->repeat > AW_KH_MAX_WAKEUPS)
+		BAD("%u khugepaged wake-ups in one event (at most %u)", ev->repeat, AW_KH_MAX_WAKEUPS);
 	return 0;
 #undef BAD
 }

@@ -764,6 +764,10 @@ breakouterloop:
 			scan->address = 0;
 		} else {
 			scan->mm_slot = NULL;
+			if (kh->full_scans < AW_KH_FULL_LOG) {
+				kh->progress_at_full[kh->full_scans] = kh->progress + progress;
+				kh->calls_at_full[kh->full_scans] = kh->calls;
+			}
 			kh->full_scans++;
 		}
 		collect_mm_slot(k, slot, mm);

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../event/event.h"
 #include "mm.h"
 
 struct aw_kernel;
@@ -88,15 +89,6 @@ struct collapse_control {
 	uint32_t node_load[8];
 };
 
-/* sysfs knobs: /sys/kernel/mm/transparent_hugepage/khugepaged/... */
-enum aw_kh_knob {
-	AW_KH_RUN = 0,			/* not a knob: a wake-up (AW_EV_KHUGEPAGED arg 0) */
-	AW_KH_PAGES_TO_SCAN,
-	AW_KH_MAX_PTES_NONE,
-	AW_KH_MAX_PTES_SWAP,
-	AW_KH_MAX_PTES_SHARED,
-	AW_KH_KNOB_NR
-};
 const char *aw_kh_knob_name(int knob);
 
 /* Revisions of the patched behaviour (--khugepaged-rev). */
@@ -119,6 +111,8 @@ struct aw_kh_collapse {
 	uint16_t region;		/* the VMA's region, 0 if none */
 };
 
+#define AW_KH_FULL_LOG	8
+
 struct aw_khugepaged {
 	struct khugepaged_scan scan;
 	unsigned int pages_to_scan, max_ptes_none, max_ptes_swap, max_ptes_shared;
@@ -131,6 +125,8 @@ struct aw_khugepaged {
 	unsigned long result[SCAN_NR];	/* ranges by scan result (khugepaged) */
 	unsigned long lazyfree_skips;	/* SCAN_PAGE_LAZYFREE in scan or isolate */
 	unsigned long madv_collapsed;	/* MADV_COLLAPSE ranges made PMD-mapped */
+	/* progress and calls when full scan n + 1 ended (the first AW_KH_FULL_LOG) */
+	unsigned long progress_at_full[AW_KH_FULL_LOG], calls_at_full[AW_KH_FULL_LOG];
 	int nr_trace, cap_trace;
 	struct aw_kh_trace *trace;	/* mm_khugepaged_scan, patched only */
 	int nr_collapses, cap_collapses;
