@@ -39,21 +39,25 @@ static double collapses(const struct aw_kernel *k, int region, const char *what)
 	return n;
 }
 
-/* kh_scan_progress_N / kh_scan_calls_N: what full scan N (1-based) took. */
+/* kh_scan_progress_first / kh_scan_calls_second ...: what full scan N took. */
 static double per_full_scan(const struct aw_khugepaged *kh, const char *key, bool *ok)
 {
-	const unsigned long *at = !strncmp(key, "kh_scan_progress_", 17) ? kh->progress_at_full : kh->calls_at_full;
-	const char *num = key + (at == kh->progress_at_full ? 17 : 14);
-	char *end;
-	long n = strtol(num, &end, 10);
+	static const char *const nth[AW_KH_FULL_LOG] = {
+		"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+	};
+	bool prog = !strncmp(key, "kh_scan_progress_", 17);
+	const unsigned long *at = prog ? kh->progress_at_full : kh->calls_at_full;
+	const char *word = key + (prog ? 17 : 14);
 
-	if (!*num || *end || n < 1 || n > AW_KH_FULL_LOG) {
-		*ok = false;
-		return 0;
+	for (unsigned long n = 0; n < AW_KH_FULL_LOG; n++) {
+		if (strcmp(word, nth[n]))
+			continue;
+		if (n >= kh->full_scans)
+			return 0;	/* not finished */
+		return (double)(at[n] - (n ? at[n - 1] : 0));
 	}
-	if ((unsigned long)n > kh->full_scans)
-		return 0;	/* not finished */
-	return (double)(at[n - 1] - (n > 1 ? at[n - 2] : 0));
+	*ok = false;
+	return 0;
 }
 
 double aw_kh_metric(const struct aw_kernel *k, int region, const char *key, bool *ok)
