@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the khugepaged model (src/sim/khugepaged.c): registration,
+ * the cursor and slot lifetime, per-range progress in base and patched,
+ * the lazyfree skip (seed and v8), the max_ptes_* limits, MADV_COLLAPSE,
+ * the sysfs stores, and page contents through collapse and split.
+ *
+ * Every expected value is worked out by hand from mm/khugepaged.c as
+ * described in docs/khugepaged-plan.md §1 (rule numbers in the comments).
+ * One process, no layout (no text/heap/lib/stack VMAs), so a call over an
+ * mm costs 1 (the lock) + the ranges, and nothing else.
+ */
+#include "aw_kernel_test.h"
+#include "oracle.h"
+
+#define BASE	0x40000000ULL	/* 1 GiB aligned */
+#define PG(n)	((uint64_t)(n) * PAGE_SIZE)
+#define MB2	PMD_SIZE
+
+static struct aw_kernel *kernel(int thp, unsigned int features)
+{
+	struct aw_config cfg;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 1;
+	cfg.swap_bytes = 1ULL << 30;
+	cfg.thp = thp;
+	cfg.thp_modes = 1u << thp;
+	return aw_kernel_create(&cfg, 0, features, 0);
+}
+
+static void proc(struct aw_kernel *k, uint32_t pid)
+{
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = pid, .flags = AW_PROC_NOLAYOUT }), 0);
+}
+
+static void map(struct aw_kernel *k, uint32_t pid, uint64_t addr, uint64_t len, unsigned int flags)
+{
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = pid, .addr2 = addr, .len = len,
+					     .flags = (uint8_t)flags, .arg = AW_PROT_DEFAULT }), 0);
+}
+
+static void touch(struct aw_kernel *k, uint32_t pid, uint64_t addr, uint64_t len, bool write)
+{
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .addr = addr, .len = len,
+					     .repeat = 1, .flags = write ? AW_ACC_WRITE : 0 }), 0);
+}
+
+static void advise(struct aw_kernel *k, uint32_t pid, uint64_t addr, uint64_t len, int advice)
+{
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = pid, .addr = addr, .len = len,
+					     .arg = (uint32_t)advice }), 0);
+}
+
+static void wake(struct aw_kernel *k)
+{
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_KHUGEPAGED }), 0);
+}
+
+static struct mm_struct *mm_of(struct aw_kernel *k, uint32_t pid)
+{
+	struct aw_task *t = aw_task_get(k, pid);
+
+	return t && t->alive ? aw_mm(k, t->mm) : NULL;
+}
+
+static int nr_slots(struct aw_kernel *k)
+{
+	int n = 0;
+
+	for (struct list_head *p = k->kh.scan.mm_head.next; p != &k->kh.scan.mm_head; p = p->next)
+		n++;
+	return n;
+}
+
+static int findings(struct aw_kernel *k)
+{
+	return aw_oracle_nr_findings(k);
+}
+
+/* 512 small, young, dirty PTEs in range r of BASE: NOHUGEPAGE, write, HUGEPAGE */
+static void small_range(struct aw_kernel *k, uint32_t pid, int r)
+{
+	advise(k, pid, BASE + r * MB2, MB2, AW_MADV_NOHUGEPAGE);
+	touch(k, pid, BASE + r * MB2, MB2, true);
+	advise(k, pid, BASE + r * MB2, MB2, AW_MADV_HUGEPAGE);
+}
+
+/* Rules 2-3: an anonymous VMA registers only once it has an anon_vma. */
+static void test_registration(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
+	struct mm_struct *mm;
+
+	proc(k, 1);
+	map(k, 1, BASE, 2 * MB2, 0);
+	mm = mm_of(k, 1);
+	CHECK(!(mm->flags & MMF_VM_HUGEPAGE));		/* __mmap_region: no anon_vma yet */
+	advise(k, 1, BASE, 2 * MB2, AW_MADV_HUGEPAGE);
+	CHECK(!(mm->flags & MMF_VM_HUGEPAGE));		/* hugepage_madvise: still none */
+	touch(k, 1, BASE, PG(1), false);		/* huge zero page fault: anon_vma + enter */
+	CHECK(mm->flags & MMF_VM_HUGEPAGE);
+	CHECK_EQ(nr_slots(k), 1);
+	/* khugepaged_fork(): the child of a registered mm goes to the tail */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
+	CHECK(mm_of(k, 2)->flags & MMF_VM_HUGEPAGE);
+	CHECK_EQ(nr_slots(k), 2);
+	CHECK_EQ(container_of(k->kh.scan.mm_head.prev, struct khugepaged_mm_slot, mm_node)->mm,
+		 mm_of(k, 2)->id);
+	/* __khugepaged_exit() with the cursor elsewhere: the slot goes at once */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_EXIT, .pid = 2 }), 0);
+	CHECK_EQ(nr_slots(k), 1);
+	aw_kernel_destroy(k);
+
+	/* THP never: hugepage_pmd_enabled() is false, nothing registers */
+	k = kernel(AW_THP_NEVER, AW_FEAT_KHUGEPAGED_PATCHED);
+	proc(k, 1);
+	map(k, 1, BASE, 2 * MB2, AW_MAP_HUGEPAGE);
+	touch(k, 1, BASE, 2 * MB2, true);
+	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	CHECK(mm_of(k, 1)->vmas[0].anon_vma);		/* small anonymous faults set it */
+	aw_kernel_destroy(k);
+
+	/* a 4 KiB read maps the zero page and needs no anon_vma */
+	k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	proc(k, 1);
+	map(k, 1, BASE, 2 * MB2, 0);
+	touch(k, 1, BASE, PG(4), false);
+	CHECK(!mm_of(k, 1)->vmas[0].anon_vma);
+	advise(k, 1, BASE, 2 * MB2, AW_MADV_HUGEPAGE);
+	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	touch(k, 1, BASE + MB2, PG(1), true);		/* huge fault in range 1 */
+	CHECK(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE);
+	aw_kernel_destroy(k);
+}
+
+/*
+ * Rules 7, 8, 11: one mm with range 0 PMD-mapped, range 1 table-less
+ * (pmd_none in a PMD table that exists), range 2 512 small young PTEs.
+ * Patched: call 1 = 1 + 1 + 1 + 512 (range 2 collapses, the call ends) =
+ * 515; call 2 = 1 (no VMA left: the cursor wraps, full scan 1) = 1; then the
+ * second pass through the head ends the loop and the top-up is
+ * 4096 - 516 = 3580.  Base: 1 + 3 x 512 = 1537, then 1: 1538, top-up 2558.
+ */
+static void test_range_costs(void)
+{
+	for (int patched = 0; patched < 2; patched++) {
+		struct aw_kernel *k = kernel(AW_THP_MADVISE, patched ? AW_FEAT_KHUGEPAGED_PATCHED : 0);
+
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, 3 * MB2, AW_MAP_HUGEPAGE);
+		touch(k, 1, BASE, MB2, true);		/* range 0: a THP */
+		small_range(k, 1, 2);
+		wake(k);
+		CHECK_EQ(k->kh.progress, patched ? 516 : 1538);
+		CHECK_EQ(k->kh.topup, patched ? 3580 : 2558);
+		CHECK_EQ(k->kh.calls, 2);
+		CHECK_EQ(k->kh.full_scans, 1);
+		CHECK_EQ(k->kh.pages_collapsed, 1);
+		CHECK_EQ(k->kh.result[SCAN_PMD_MAPPED], 1);
+		CHECK_EQ(k->kh.result[SCAN_NO_PTE_TABLE], 1);
+		CHECK_EQ(k->kh.nr_trace, patched ? 2 : 0);	/* P1: patched only */
+		if (patched) {
+			CHECK_EQ(k->kh.trace[0].progress, 515);
+			CHECK(!k->kh.trace[0].full_scan_finished);
+			CHECK_EQ(k->kh.trace[1].progress, 1);
+			CHECK(k->kh.trace[1].full_scan_finished);
+		}
+		/* range 2 is PMD-mapped now: 3 x 512 resident pages, the PTE table gone */
+		CHECK_EQ(mm_of(k, 1)->rss, 2 * 512);
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * Rule 13 (P4) and 17: a clean PTE of a lazyfree folio stops patched
+ * khugepaged at that PTE; base collapses; a write re-dirties it; v8 exempts
+ * VM_DROPPABLE.  MADV_FREE of PTE 3 then a read: young and clean.
+ */
+static void test_lazyfree(void)
+{
+	for (int variant = 0; variant < 3; variant++) {
+		unsigned int f = variant == 0 ? 0 : AW_FEAT_KHUGEPAGED_PATCHED;
+		struct aw_kernel *k = kernel(AW_THP_MADVISE, f);
+
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+		touch(k, 1, BASE, MB2, true);
+		advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+		advise(k, 1, BASE + PG(3), PG(1), AW_MADV_FREE);
+		touch(k, 1, BASE + PG(3), PG(1), false);
+		if (variant == 2)
+			touch(k, 1, BASE + PG(3), PG(1), true);	/* re-dirtied: no skip */
+		wake(k);
+		if (variant == 1) {
+			/* 1 + 4 (PTEs 0-3) = 5, then the cursor wraps */
+			CHECK_EQ(k->kh.result[SCAN_PAGE_LAZYFREE], 1);
+			CHECK_EQ(k->kh.trace[0].progress, 5);
+			CHECK_EQ(k->kh.pages_collapsed, 0);
+		} else {
+			CHECK_EQ(k->kh.pages_collapsed, 1);
+		}
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+	}
+
+	/* VM_DROPPABLE: folios are born lazyfree; MADV_FREE + read makes a clean
+	 * PTE.  Seed: skipped like any lazyfree folio.  v8: exempt, collapsed,
+	 * and the THP stays lazyfree (folio_add_new_anon_rmap()). */
+	for (int v8 = 0; v8 < 2; v8++) {
+		struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED |
+					     (v8 ? AW_FEAT_KHUGEPAGED_V8 : 0));
+		pmd_t *pmd;
+
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE | AW_MAP_DROPPABLE);
+		touch(k, 1, BASE, MB2, true);
+		CHECK(folio_test_lazyfree(pfn_folio(&k->mem, pte_pfn(*aw_pte_lookup(k, mm_of(k, 1), BASE, false,
+										     NULL)))));
+		advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+		advise(k, 1, BASE, PG(1), AW_MADV_FREE);
+		touch(k, 1, BASE, PG(1), false);
+		wake(k);
+		CHECK_EQ(k->kh.pages_collapsed, v8 ? 1 : 0);
+		CHECK_EQ(k->kh.result[SCAN_PAGE_LAZYFREE], v8 ? 0 : 1);
+		pmd = aw_pmd_lookup(k, mm_of(k, 1), BASE, false, NULL);
+		if (v8 && pmd && pmd_trans_huge(*pmd))
+			CHECK(folio_test_lazyfree(pfn_folio(&k->mem, pmd_pfn(*pmd))));
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * Rule 8 limits, patched costs: after fork every page is mapped twice, so
+ * the 257th PTE exceeds max_ptes_shared 256 (cost 257); 65 swap PTEs
+ * exceed max_ptes_swap 64 at the 65th (cost 65); with max_ptes_none 0 a
+ * range whose PTE 2 is none stops there (cost 3).
+ */
+static void test_limits(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, MB2, true);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
+	wake(k);
+	/* parent: 1 + 257; child: 1 + 257 (same pages); cursor wraps after each */
+	CHECK_EQ(k->kh.result[SCAN_EXCEED_SHARED_PTE], 2);
+	CHECK_EQ(k->kh.trace[0].progress, 258);
+	CHECK_EQ(k->kh.trace[1].progress, 258);
+	aw_kernel_destroy(k);
+
+	k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, MB2, true);
+	advise(k, 1, BASE, PG(65), AW_MADV_PAGEOUT);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	wake(k);
+	CHECK_EQ(k->kh.result[SCAN_EXCEED_SWAP_PTE], 1);
+	CHECK_EQ(k->kh.trace[0].progress, 1 + 65);
+	aw_kernel_destroy(k);
+
+	k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_KHUGEPAGED, .arg = AW_KH_MAX_PTES_NONE }), 0);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, PG(2), true);
+	touch(k, 1, BASE + PG(3), MB2 - PG(3), true);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	wake(k);
+	CHECK_EQ(k->kh.result[SCAN_EXCEED_NONE_PTE], 1);
+	CHECK_EQ(k->kh.trace[0].progress, 1 + 3);
+	CHECK_EQ(findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
+/* The sysfs stores: pages_to_scan 1..UINT_MAX, max_ptes_* 0..511. */
+static void test_knobs(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_ALWAYS, 0);
+
+	CHECK_EQ(k->kh.pages_to_scan, 4096);
+	CHECK_EQ(k->kh.max_ptes_none, 511);
+	CHECK_EQ(k->kh.max_ptes_swap, 64);
+	CHECK_EQ(k->kh.max_ptes_shared, 256);
+	CHECK_EQ(aw_khugepaged_set(k, AW_KH_PAGES_TO_SCAN, 0), -1);
+	CHECK_EQ(aw_khugepaged_set(k, AW_KH_MAX_PTES_NONE, 512), -1);
+	CHECK_EQ(aw_khugepaged_set(k, AW_KH_MAX_PTES_SHARED, 511), 0);
+	CHECK_EQ(k->kh.max_ptes_shared, 511);
+	CHECK_EQ(aw_khugepaged_set(k, AW_KH_PAGES_TO_SCAN, 100), 0);
+	CHECK_EQ(k->kh.pages_to_scan, 100);
+	/* an event with an illegal value is counted as ignored */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_KHUGEPAGED, .arg = AW_KH_MAX_PTES_SWAP, .len = 600 }), 0);
+	CHECK_EQ(k->kh.max_ptes_swap, 64);
+	CHECK_EQ(k->ignored_events, 1);
+	aw_kernel_destroy(k);
+}
+
+/*
+ * Rules 4, 5, 14 and the trylock: the cursor's own slot survives its mm's
+ * exit until the next call (+1, then collected); a failed mmap_lock trylock
+ * costs 0 and moves the cursor; a THP-disabled mm costs 1 and moves the
+ * cursor in base and patched alike (P5 is unobservable sequentially).
+ */
+static void test_cursor(void)
+{
+	for (int patched = 0; patched < 2; patched++) {
+		unsigned int f = patched ? AW_FEAT_KHUGEPAGED_PATCHED : 0;
+		struct aw_kernel *k = kernel(AW_THP_ALWAYS, f);
+
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, 16 * MB2, 0);
+		touch(k, 1, BASE, 16 * MB2, true);	/* 16 PMD-mapped ranges */
+		/* pages 4: base stops after range 0 (1 + 512); patched after 4 ranges */
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_KHUGEPAGED, .len = 4 }), 0);
+		CHECK(k->kh.scan.mm_slot != NULL);
+		CHECK_EQ(k->kh.progress, patched ? 4 : 513);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_EXIT, .pid = 1 }), 0);
+		CHECK_EQ(nr_slots(k), 1);		/* kept for collect_mm_slot() */
+		CHECK(k->kh.scan.mm_slot->dead);
+		wake(k);				/* +1, test_exit, collected, wrapped */
+		CHECK_EQ(nr_slots(k), 0);
+		CHECK_EQ(k->kh.full_scans, 1);
+		CHECK_EQ(k->kh.progress, (patched ? 4 : 513) + 1);
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+
+		k = kernel(AW_THP_ALWAYS, f);
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, MB2, 0);
+		touch(k, 1, BASE, MB2, true);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_CONTEND, .pid = 1, .arg = AW_LOCK_MMAP,
+						     .flags = AW_CONTEND_ON }), 0);
+		wake(k);
+		CHECK_EQ(k->kh.calls, 1);
+		CHECK_EQ(k->kh.progress, 0);		/* trylock failed: nothing counted */
+		CHECK_EQ(k->kh.full_scans, 1);		/* ... but the cursor moved on */
+		CHECK_EQ(k->kh.topup, 4096);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_CONTEND, .pid = 1, .arg = AW_LOCK_MMAP }), 0);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1,
+						     .arg = AW_THP_DISABLE_COMPLETELY }), 0);
+		wake(k);
+		CHECK_EQ(k->kh.progress, 1);		/* the lock, then exit_or_disable */
+		CHECK_EQ(k->kh.full_scans, 2);
+		CHECK_EQ(nr_slots(k), 1);		/* collect_mm_slot() frees exiting mms only */
+		CHECK(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE);
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * Contents: a write through a PMD mapping versions the subpages written;
+ * a collapse carries every page's version (a swapped-out page's from its
+ * slot, after the swap-in); a split keeps them.  MADV_COLLAPSE (rule 10)
+ * collapses regardless of the none limit and referenced test.
+ */
+static void test_contents(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
+	struct mm_struct *mm;
+	struct folio *thp;
+	pmd_t *pmd;
+
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, 0);
+	touch(k, 1, BASE + PG(3), PG(2), true);	/* a THP; subpages 3 and 4 written */
+	mm = mm_of(k, 1);
+	pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+	CHECK(pmd && pmd_trans_huge(*pmd));
+	thp = pfn_folio(&k->mem, pmd_pfn(*pmd));
+	CHECK_EQ(*folio_page_version(thp, 3), 1);
+	CHECK_EQ(*folio_page_version(thp, 4), 1);
+	CHECK_EQ(*folio_page_version(thp, 5), 0);
+	touch(k, 1, BASE + PG(4), PG(1), true);
+	CHECK_EQ(*folio_page_version(thp, 4), 2);
+	aw_kernel_destroy(k);
+
+	/* small pages 0..9 written, page 5 twice, page 7 paged out; the rest none */
+	k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, PG(10), true);
+	touch(k, 1, BASE + PG(5), PG(1), true);
+	advise(k, 1, BASE + PG(7), PG(1), AW_MADV_PAGEOUT);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+	mm = mm_of(k, 1);
+	pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+	CHECK(pmd && pmd_trans_huge(*pmd));
+	thp = pfn_folio(&k->mem, pmd_pfn(*pmd));
+	CHECK_EQ(*folio_page_version(thp, 0), 1);
+	CHECK_EQ(*folio_page_version(thp, 5), 2);
+	CHECK_EQ(*folio_page_version(thp, 7), 1);	/* swapped back in */
+	CHECK_EQ(*folio_page_version(thp, 10), 0);
+	CHECK_EQ(k->kh.madv_collapsed, 1);
+	CHECK_EQ(k->kh.pages_collapsed, 0);		/* not khugepaged's */
+	CHECK_EQ(mm->rss, 512);
+	CHECK(folio_test(thp, PG_swapbacked));
+	CHECK(mm->flags & MMF_VM_HUGEPAGE);		/* MADV_HUGEPAGE after the writes' anon_vma */
+	/* munmap of page 0 splits the THP; page 5 keeps its contents */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MUNMAP, .pid = 1, .addr = BASE, .len = PG(1) }), 0);
+	CHECK_EQ(pfn_folio(&k->mem, pte_pfn(*aw_pte_lookup(k, mm, BASE + PG(5), false, NULL)))->version, 2);
+	CHECK_EQ(findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
+int main(void)
+{
+	test_registration();
+	test_range_costs();
+	test_lazyfree();
+	test_limits();
+	test_knobs();
+	test_cursor();
+	test_contents();
+	return aw_test_report("test_khugepaged");
+}
