@@ -212,6 +212,7 @@ void aw_folio_put(struct aw_kernel *k, uint32_t pfn);
 
 /* memcg.c: charging, limit reclaim, OOM */
 int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int nid);
+int aw_memcg_charge_noreclaim(struct aw_kernel *k, int memcg, unsigned int nr_pages);
 void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages);
 unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim);

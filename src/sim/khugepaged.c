@@ -361,8 +361,11 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 		pfn = aw_folio_alloc(&k->mem, nid, 0);
 		if (pfn == AW_NIL)
 			return SCAN_FAIL;
-		if (aw_memcg_charge(k, mm->memcg, 1, nid) && (aw_folio_free(&k->mem, pfn), true))
+		/* no reclaim here: it could unmap this very range or OOM-kill its owner */
+		if (aw_memcg_charge_noreclaim(k, mm->memcg, 1)) {
+			aw_folio_free(&k->mem, pfn);
 			return SCAN_FAIL;
+		}
 		folio = pfn_folio(&k->mem, pfn);
 		folio->memcg = (uint16_t)mm->memcg;
 		folio->version = s->version;
@@ -492,7 +495,7 @@ static int alloc_charge_folio(struct aw_kernel *k, struct mm_struct *mm, const s
 			pfn = aw_folio_alloc(&k->mem, nid, HPAGE_PMD_ORDER);
 	if (pfn == AW_NIL)
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
-	if (aw_memcg_charge(k, mm->memcg, HPAGE_PMD_NR, pfn_folio(&k->mem, pfn)->nid)) {
+	if (aw_memcg_charge_noreclaim(k, mm->memcg, HPAGE_PMD_NR)) {
 		aw_folio_free(&k->mem, pfn);
 		return SCAN_CGROUP_CHARGE_FAIL;
 	}

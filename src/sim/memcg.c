@@ -168,6 +168,17 @@ int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int n
 	return 0;
 }
 
+/* A charge that may not reclaim (a GFP_NOWAIT-like caller): fits or fails. */
+int aw_memcg_charge_noreclaim(struct aw_kernel *k, int memcg, unsigned int nr_pages)
+{
+	struct aw_memcg *mc = &k->memcg[memcg];
+
+	if (!charge_fits(mc, nr_pages))
+		return -1;
+	mc->usage += nr_pages;
+	return 0;
+}
+
 void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages)
 {
 	struct aw_memcg *mc = &k->memcg[memcg];
