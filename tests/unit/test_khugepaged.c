@@ -420,6 +420,56 @@ static void test_contents(void)
 	aw_kernel_destroy(k);
 }
 
+/*
+ * Rule 9: the THP goes to the first node with the most pages of the range
+ * (300 on node 1, 212 on node 0: node 1); a memcg that cannot take 512 more
+ * pages fails the charge without reclaim (SCAN_CGROUP_CHARGE_FAIL), which
+ * still ends the call (collapse_huge_page() dropped the lock).
+ */
+static void test_collapse_target(void)
+{
+	struct aw_config cfg;
+	struct aw_kernel *k;
+	pmd_t *pmd;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 2;
+	cfg.node[0].mem_bytes = cfg.node[1].mem_bytes = 1ULL << 30;
+	cfg.node[0].cpu_mask = 0x3;
+	cfg.node[1].cpu_mask = 0xc;
+	cfg.nr_memcgs = 2;
+	cfg.memcg_limit[1] = 4ULL << 20;	/* 1024 pages */
+	cfg.swap_bytes = 1ULL << 30;
+	cfg.thp = AW_THP_MADVISE;
+	cfg.thp_modes = 1u << AW_THP_MADVISE;
+	k = aw_kernel_create(&cfg, 0, AW_FEAT_KHUGEPAGED_PATCHED, 0);
+	aw_oracle_attach(k);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .cpu = 2, .memcg = 1,
+					     .flags = AW_PROC_NOLAYOUT }), 0);
+	map(k, 1, BASE, 2 * MB2, AW_MAP_NOHUGEPAGE);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .cpu = 2, .addr = BASE,
+					     .len = PG(300), .repeat = 1, .flags = AW_ACC_WRITE }), 0);	/* node 1 */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .cpu = 0, .addr = BASE + PG(300),
+					     .len = PG(212), .repeat = 1, .flags = AW_ACC_WRITE }), 0);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	wake(k);
+	pmd = aw_pmd_lookup(k, mm_of(k, 1), BASE, false, NULL);
+	CHECK(pmd && pmd_trans_huge(*pmd));
+	if (pmd && pmd_trans_huge(*pmd))
+		CHECK_EQ(pfn_folio(&k->mem, pmd_pfn(*pmd))->nid, 1);
+	CHECK_EQ(k->memcg[1].usage, 512);		/* the small pages were uncharged */
+	/* range 1: 512 small pages (usage 1024 = the limit), then no room for a THP */
+	touch(k, 1, BASE + MB2, MB2, true);
+	CHECK_EQ(k->memcg[1].usage, 1024);
+	advise(k, 1, BASE + MB2, MB2, AW_MADV_HUGEPAGE);
+	wake(k);
+	CHECK_EQ(k->kh.result[SCAN_CGROUP_CHARGE_FAIL], 1);
+	CHECK_EQ(k->memcg[1].usage, 1024);
+	CHECK_EQ(k->kh.pages_collapsed, 1);
+	CHECK_EQ(findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	test_registration();
@@ -429,5 +479,6 @@ int main(void)
 	test_knobs();
 	test_cursor();
 	test_contents();
+	test_collapse_target();
 	return aw_test_report("test_khugepaged");
 }
