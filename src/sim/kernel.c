@@ -487,9 +487,21 @@ static int kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
 		c->vfork_shared = ev->kind == AW_EV_VFORK;
 		aw_mm(k, t->mm)->users++;
 		return 0;
-	case AW_EV_EXEC:
+	case AW_EV_EXEC: {
+		/* PR_SET_THP_DISABLE survives execve (MMF_INIT_MASK) */
+		uint8_t thp_disable = aw_mm(k, t->mm)->thp_disable;
+		struct mm_struct *mm;
+
 		task_exit(k, t);
-		return new_process(k, t, ev->pid, t->cpu, t->memcg, true);
+		if (new_process(k, t, ev->pid, t->cpu, t->memcg, false))
+			return -1;
+		mm = aw_mm(k, t->mm);
+		if (mm) {
+			mm->thp_disable = thp_disable;
+			aw_setup_layout(k, t);
+		}
+		return 0;
+	}
 	case AW_EV_EXIT:
 		task_exit(k, t);
 		return 0;

@@ -131,6 +131,13 @@ static void test_registration(void)
 	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
 	touch(k, 1, BASE + MB2, PG(1), true);		/* huge fault in range 1 */
 	CHECK(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE);
+	/* PR_SET_THP_DISABLE survives execve; the new mm is not registered */
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1,
+					     .arg = AW_THP_DISABLE_COMPLETELY }), 0);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_EXEC, .pid = 1 }), 0);
+	CHECK_EQ(mm_of(k, 1)->thp_disable, AW_THP_DISABLE_COMPLETELY);
+	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	CHECK_EQ(nr_slots(k), 0);			/* the old mm's slot went with it */
 	aw_kernel_destroy(k);
 }
 
