@@ -139,9 +139,10 @@ struct aw_kernel {
 	struct aw_task *tasks;		/* by pid (scenario id); index 0 unused */
 	uint32_t nr_tasks;
 
-	struct aw_swap_slot *swap;
+	struct aw_swap_slot *swap;	/* the first cap_swap slots, grown as swap_next moves */
 	uint32_t nr_swap, swap_free, swap_used;
 	uint32_t swap_next;		/* slots below it have been handed out before */
+	uint32_t cap_swap;		/* slots allocated (zeroed) so far, <= nr_swap */
 
 	struct aw_node_stats node_stats[AW_MAX_NODES];
 	int nr_regions;
