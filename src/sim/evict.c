@@ -492,7 +492,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
 
 	/* waiting for writeback: dirty page cache (never with the model's files) */
 	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
-		gen = folio_inc_gen(lruvec, folio, true);
+		gen = folio_inc_gen(k, lruvec, folio, true);
 		aw_lru_list_del(k, pfn);
 		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
 		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */

@@ -159,6 +159,8 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
 	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 	folio_set(folio, PG_lru);
+	if (k->oracle)
+		aw_or_gen_moved(k, folio, -1, gen);
 	lru_gen_update_size(lruvec, folio, -1, gen);
 	/* reclaiming: list tail, for folio_rotate_reclaimable() */
 	aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, reclaiming);
@@ -184,6 +186,8 @@ bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~LRU_GEN_MASK;
 	if (!reclaiming && lru_gen_is_active(lruvec, gen))
 		folio_set(folio, PG_active);
+	if (k->oracle)
+		aw_or_gen_moved(k, folio, gen, -1);
 	lru_gen_update_size(lruvec, folio, gen, -1);
 	aw_lru_list_del(k, pfn);
 	return true;
@@ -236,9 +240,14 @@ static inline int folio_inc_gen_sized(struct lruvec *lruvec, struct folio *folio
 }
 
 /* mm/vmscan.c: folio_inc_gen(): protect a folio of the oldest generation */
-int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, bool reclaiming)
 {
-	return folio_inc_gen_sized(lruvec, folio, reclaiming, lruvec->lrugen.nr_pages);
+	int old_gen = folio_lru_gen(folio);
+	int new_gen = folio_inc_gen_sized(lruvec, folio, reclaiming, lruvec->lrugen.nr_pages);
+
+	if (k->oracle && new_gen != old_gen)
+		aw_or_gen_moved(k, folio, old_gen, new_gen);
+	return new_gen;
 }
 
 /* mm/vmscan.c: lru_gen_set_refs() */
@@ -312,6 +321,9 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 	{
 		struct aw_list_head *src = &lrugen->folios[old_gen][type];
 		long batch[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+		/* the oracle's flag shadow, for folios of this lruvec (all, unless broken) */
+		long moved[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+		int index = lruvec->index;
 		uint32_t first[MAX_NR_GENS], last[MAX_NR_GENS];
 		struct folio *last_folio[MAX_NR_GENS] = { NULL };
 
@@ -320,10 +332,21 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		for (pfn = src->prev; pfn != head;) {
 			struct folio *folio = pfn_folio(&k->mem, pfn);
 			uint32_t prev = folio->lru_prev;
+			int flag_gen = folio_lru_gen(folio);
 			int new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
 
 			if (new_gen >= MAX_NR_GENS)	/* flags beyond any generation */
 				__builtin_trap();
+			if (k->oracle && new_gen != flag_gen) {
+				if (folio->memcg * k->nr_nodes + folio->nid == index && flag_gen >= 0) {
+					long nr = folio_nr_pages(folio);
+
+					moved[flag_gen][folio_is_file_lru(folio)] -= nr;
+					moved[new_gen][folio_is_file_lru(folio)] += nr;
+				} else {
+					aw_or_gen_moved(k, folio, flag_gen, new_gen);
+				}
+			}
 			if (first[new_gen] == AW_NIL)
 				first[new_gen] = pfn;
 			else
@@ -352,6 +375,8 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			for (int t = 0; t < ANON_AND_FILE; t++)
 				lrugen->nr_pages[g][t] += batch[g][t];
+		if (k->oracle)
+			aw_or_gen_moved_batch(k, lruvec, &moved[0][0]);
 	}
 done:
 	lrugen->min_seq[type]++;
