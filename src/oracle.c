@@ -119,6 +119,12 @@ struct aw_oracle {
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
 	unsigned long (*min_seq_seen)[ANON_AND_FILE];
 	uint64_t next_full_check;	/* event index of the next full list walk */
+	/*
+	 * [lruvec][gen][type]: pages of the folios whose flags say gen, by the
+	 * lruvec of their memcg and node, kept at every flag generation write
+	 * (aw_or_gen_moved()), never from nr_pages or the walk's batch.
+	 */
+	long (*flag_pages)[MAX_NR_GENS][ANON_AND_FILE];
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -152,7 +158,9 @@ int aw_oracle_attach(struct aw_kernel *k)
 	o->runs = calloc((size_t)(k->nr_regions + 1) * AW_MAX_NODES, sizeof(*o->runs));
 	o->max_seq_seen = calloc(n, sizeof(*o->max_seq_seen));
 	o->min_seq_seen = calloc(n, sizeof(*o->min_seq_seen));
-	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen) {
+	o->flag_pages = calloc(n, sizeof(*o->flag_pages));
+	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen || !o->flag_pages) {
+		free(o->flag_pages);
 		free(o->min_seq_seen);
 		free(o->shadow);
 		free(o->runs);
@@ -189,6 +197,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->runs);
 	free(o->max_seq_seen);
 	free(o->min_seq_seen);
+	free(o->flag_pages);
 	free(o);
 	k->oracle = NULL;
 }
@@ -529,11 +538,9 @@ void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
 
 /* ---- structural ------------------------------------------------------------ */
 
-/* Folios on the lists vs the size counters, per flag generation. */
-static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
+static void check_window(struct aw_kernel *k, struct lruvec *lruvec)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	long by_flag[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
 
 	for (int type = 0; type < ANON_AND_FILE; type++) {
 		unsigned long n = lrugen->max_seq - lrugen->min_seq[type] + 1;
@@ -544,6 +551,31 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 					 lruvec->nid, lruvec->memcg, type ? "file" : "anon", n,
 					 lrugen->max_seq, lrugen->min_seq[type]);
 	}
+}
+
+/* The size counters vs the pages the folios' flags put in each generation. */
+static void check_sizes(struct aw_kernel *k, struct lruvec *lruvec,
+			const long (*by_flag)[ANON_AND_FILE])
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	for (int gen = 0; gen < MAX_NR_GENS; gen++)
+		for (int type = 0; type < ANON_AND_FILE; type++)
+			if (by_flag[gen][type] != lrugen->nr_pages[gen][type])
+				aw_oracle_report(k, AW_OR_STRUCTURAL,
+						 "node %d memcg %d: nr_pages[gen %d][%s] = %ld but the folios "
+						 "whose flags say gen %d hold %ld pages", lruvec->nid,
+						 lruvec->memcg, gen, type ? "file" : "anon",
+						 lrugen->nr_pages[gen][type], gen, by_flag[gen][type]);
+}
+
+/* Folios on the lists vs the size counters, per flag generation. */
+static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	long by_flag[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+
+	check_window(k, lruvec);
 	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
 		for (int type = 0; type < ANON_AND_FILE; type++) {
 			uint32_t head = aw_list_handle(lruvec, gen, type);
@@ -572,14 +604,42 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 			}
 		}
 	}
-	for (int gen = 0; gen < MAX_NR_GENS; gen++)
-		for (int type = 0; type < ANON_AND_FILE; type++)
-			if (by_flag[gen][type] != lrugen->nr_pages[gen][type])
-				aw_oracle_report(k, AW_OR_STRUCTURAL,
-						 "node %d memcg %d: nr_pages[gen %d][%s] = %ld but the folios "
-						 "whose flags say gen %d hold %ld pages", lruvec->nid,
-						 lruvec->memcg, gen, type ? "file" : "anon",
-						 lrugen->nr_pages[gen][type], gen, by_flag[gen][type]);
+	/*
+	 * Well-formed lists: the shadow kept at every flag write must count
+	 * the same, or the check before inc_max_seq() would be comparing with
+	 * the wrong figures: a flag generation written without
+	 * aw_or_gen_moved().  Resynchronised after the report.
+	 */
+	if (memcmp(by_flag, k->oracle->flag_pages[lruvec->index], sizeof(by_flag))) {
+		aw_oracle_report(k, AW_OR_STRUCTURAL,
+				 "node %d memcg %d: the folios on the lists disagree with the oracle's "
+				 "flag-generation shadow (a flag write the oracle did not see)",
+				 lruvec->nid, lruvec->memcg);
+		memcpy(k->oracle->flag_pages[lruvec->index], by_flag, sizeof(by_flag));
+	}
+	check_sizes(k, lruvec, (const long (*)[ANON_AND_FILE])by_flag);
+}
+
+void aw_or_gen_moved(struct aw_kernel *k, const struct folio *folio, int old_gen, int new_gen)
+{
+	int idx = folio->memcg * k->nr_nodes + folio->nid;
+	int type = folio_is_file_lru(folio);
+	long nr = folio_nr_pages(folio);
+
+	if (idx >= k->oracle->nr_lruvecs)
+		return;
+	if (old_gen >= 0 && old_gen < MAX_NR_GENS)
+		k->oracle->flag_pages[idx][old_gen][type] -= nr;
+	if (new_gen >= 0 && new_gen < MAX_NR_GENS)
+		k->oracle->flag_pages[idx][new_gen][type] += nr;
+}
+
+void aw_or_gen_moved_batch(struct aw_kernel *k, const struct lruvec *lruvec, const long *pages)
+{
+	long *sh = &k->oracle->flag_pages[lruvec->index][0][0];
+
+	for (int i = 0; i < MAX_NR_GENS * ANON_AND_FILE; i++)
+		sh[i] += pages[i];
 }
 
 void aw_or_check_structure(struct aw_kernel *k)
@@ -610,8 +670,15 @@ void aw_or_check_structure(struct aw_kernel *k)
  */
 void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec)
 {
-	if (k->oracle)
-		check_lruvec(k, lruvec);
+	/*
+	 * The flag-generation shadow stands for the list walk here; the walk
+	 * itself (cycles, well-formed members) runs on the sampled schedule
+	 * of aw_oracle_event_end() and at the end of a run.
+	 */
+	if (!k->oracle)
+		return;
+	check_window(k, lruvec);
+	check_sizes(k, lruvec, (const long (*)[ANON_AND_FILE])k->oracle->flag_pages[lruvec->index]);
 }
 
 void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec)
@@ -650,8 +717,8 @@ void aw_oracle_event_end(struct aw_kernel *k)
 	 * many events as there are pages, so it costs about one step per
 	 * event whatever the size (a replay of a million events would
 	 * otherwise spend most of its time here).  inc_max_seq() always
-	 * checks the lruvec it is about to age, and the end of a run checks
-	 * everything.
+	 * checks the sizes of the lruvec it is about to age against the flag
+	 * shadow, and the end of a run walks everything.
 	 */
 	if (k->event_index < k->oracle->next_full_check)
 		return;

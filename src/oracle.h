@@ -102,6 +102,16 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 			    bool ignore_references, int target_memcg);
 void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot);
 /* structural */
+/*
+ * A folio's flag generation changed from old_gen to new_gen (-1: none),
+ * at every place that writes LRU_GEN_MASK of a folio on an LRU list.  The
+ * shadow it keeps (pages per lruvec, flag generation and type) is what the
+ * lists would count, so the check before each inc_max_seq() need not walk
+ * them.  Call only when k->oracle is set.
+ */
+void aw_or_gen_moved(struct aw_kernel *k, const struct folio *folio, int old_gen, int new_gen);
+/* the same for a batch of folios all of lruvec: pages[gen][type] deltas */
+void aw_or_gen_moved_batch(struct aw_kernel *k, const struct lruvec *lruvec, const long *pages);
 void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec);
 void aw_or_check_structure(struct aw_kernel *k);
 void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec);

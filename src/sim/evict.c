@@ -12,6 +12,7 @@
  * a folio is reclaimed or kept within one call (docs/model-notes.md).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -201,6 +202,34 @@ static enum folio_references folio_check_references(struct aw_kernel *k, uint32_
 	return lru_gen_set_refs(pfn_folio(&k->mem, pfn)) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
 }
 
+/*
+ * Make room for nr more slots from swap_next on (the array holds the first
+ * cap_swap slots, zeroed as calloc() would have).  False only when the
+ * host is out of memory.
+ */
+static bool swap_reserve(struct aw_kernel *k, unsigned int nr)
+{
+	uint64_t need = (uint64_t)k->swap_next + nr, cap;
+	struct aw_swap_slot *a;
+
+	if (need > k->nr_swap)
+		need = k->nr_swap;
+	if (need <= k->cap_swap)
+		return true;
+	cap = k->cap_swap ? (uint64_t)k->cap_swap * 2 : 1024;
+	if (cap < need)
+		cap = need;
+	if (cap > k->nr_swap)
+		cap = k->nr_swap;
+	a = realloc(k->swap, cap * sizeof(*a));
+	if (!a)
+		return false;
+	memset(a + k->cap_swap, 0, (cap - k->cap_swap) * sizeof(*a));
+	k->swap = a;
+	k->cap_swap = (uint32_t)cap;
+	return true;
+}
+
 static uint32_t swap_slot_alloc(struct aw_kernel *k)
 {
 	uint32_t s = k->swap_free;
@@ -299,7 +328,7 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 	}
 	if (to_swap) {
 		/* add_to_swap(): one slot per page; the shadow rides in the slot */
-		if (k->nr_swap - k->swap_used < nr)
+		if (k->nr_swap - k->swap_used < nr || !swap_reserve(k, nr))
 			return false;
 		for (unsigned int i = 0; i < nr; i++) {
 			struct aw_swap_slot *s;
@@ -471,7 +500,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
 
 	/* waiting for writeback: dirty page cache (never with the model's files) */
 	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
-		gen = folio_inc_gen(lruvec, folio, true);
+		gen = folio_inc_gen(k, lruvec, folio, true);
 		aw_lru_list_del(k, pfn);
 		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
 		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */

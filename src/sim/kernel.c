@@ -83,13 +83,15 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 		for (n = 0; n < k->nr_nodes; n++)
 			lru_gen_init_lruvec(aw_lruvec(k, m, n), m, n, m * k->nr_nodes + n, 0);
 	}
+	/*
+	 * The slot array grows as slots are first handed out (evict.c:
+	 * swap_reserve()): only slots below swap_next are ever indexed, and a
+	 * whole-device calloc() would be a memset of megabytes per machine
+	 * when the heap recycles the memory (the fuzz targets).
+	 */
 	k->nr_swap = (uint32_t)(cfg->swap_bytes / PAGE_SIZE);
-	if (k->nr_swap) {
-		/* zeroed pages come lazily: never-used slots cost nothing */
-		k->swap = calloc(k->nr_swap, sizeof(*k->swap));
-		if (!k->swap)
-			goto fail;
-	}
+	k->swap = NULL;
+	k->cap_swap = 0;
 	k->swap_free = AW_NIL;	/* freed slots; never-used ones come from swap_next */
 	k->swap_next = 0;
 	khugepaged_init(k);

@@ -145,9 +145,10 @@ struct aw_kernel {
 	struct aw_task *tasks;		/* by pid (scenario id); index 0 unused */
 	uint32_t nr_tasks;
 
-	struct aw_swap_slot *swap;
+	struct aw_swap_slot *swap;	/* the first cap_swap slots, grown as swap_next moves */
 	uint32_t nr_swap, swap_free, swap_used;
 	uint32_t swap_next;		/* slots below it have been handed out before */
+	uint32_t cap_swap;		/* slots allocated (zeroed) so far, <= nr_swap */
 
 	struct aw_khugepaged kh;	/* khugepaged: slots, cursor, knobs, figures */
 	struct aw_kh_oracle *kh_oracle;	/* its oracles' shadows, NULL = off */

@@ -159,6 +159,8 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
 	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 	folio_set(folio, PG_lru);
+	if (k->oracle)
+		aw_or_gen_moved(k, folio, -1, gen);
 	lru_gen_update_size(lruvec, folio, -1, gen);
 	/* reclaiming: list tail, for folio_rotate_reclaimable() */
 	aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, reclaiming);
@@ -184,6 +186,8 @@ bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~LRU_GEN_MASK;
 	if (!reclaiming && lru_gen_is_active(lruvec, gen))
 		folio_set(folio, PG_active);
+	if (k->oracle)
+		aw_or_gen_moved(k, folio, gen, -1);
 	lru_gen_update_size(lruvec, folio, gen, -1);
 	aw_lru_list_del(k, pfn);
 	return true;
@@ -207,12 +211,18 @@ int folio_update_gen(struct folio *folio, int gen)
 	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
 
-/* mm/vmscan.c: folio_inc_gen(): protect a folio of the oldest generation */
-int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+/*
+ * mm/vmscan.c: folio_inc_gen() with lru_gen_update_size() on the size
+ * array nr_pages: lrugen->nr_pages, or a batch that inc_min_seq() adds
+ * once at the end (the sums are the same).
+ */
+static inline int folio_inc_gen_sized(struct lruvec *lruvec, struct folio *folio, bool reclaiming,
+				      long (*nr_pages)[ANON_AND_FILE])
 {
 	int type = folio_is_file_lru(folio);
 	int old_gen = lru_gen_from_seq(lruvec->lrugen.min_seq[type]);
 	int new_gen = folio_lru_gen(folio);
+	long delta;
 
 	/* folio_update_gen() has promoted this page? */
 	if (new_gen >= 0 && new_gen != old_gen)
@@ -222,7 +232,21 @@ int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
 	folio->flags |= (uint32_t)(new_gen + 1) << LRU_GEN_PGOFF;
 	if (reclaiming)
 		folio_set(folio, PG_reclaim);
-	lru_gen_update_size(lruvec, folio, old_gen, new_gen);
+	/* lru_gen_update_size(lruvec, folio, old_gen, new_gen) */
+	delta = folio_nr_pages(folio);
+	nr_pages[old_gen][type] -= delta;
+	nr_pages[new_gen][type] += delta;
+	return new_gen;
+}
+
+/* mm/vmscan.c: folio_inc_gen(): protect a folio of the oldest generation */
+int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, bool reclaiming)
+{
+	int old_gen = folio_lru_gen(folio);
+	int new_gen = folio_inc_gen_sized(lruvec, folio, reclaiming, lruvec->lrugen.nr_pages);
+
+	if (k->oracle && new_gen != old_gen)
+		aw_or_gen_moved(k, folio, old_gen, new_gen);
 	return new_gen;
 }
 
@@ -285,12 +309,74 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 	 * restarts after cond_resched(); with nobody else running the restart
 	 * continues where it stopped, so the model moves them all at once.
 	 */
-	while ((pfn = aw_lru_list_last(k, head)) != AW_NIL) {
-		struct folio *folio = pfn_folio(&k->mem, pfn);
-		int new_gen = folio_inc_gen(lruvec, folio, false);
+	/*
+	 * The kernel's loop takes the tail folio, folio_inc_gen() and
+	 * list_move_tail() onto its new generation's list, until the list is
+	 * empty.  Same result in one pass: walk the list from the tail, chain
+	 * the folios per destination in that order, and splice each chain
+	 * onto its destination's tail at the end.  The destination is never
+	 * the list being emptied (folio_inc_gen() never returns old_gen), so
+	 * the destinations' order cannot interact with the walk.
+	 */
+	{
+		struct aw_list_head *src = &lrugen->folios[old_gen][type];
+		long batch[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+		/* the oracle's flag shadow, for folios of this lruvec (all, unless broken) */
+		long moved[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+		int index = lruvec->index;
+		uint32_t first[MAX_NR_GENS], last[MAX_NR_GENS];
+		struct folio *last_folio[MAX_NR_GENS] = { NULL };
 
-		aw_lru_list_del(k, pfn);
-		aw_lru_list_add(k, aw_list_handle(lruvec, new_gen, type), pfn, true);
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			first[g] = last[g] = AW_NIL;
+		for (pfn = src->prev; pfn != head;) {
+			struct folio *folio = pfn_folio(&k->mem, pfn);
+			uint32_t prev = folio->lru_prev;
+			int flag_gen = folio_lru_gen(folio);
+			int new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
+
+			if (new_gen >= MAX_NR_GENS)	/* flags beyond any generation */
+				__builtin_trap();
+			if (k->oracle && new_gen != flag_gen) {
+				if (folio->memcg * k->nr_nodes + folio->nid == index && flag_gen >= 0) {
+					long nr = folio_nr_pages(folio);
+
+					moved[flag_gen][folio_is_file_lru(folio)] -= nr;
+					moved[new_gen][folio_is_file_lru(folio)] += nr;
+				} else {
+					aw_or_gen_moved(k, folio, flag_gen, new_gen);
+				}
+			}
+			if (first[new_gen] == AW_NIL)
+				first[new_gen] = pfn;
+			else
+				last_folio[new_gen]->lru_next = pfn;
+			folio->lru_prev = last[new_gen];	/* AW_NIL for a chain's first: set below */
+			folio->list_gen = (uint8_t)new_gen;
+			folio->list_type = (uint8_t)type;
+			last[new_gen] = pfn;
+			last_folio[new_gen] = folio;
+			pfn = prev;
+		}
+		src->prev = src->next = head;
+		for (int g = 0; g < MAX_NR_GENS; g++) {
+			struct aw_list_head *dst = &lrugen->folios[g][type];
+			uint32_t dh = aw_list_handle(lruvec, g, type);
+			uint32_t tail;
+
+			if (first[g] == AW_NIL)
+				continue;
+			tail = dst->prev;
+			pfn_folio(&k->mem, first[g])->lru_prev = tail;
+			*link_next(k, tail) = first[g];
+			last_folio[g]->lru_next = dh;
+			dst->prev = last[g];
+		}
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			for (int t = 0; t < ANON_AND_FILE; t++)
+				lrugen->nr_pages[g][t] += batch[g][t];
+		if (k->oracle)
+			aw_or_gen_moved_batch(k, lruvec, &moved[0][0]);
 	}
 done:
 	lrugen->min_seq[type]++;

@@ -130,7 +130,7 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 
 /* mm/vmscan.c */
 int folio_update_gen(struct folio *folio, int gen);
-int folio_inc_gen(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 bool lru_gen_set_refs(struct folio *folio);
 void update_batch_size(struct lru_gen_mm_walk *walk, struct folio *folio, int old_gen, int new_gen);
 void reset_batch_size(struct lru_gen_mm_walk *walk);

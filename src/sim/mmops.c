@@ -78,7 +78,20 @@ static bool range_has_vma(struct mm_struct *mm, uint64_t start, uint64_t end)
 	return !aw_range_free(mm, start, end);
 }
 
-static void zap_pte(struct aw_kernel *k, struct mm_struct *mm, pte_t *pte, uint64_t addr)
+/* find_vma(mm, addr), through *last: the VMA found for the previous page */
+static struct vm_area_struct *find_vma_cached(struct mm_struct *mm, uint64_t addr,
+					      struct vm_area_struct **last)
+{
+	struct vm_area_struct *vma = *last;
+
+	/* VMAs are sorted and disjoint: one holding addr is what find_vma() returns */
+	if (vma && addr >= vma->vm_start && addr < vma->vm_end)
+		return vma;
+	return *last = find_vma(mm, addr);
+}
+
+static void zap_pte(struct aw_kernel *k, struct mm_struct *mm, pte_t *pte, uint64_t addr,
+		    struct vm_area_struct **last_vma)
 {
 	pte_t v = *pte;
 
@@ -91,7 +104,7 @@ static void zap_pte(struct aw_kernel *k, struct mm_struct *mm, pte_t *pte, uint6
 		folio = pfn_folio(&k->mem, pte_pfn(v));
 		mm->rss--;
 		{
-			struct vm_area_struct *vma = find_vma(mm, addr);
+			struct vm_area_struct *vma = find_vma_cached(mm, addr, last_vma);
 			struct aw_region *r = vma && addr >= vma->vm_start ? aw_region_of(k, vma) : NULL;
 
 			if (r)
@@ -134,6 +147,8 @@ static void zap_pmd_leaf(struct aw_kernel *k, struct mm_struct *mm, pmd_t *pmd, 
 /* mm/memory.c: zap_page_range_single(): unmap [start, end), keep the tables */
 void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
+	struct vm_area_struct *last_vma = NULL;	/* zapping moves no VMA */
+
 	for (uint64_t addr = start, next; addr < end; addr = next) {
 		pmd_t *pmd;
 		struct aw_ptable *pt;
@@ -158,7 +173,7 @@ void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uin
 		}
 		pt = aw_table(&k->pt, aw_entry_table(*pmd));
 		for (uint64_t a = addr; a < next; a += PAGE_SIZE)
-			zap_pte(k, mm, &pt->e[pte_index(a)], a);
+			zap_pte(k, mm, &pt->e[pte_index(a)], a, &last_vma);
 	}
 }
 
@@ -204,6 +219,47 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 			aw_table_free(&k->pt, aw_entry_table(*pgde));
 			*pgde = 0;
 		}
+	}
+}
+
+/*
+ * free_pgtables(k, mm, 0, TASK_SIZE) of an mm without VMAs (exit_mmap()):
+ * every table goes, in the same order (PTE tables of a PMD table in
+ * address order, then that PMD table, ..., then the PUD table), so the
+ * allocator's free list and the next tables' addresses are the same.  It
+ * only skips the per-slot floor/ceiling arithmetic and VMA lookups.
+ */
+static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
+{
+	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+
+	for (unsigned int gi = 0; gi < TASK_SIZE / PGDIR_SIZE; gi++) {
+		uint64_t *pgde = &pgd->e[gi];
+		struct aw_ptable *pud;
+
+		if (!(*pgde & _PAGE_PRESENT))
+			continue;
+		pud = aw_table(&k->pt, aw_entry_table(*pgde));
+		for (unsigned int ui = 0; ui < PTRS_PER_PUD; ui++) {
+			uint64_t *pude = &pud->e[ui];
+			struct aw_ptable *pmdt;
+
+			if (!(*pude & _PAGE_PRESENT))
+				continue;
+			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
+			for (unsigned int mi = 0; mi < PTRS_PER_PMD; mi++) {
+				uint64_t *pmde = &pmdt->e[mi];
+
+				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde)) {
+					aw_table_free(&k->pt, aw_entry_table(*pmde));
+					*pmde = 0;
+				}
+			}
+			aw_table_free(&k->pt, aw_entry_table(*pude));
+			*pude = 0;
+		}
+		aw_table_free(&k->pt, aw_entry_table(*pgde));
+		*pgde = 0;
 	}
 }
 
@@ -315,7 +371,7 @@ static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
 	for (int i = 0; i < mm->nr_vmas; i++)
 		aw_zap_range(k, mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end);
 	mm->nr_vmas = 0;
-	free_pgtables(k, mm, 0, TASK_SIZE);
+	free_pgtables_all(k, mm);	/* free_pgtables(k, mm, 0, TASK_SIZE) */
 	lru_gen_del_mm(k, mm);
 	aw_table_free(&k->pt, mm->pgd);
 	for (int r = 0; r < k->nr_regions; r++) {

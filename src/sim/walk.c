@@ -97,6 +97,8 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 
 	if (walk) {
 		old_gen = folio_update_gen(folio, new_gen);
+		if (k->oracle && old_gen >= 0 && old_gen != new_gen)
+			aw_or_gen_moved(k, folio, old_gen, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			update_batch_size(walk, folio, old_gen, new_gen);
 			walk->aw_stats[AW_WS_PROMOTED]++;
