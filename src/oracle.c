@@ -591,8 +591,10 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 				}
 				struct folio *f = pfn_folio(&k->mem, h);
 
+				/* on this lruvec's list: its gen and type, its memcg and node */
 				if (!f || f->list_gen != gen || f->list_type != type || folio_lru_gen(f) < 0 ||
-				    folio_is_file_lru(f) != type) {
+				    folio_is_file_lru(f) != type || f->memcg != lruvec->memcg ||
+				    f->nid != lruvec->nid) {
 					aw_oracle_report(k, AW_OR_STRUCTURAL,
 							 "node %d memcg %d: folio 0x%x on list gen %d type %d is "
 							 "not a well-formed member of it", lruvec->nid,
