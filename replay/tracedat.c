@@ -769,7 +769,9 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 			return -1;
 		}
 		in->st->kh.synthesized_wakeups += periods;
-		in->next_kh = in->now - in->now % in->o->kh_every_ns + in->o->kh_every_ns;
+		/* a corrupt timestamp near the end of time: no further wake-ups, not a wrap to 0 */
+		in->next_kh = in->now - in->now % in->o->kh_every_ns > UINT64_MAX - in->o->kh_every_ns ?
+			      UINT64_MAX : in->now - in->now % in->o->kh_every_ns + in->o->kh_every_ns;
 	}
 	if (t < 0) {
 		struct tep_event *ev = tep_find_event(r->tep, id);
