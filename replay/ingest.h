@@ -69,6 +69,8 @@ struct aw_ingest {
 	int recorded_thp;			/* THP mode from the side file, -1 if none */
 	struct aw_tidmap damon_targets;		/* DAMON target index -> pid */
 	const char *cur_comm;			/* comm of the current record's task, or NULL */
+	uint64_t next_kh;			/* --khugepaged-every: next synthesized wake-up */
+	int64_t kh_knob[AW_KH_KNOB_NR];		/* khugepaged knobs from the side file, -1 = unknown */
 };
 
 /* tidmap.c-like helpers (procs.c) */
@@ -93,6 +95,8 @@ int aw_ing_munmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint6
 void aw_ing_remap(struct aw_ingest *in, struct aw_tproc *p, uint64_t old, uint64_t old_len,
 		  uint64_t new_addr, uint64_t new_len);
 int aw_ing_aging(struct aw_ingest *in, int only_node, bool force);
+int aw_ing_khugepaged(struct aw_ingest *in, uint32_t repeat);
+int aw_ing_khugepaged_set(struct aw_ingest *in, int knob, uint64_t val);
 int aw_ing_damon(struct aw_ingest *in, uint32_t pid, uint64_t start, uint64_t end, uint32_t nr_accesses,
 		 int cpu);
 void aw_ing_free(struct aw_ingest *in);

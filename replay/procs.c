@@ -575,6 +575,31 @@ int aw_ing_aging(struct aw_ingest *in, int only_node, bool force)
 	return 0;
 }
 
+/*
+ * khugepaged wake-ups (recorded or synthesized) at the current trace time:
+ * each scans the model's pages_to_scan knob, as the recording machine's did.
+ */
+int aw_ing_khugepaged(struct aw_ingest *in, uint32_t repeat)
+{
+	struct aw_event ev = { .kind = AW_EV_KHUGEPAGED, .repeat = repeat };
+
+	if (!repeat)
+		return 0;
+	if (repeat > AW_KH_MAX_WAKEUPS)
+		ev.repeat = AW_KH_MAX_WAKEUPS;
+	if (emit_time(in))
+		return -1;
+	return aw_ing_emit(in, &ev);
+}
+
+/* /sys/kernel/mm/transparent_hugepage/khugepaged/<knob> as the recording machine had it */
+int aw_ing_khugepaged_set(struct aw_ingest *in, int knob, uint64_t val)
+{
+	struct aw_event ev = { .kind = AW_EV_KHUGEPAGED, .arg = (uint32_t)knob, .len = val };
+
+	return aw_ing_emit(in, &ev);
+}
+
 void aw_ing_free(struct aw_ingest *in)
 {
 	for (uint32_t i = 0; i < in->nr_procs; i++) {

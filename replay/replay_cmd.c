@@ -20,8 +20,12 @@ static void usage(FILE *out)
 	      "         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
 	      "         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
 	      "         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
+	      "         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
 	      "Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
-	      "non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n", out);
+	      "non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
+	      "khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
+	      "--kh-gap apart (default 1s) are separate wake-ups, each replayed as one model wake-up;\n"
+	      "--khugepaged-every synthesizes wake-ups instead (default: off).\n", out);
 }
 
 static int parse_duration(const char *s, uint64_t *ns)
@@ -147,6 +151,24 @@ static int parse(int argc, char **argv, struct ropts *o)
 				fprintf(stderr, "agewalk replay: --assume-access takes faults-only, recent-faults or all-resident\n");
 				return -1;
 			}
+		} else if (!strcmp(a, "--kh-gap") || !strcmp(a, "--khugepaged-every")) {
+			uint64_t ns;
+
+			if (parse_duration(v, &ns) || (!ns && a[2] == 'k' && a[4] == '-')) {
+				fprintf(stderr, "agewalk replay: %s takes a duration such as 1s%s\n", a,
+					a[4] == '-' ? "" : " (0 = off)");
+				return -1;
+			}
+			*(a[4] == '-' ? &o->t.kh_gap_ns : &o->t.kh_every_ns) = ns;
+		} else if (!strcmp(a, "--kh-pid")) {
+			char *end;
+			long x = strtol(v, &end, 10);
+
+			if (*end || end == v || x < 1 || x > 0x7fffffff) {
+				fprintf(stderr, "agewalk replay: --kh-pid takes a pid\n");
+				return -1;
+			}
+			o->t.kh_pid = x;
 		} else if (!strcmp(a, "--window") || !strcmp(a, "--age-every")) {
 			uint64_t ns;
 
@@ -227,11 +249,14 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
 static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, const struct aw_scenario *sc,
 			char *buf, size_t len)
 {
-	char age[32], win[32];
+	char age[32], win[32], kh[64], khd[32];
 
 	fmt_ns(age, sizeof(age), o->t.age_every_ns);
 	fmt_ns(win, sizeof(win), o->t.window_ns);
-	snprintf(buf, len, "access=%s%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s",
+	fmt_ns(khd, sizeof(khd), o->t.kh_every_ns ? o->t.kh_every_ns : o->t.kh_gap_ns);
+	snprintf(kh, sizeof(kh), " khugepaged=%s%s%s", o->t.kh_every_ns ? "every " : "recorded (gap ", khd,
+		 o->t.kh_every_ns ? "" : ")");
+	snprintf(buf, len, "access=%s%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s%s",
 		 aw_access_policy_name(o->t.access),
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? " window=" : "",
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? win : "",
@@ -240,10 +265,11 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20), st->swap_source,
 		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(st->thp), st->thp_source,
 		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
-		 o->t.force_every ? " (every Nth pass forced)" : "");
+		 o->t.force_every ? " (every Nth pass forced)" : "", kh);
 }
 
 static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw_trace_stats *st);
+static void recorded_kh_json(FILE *f, const struct ropts *o, const struct aw_trace_stats *st);
 
 static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, const char *policy,
 			const struct aw_lockstep *ls)
@@ -274,6 +300,7 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 			(unsigned long long)st->skipped[i].count);
 	fprintf(f, "}},\"policy\":\"%s\"", policy);
 	recorded_json(f, ls, st);
+	recorded_kh_json(f, o, st);
 	fclose(f);
 	return buf;
 }
@@ -346,6 +373,196 @@ static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw
 		fputs("}}", f);
 	}
 	fputc(']', f);
+}
+
+/* ---- khugepaged: the recording's figures next to the model's ------------------------- */
+
+static void status_json(FILE *f, const char *key, const struct aw_kh_status_count *tab, int nr)
+{
+	fprintf(f, ",\"%s\":{", key);
+	for (int i = 0; i < nr; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", tab[i].name, (unsigned long long)tab[i].count);
+	fputc('}', f);
+}
+
+static void recorded_kh_json(FILE *f, const struct ropts *o, const struct aw_trace_stats *st)
+{
+	const struct aw_recorded_kh *kh = &st->kh;
+
+	fprintf(f, ",\"recorded_khugepaged\":{\"events\":{\"mm_khugepaged_scan_pmd\":%s,"
+		"\"mm_collapse_huge_page\":%s,\"mm_collapse_huge_page_swapin\":%s,\"mm_khugepaged_scan\":%s},"
+		"\"pid\":%lld,\"gap_ns\":%llu,\"every_ns\":%llu,\"wakeups\":%llu,\"wakeups_emitted\":%llu,"
+		"\"synthesized_wakeups\":%llu,\"scan_pmd\":%llu",
+		kh->has_scan_pmd ? "true" : "false", kh->has_collapse ? "true" : "false",
+		kh->has_swapin ? "true" : "false", kh->has_scan ? "true" : "false", (long long)kh->pid,
+		(unsigned long long)o->t.kh_gap_ns, (unsigned long long)o->t.kh_every_ns,
+		(unsigned long long)kh->wakeups, (unsigned long long)kh->wakeups_emitted,
+		(unsigned long long)kh->synthesized_wakeups, (unsigned long long)kh->scan_pmd);
+	status_json(f, "scan_pmd_status", kh->scan_status, kh->nr_scan_status);
+	fprintf(f, ",\"collapses\":%llu,\"collapse_succeeded\":%llu,\"collapse_failed\":%llu",
+		(unsigned long long)kh->collapses, (unsigned long long)kh->collapse_succeeded,
+		(unsigned long long)kh->collapse_failed);
+	status_json(f, "collapse_status", kh->collapse_status, kh->nr_collapse_status);
+	fprintf(f, ",\"swapin\":%llu,\"swapped_in\":%llu,\"scan\":%llu,\"scan_progress\":%llu,"
+		"\"scan_full_finished\":%llu,\"progress_per_wakeup\":[",
+		(unsigned long long)kh->swapin, (unsigned long long)kh->swapped_in,
+		(unsigned long long)kh->scan, (unsigned long long)kh->scan_progress,
+		(unsigned long long)kh->scan_full);
+	for (int i = 0; kh->scan && i < kh->nr_wakeup_log; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)kh->wakeup_progress[i]);
+	fprintf(f, "],\"other_tasks\":{\"scan_pmd\":%llu,\"collapses\":%llu,\"collapse_succeeded\":%llu},"
+		"\"madv_collapse_calls\":%llu}",
+		(unsigned long long)kh->other_scan_pmd, (unsigned long long)kh->other_collapses,
+		(unsigned long long)kh->other_collapse_succeeded, (unsigned long long)kh->madv_collapse);
+}
+
+/*
+ * The kernel's SCAN_STATUS strings (include/trace/events/huge_memory.h) ->
+ * the model's enum scan_result.  The model names its results after the enum
+ * identifiers ("succeed", "pmd_mapped"), not after these strings, so the
+ * two must be matched here.  6.18's pmd_null and pmd_none both became
+ * no_pte_table (SCAN_NO_PTE_TABLE).
+ */
+static int kernel_status_to_model(const char *name)
+{
+	static const struct { const char *kernel; int model; } map[] = {
+		{ "failed", SCAN_FAIL }, { "succeeded", SCAN_SUCCEED },
+		{ "pmd_null", SCAN_NO_PTE_TABLE }, { "pmd_none", SCAN_NO_PTE_TABLE },
+		{ "no_pte_table", SCAN_NO_PTE_TABLE }, { "page_pmd_mapped", SCAN_PMD_MAPPED },
+		{ "exceed_none_pte", SCAN_EXCEED_NONE_PTE }, { "exceed_swap_pte", SCAN_EXCEED_SWAP_PTE },
+		{ "exceed_shared_pte", SCAN_EXCEED_SHARED_PTE }, { "pte_non_present", SCAN_PTE_NON_PRESENT },
+		{ "pte_uffd_wp", SCAN_PTE_UFFD_WP }, { "pte_mapped_hugepage", SCAN_PTE_MAPPED_HUGEPAGE },
+		{ "lack_referenced_page", SCAN_LACK_REFERENCED_PAGE }, { "page_null", SCAN_PAGE_NULL },
+		{ "scan_aborted", SCAN_SCAN_ABORT }, { "not_suitable_page_count", SCAN_PAGE_COUNT },
+		{ "page_not_in_lru", SCAN_PAGE_LRU }, { "page_locked", SCAN_PAGE_LOCK },
+		{ "page_not_anon", SCAN_PAGE_ANON }, { "page_lazyfree", SCAN_PAGE_LAZYFREE },
+		{ "page_compound", SCAN_PAGE_COMPOUND }, { "no_process_for_page", SCAN_ANY_PROCESS },
+		{ "vma_null", SCAN_VMA_NULL }, { "vma_check_failed", SCAN_VMA_CHECK },
+		{ "not_suitable_address_range", SCAN_ADDRESS_RANGE },
+		{ "could_not_delete_page_from_lru", SCAN_DEL_PAGE_LRU },
+		{ "alloc_huge_page_failed", SCAN_ALLOC_HUGE_PAGE_FAIL },
+		{ "ccgroup_charge_failed", SCAN_CGROUP_CHARGE_FAIL }, { "truncated", SCAN_TRUNCATED },
+		{ "page_has_private", SCAN_PAGE_HAS_PRIVATE }, { "store_failed", SCAN_STORE_FAILED },
+		{ "copy_poisoned_page", SCAN_COPY_MC }, { "page_filled", SCAN_PAGE_FILLED },
+		{ "page_dirty_or_writeback", SCAN_PAGE_DIRTY_OR_WRITEBACK },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].kernel, name))
+			return map[i].model;
+	return -1;
+}
+
+/* The model's failed khugepaged collapses (collapse_huge_page() reached, not SCAN_SUCCEED). */
+static unsigned long model_collapse_failed(const struct aw_kernel *k)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < k->kh.nr_collapses; i++)
+		n += k->kh.collapses[i].wakeup && k->kh.collapses[i].result != SCAN_SUCCEED;
+	return n;
+}
+
+/* One row: the recorded figure, then each variant's (metric key, or "-" if none compares). */
+static void kh_row(FILE *out, const struct aw_lockstep *ls, const char *label, uint64_t recorded,
+		   const char *metric)
+{
+	fprintf(out, "  %-30s %14llu", label, (unsigned long long)recorded);
+	for (int v = 0; v < ls->nr_variants; v++) {
+		bool ok = false;
+		double x = 0;
+
+		if (metric && !strcmp(metric, "collapse_failed")) {
+			x = (double)model_collapse_failed(ls->k[v]);
+			ok = true;
+		} else if (metric && !strcmp(metric, "ranges")) {
+			for (int r = 0; r < SCAN_NR; r++)
+				x += (double)ls->k[v]->kh.result[r];
+			ok = true;
+		} else if (metric) {
+			x = aw_kh_metric(ls->k[v], 0, metric, &ok);
+		}
+		if (ok)
+			fprintf(out, " %18.0f", x);
+		else
+			fprintf(out, " %18s", "-");
+	}
+	fputc('\n', out);
+}
+
+static void recorded_kh_text(FILE *out, const struct ropts *o, const struct aw_lockstep *ls,
+			     const struct aw_trace_stats *st)
+{
+	const struct aw_recorded_kh *kh = &st->kh;
+	char gap[32], label[64], metric[64];
+
+	if (!kh->wakeups && !kh->synthesized_wakeups && !kh->scan_pmd && !kh->collapses && !kh->scan &&
+	    !kh->swapin && !kh->other_scan_pmd && !kh->other_collapses && !kh->madv_collapse)
+		return;
+	fmt_ns(gap, sizeof(gap), o->t.kh_gap_ns);
+	fprintf(out, "\nrecorded khugepaged (huge_memory:*) vs the model: wake-ups = records of the khugepaged "
+		"thread (pid %lld)\ngrouped by a %s gap; the model %s; scan_pmd statuses are the kernel's "
+		"names\n  %-30s %14s", (long long)kh->pid, gap,
+		o->t.kh_every_ns ? "woke every --khugepaged-every instead" : "woke once per recorded wake-up",
+		"", "recorded");
+	for (int v = 0; v < ls->nr_variants; v++)
+		fprintf(out, " %18s", ls->variant[v]->name);
+	fputc('\n', out);
+	kh_row(out, ls, "wake-ups", kh->wakeups + kh->synthesized_wakeups, "kh_wakeups");
+	if (kh->synthesized_wakeups)
+		kh_row(out, ls, "  of which synthesized", kh->synthesized_wakeups, NULL);
+	kh_row(out, ls, "scan_pmd records (ranges)", kh->scan_pmd, "ranges");
+	for (int i = 0; i < kh->nr_scan_status; i++) {
+		int m = kernel_status_to_model(kh->scan_status[i].name);
+
+		snprintf(label, sizeof(label), "  %s", kh->scan_status[i].name);
+		snprintf(metric, sizeof(metric), "kh_result_%s", m >= 0 ? aw_scan_result_name(m) : "");
+		kh_row(out, ls, label, kh->scan_status[i].count, m >= 0 ? metric : NULL);
+	}
+	kh_row(out, ls, "collapses succeeded", kh->collapse_succeeded, "kh_collapsed");
+	kh_row(out, ls, "collapses failed", kh->collapse_failed, "collapse_failed");
+	kh_row(out, ls, "MADV_COLLAPSE calls", kh->madv_collapse, NULL);
+	kh_row(out, ls, "  collapses (other tasks)", kh->other_collapse_succeeded, "kh_madv_collapsed");
+	if (kh->swapin)
+		kh_row(out, ls, "swap-in records", kh->swapin, NULL);
+	if (kh->has_scan || kh->scan) {
+		kh_row(out, ls, "mm_khugepaged_scan records", kh->scan, "kh_trace_records");
+		kh_row(out, ls, "  progress (sum)", kh->scan_progress, "kh_progress");
+		kh_row(out, ls, "  full scans finished", kh->scan_full, "kh_full_scans");
+		if (kh->scan) {
+			fputs("  progress per wake-up (recorded):", out);
+			for (int i = 0; i < kh->nr_wakeup_log && i < 16; i++)
+				fprintf(out, " %llu", (unsigned long long)kh->wakeup_progress[i]);
+			fputs(kh->nr_wakeup_log > 16 ? " ...\n" : "\n", out);
+		}
+		for (int v = 0; v < ls->nr_variants; v++) {
+			const struct aw_khugepaged *mk = &ls->k[v]->kh;
+			uint32_t w = 0;
+			unsigned long sum = 0;
+			int shown = 0;
+
+			if (!mk->nr_trace)
+				continue;
+			fprintf(out, "  progress per wake-up (%s):", ls->variant[v]->name);
+			/* the model's records carry their wake-up (1-based); wake-ups without one show 0 */
+			for (int i = 0; i <= mk->nr_trace && shown < 16; i++) {
+				uint32_t tw = i < mk->nr_trace ? mk->trace[i].wakeup : UINT32_MAX;
+
+				if (i && tw != w) {
+					fprintf(out, " %lu", sum);
+					shown++;
+					for (uint32_t gapw = w + 1; gapw < tw && tw != UINT32_MAX && shown < 16; gapw++, shown++)
+						fputs(" 0", out);
+					sum = 0;
+				}
+				if (i < mk->nr_trace) {
+					w = tw;
+					sum += mk->trace[i].progress;
+				}
+			}
+			fputs(shown >= 16 ? " ...\n" : "\n", out);
+		}
+	}
 }
 
 static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
@@ -434,6 +651,7 @@ int aw_cmd_replay(int argc, char **argv)
 				trace_text(stdout, &o, &st, policy);
 				aw_report_table(stdout, &ls);
 				recorded_text(stdout, &ls, &st);
+				recorded_kh_text(stdout, &o, &ls, &st);
 			}
 			aw_report_findings(o.json ? stderr : stdout, &ls);
 			if (ls.nr_findings)

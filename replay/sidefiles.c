@@ -39,7 +39,10 @@ static int parse_cpus(const char *s, uint64_t *mask)
 	return 0;
 }
 
-/* "node N cpus LIST mem BYTES" lines, "swap BYTES" and "thp MODE" */
+/*
+ * "node N cpus LIST mem BYTES" lines, "swap BYTES", "thp MODE" and
+ * "khugepaged KNOB VALUE" (the khugepaged sysfs knobs traces/record saw)
+ */
 int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t errlen)
 {
 	struct aw_config *cfg = &in->sc->cfg;
@@ -71,6 +74,18 @@ int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t e
 				cfg->swap_bytes = swap & ~4095ULL;
 		} else if (sscanf(line, "thp %255s", cpus) == 1 && aw_thp_mode_parse(cpus) >= 0) {
 			in->recorded_thp = aw_thp_mode_parse(cpus);
+		} else if (sscanf(line, "khugepaged %255s %llu", cpus, &mem) == 2) {
+			static const char *const knobs[AW_KH_KNOB_NR] = {
+				[AW_KH_PAGES_TO_SCAN] = "pages_to_scan", [AW_KH_MAX_PTES_NONE] = "max_ptes_none",
+				[AW_KH_MAX_PTES_SWAP] = "max_ptes_swap", [AW_KH_MAX_PTES_SHARED] = "max_ptes_shared",
+			};
+			int k;
+
+			for (k = 1; k < AW_KH_KNOB_NR && strcmp(cpus, knobs[k]); k++)
+				;
+			/* the knobs the model has, in the range sysfs accepts; others (scan_sleep_millisecs...) ignored */
+			if (k < AW_KH_KNOB_NR && (k == AW_KH_PAGES_TO_SCAN ? mem >= 1 && mem <= UINT32_MAX : mem <= 511))
+				in->kh_knob[k] = (int64_t)mem;
 		} else {
 			snprintf(err, errlen, "%s:%d: not a topology line", path, lineno);
 			fclose(f);

@@ -21,7 +21,8 @@ enum aw_tev {
 	TEV_FAULT, TEV_MMAP_ENTER, TEV_MMAP_EXIT, TEV_MUNMAP, TEV_MREMAP, TEV_MPROTECT,
 	TEV_BRK_ENTER, TEV_BRK_EXIT, TEV_MADVISE, TEV_MBIND, TEV_SET_MEMPOLICY, TEV_MOVE_PAGES,
 	TEV_MIGRATE_PAGES, TEV_PRCTL, TEV_MM_MIGRATE, TEV_FORK, TEV_EXEC, TEV_EXIT, TEV_SWITCH,
-	TEV_NEWTASK, TEV_LRU_GEN_WALK, TEV_DAMON, TEV_NR
+	TEV_NEWTASK, TEV_LRU_GEN_WALK, TEV_DAMON, TEV_KH_SCAN_PMD, TEV_KH_COLLAPSE, TEV_KH_SWAPIN,
+	TEV_KH_SCAN, TEV_NR
 };
 
 static const struct { const char *sys, *name; } tev_names[TEV_NR] = {
@@ -47,6 +48,10 @@ static const struct { const char *sys, *name; } tev_names[TEV_NR] = {
 	[TEV_NEWTASK] = { "task", "task_newtask" },
 	[TEV_LRU_GEN_WALK] = { "vmscan", "mm_vmscan_lru_gen_walk" },
 	[TEV_DAMON] = { "damon", "damon_aggregated" },
+	[TEV_KH_SCAN_PMD] = { "huge_memory", "mm_khugepaged_scan_pmd" },
+	[TEV_KH_COLLAPSE] = { "huge_memory", "mm_collapse_huge_page" },
+	[TEV_KH_SWAPIN] = { "huge_memory", "mm_collapse_huge_page_swapin" },
+	[TEV_KH_SCAN] = { "huge_memory", "mm_khugepaged_scan" },	/* the patched kernel's */
 };
 
 /* Field names per event, resolved once: index into the event's field table. */
@@ -71,6 +76,23 @@ static const char *const tev_fields[TEV_NR][TEV_MAX_FIELDS] = {
 	[TEV_NEWTASK] = { "pid", "clone_flags" },
 	[TEV_LRU_GEN_WALK] = { "nid", "seq", "leaf_total", "leaf_associated", "empty", "pud_skipped" },
 	[TEV_DAMON] = { "target_id", "start", "end", "nr_accesses" },
+	/* by name: older kernels have a "writable" field in between, later ones may add "order" */
+	[TEV_KH_SCAN_PMD] = { "mm", "pfn", "referenced", "none_or_zero", "status", "unmapped" },
+	[TEV_KH_COLLAPSE] = { "mm", "isolated", "status" },
+	[TEV_KH_SWAPIN] = { "mm", "swapped_in", "referenced", "ret" },
+	[TEV_KH_SCAN] = { "mm", "progress", "full_scan_finished" },
+};
+
+/*
+ * A SCAN_* status as the kernel names it.  The enum's numbering changes
+ * between kernels (pmd_null/pmd_none became no_pte_table, the patched one
+ * inserts page_lazyfree), so the numbers are decoded with the
+ * __print_symbolic() table of the file's own print fmt.
+ */
+#define KH_MAX_SYMS	64
+struct kh_syms {
+	int nr;
+	struct { long long value; const char *str; } e[KH_MAX_SYMS];
 };
 
 struct aw_reader {
@@ -87,6 +109,7 @@ struct aw_reader {
 	uint64_t progress_at;
 	double started;
 	bool use_newtask;
+	struct kh_syms status_syms[2];		/* scan_pmd, collapse */
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o)
@@ -97,10 +120,15 @@ void aw_trace_opts_default(struct aw_trace_opts *o)
 	o->access = AW_ACCESS_FAULTS_ONLY;
 	o->window_ns = 2000000000ULL;
 	o->thp = -1;
+	o->kh_gap_ns = 1000000000ULL;
+	o->kh_pid = -1;
 }
 
 void aw_trace_stats_free(struct aw_trace_stats *st)
 {
+	free(st->kh.wakeup_progress);
+	st->kh.wakeup_progress = NULL;
+	st->kh.nr_wakeup_log = 0;
 	free(st->recorded);
 	st->recorded = NULL;
 	st->nr_recorded = st->cap_recorded = 0;
@@ -158,6 +186,54 @@ static const char *comm_of(struct aw_reader *r, struct tep_record *rec, int pid)
 	return tep_data_comm_from_pid(r->tep, pid);
 }
 
+/* The symbols of the first __print_symbolic(REC->status, ...) in the event's print fmt. */
+static const struct tep_print_arg *find_symbolic(const struct tep_print_arg *a, const char *field, int depth)
+{
+	for (; a && depth < 8; a = a->next) {
+		const struct tep_print_arg *f;
+
+		switch (a->type) {
+		case TEP_PRINT_SYMBOL:
+			for (f = a->symbol.field; f && f->type == TEP_PRINT_TYPE; f = f->typecast.item)
+				;
+			if (f && f->type == TEP_PRINT_FIELD && f->field.name && !strcmp(f->field.name, field))
+				return a;
+			break;
+		case TEP_PRINT_TYPE:
+			if ((f = find_symbolic(a->typecast.item, field, depth + 1)))
+				return f;
+			break;
+		default:
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void kh_resolve_syms(struct aw_reader *r, int t, struct kh_syms *syms)
+{
+	struct tep_event *ev;
+	const struct tep_print_arg *a;
+
+	syms->nr = 0;
+	if (r->id[t] < 0 || !(ev = tep_find_event(r->tep, r->id[t])))
+		return;
+	a = find_symbolic(ev->print_fmt.args, "status", 0);
+	for (const struct tep_print_flag_sym *s = a ? a->symbol.symbols : NULL; s && syms->nr < KH_MAX_SYMS;
+	     s = s->next) {
+		char *end;
+		long long v;
+
+		if (!s->value || !s->str)
+			continue;
+		v = strtoll(s->value, &end, 0);
+		if (end == s->value || *end)
+			continue;	/* an enum name the kernel did not export as a number */
+		syms->e[syms->nr].value = v;
+		syms->e[syms->nr++].str = s->str;
+	}
+}
+
 static void resolve(struct aw_reader *r)
 {
 	for (int t = 0; t < TEV_NR; t++) {
@@ -169,6 +245,12 @@ static void resolve(struct aw_reader *r)
 	}
 	r->use_newtask = r->id[TEV_NEWTASK] >= 0;
 	r->in.st->had_aging_events = r->id[TEV_LRU_GEN_WALK] >= 0;
+	r->in.st->kh.has_scan_pmd = r->id[TEV_KH_SCAN_PMD] >= 0;
+	r->in.st->kh.has_collapse = r->id[TEV_KH_COLLAPSE] >= 0;
+	r->in.st->kh.has_swapin = r->id[TEV_KH_SWAPIN] >= 0;
+	r->in.st->kh.has_scan = r->id[TEV_KH_SCAN] >= 0;
+	kh_resolve_syms(r, TEV_KH_SCAN_PMD, &r->status_syms[0]);
+	kh_resolve_syms(r, TEV_KH_COLLAPSE, &r->status_syms[1]);
 }
 
 static int lookup(struct aw_reader *r, int id)
@@ -309,6 +391,7 @@ static int on_range(struct aw_reader *r, int t, uint32_t tid, int cpu, struct te
 			skipped(in->st, "madvise (other advice)");
 			return 0;
 		}
+		in->st->kh.madv_collapse += ev.arg == AW_MADV_COLLAPSE;
 		break;
 	default:	/* mbind: the node mask is a user pointer the event does not carry */
 		ev.kind = AW_EV_MBIND;
@@ -389,6 +472,141 @@ static int on_walk(struct aw_reader *r, struct tep_record *rec)
 	return 0;
 }
 
+/* ---- khugepaged (huge_memory:*) ------------------------------------------------ */
+
+/* A record of the khugepaged thread: --kh-pid, else comm "khugepaged"; mm_khugepaged_scan always. */
+static bool is_khugepaged(struct aw_reader *r, uint32_t tid, int t)
+{
+	struct aw_recorded_kh *kh = &r->in.st->kh;
+
+	if (r->in.o->kh_pid >= 0)
+		return (int64_t)tid == r->in.o->kh_pid || t == TEV_KH_SCAN;
+	if (kh->pid >= 0 && (int64_t)tid == kh->pid)
+		return true;
+	if (t == TEV_KH_SCAN || (r->in.cur_comm && !strcmp(r->in.cur_comm, "khugepaged"))) {
+		if (kh->pid < 0)
+			kh->pid = tid;
+		return true;
+	}
+	return false;
+}
+
+static const char *kh_status(struct aw_reader *r, int t, int i, struct tep_record *rec, char *buf, size_t len)
+{
+	const struct kh_syms *syms = &r->status_syms[t == TEV_KH_SCAN_PMD ? 0 : 1];
+	long long v;
+
+	if (!r->field[t][i])
+		return "no_status_field";
+	v = fld_ret(r, t, i, rec);
+	for (int k = 0; k < syms->nr; k++)
+		if (syms->e[k].value == v)
+			return syms->e[k].str;
+	snprintf(buf, len, "status_%lld", v);
+	return buf;
+}
+
+static void count_status(struct aw_kh_status_count *tab, int *nr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp(tab[i].name, name))
+			break;
+	if (i == *nr) {
+		if (*nr == AW_KH_MAX_STATUS)
+			return;		/* more distinct strings than any kernel has: a corrupt file */
+		snprintf(tab[i].name, sizeof(tab[i].name), "%s", name);
+		/* JSON keys and table labels: keep it printable, no quotes */
+		for (char *c = tab[i].name; *c; c++)
+			if (*c < 0x21 || *c > 0x7e || *c == '"' || *c == '\\')
+				*c = '_';
+		(*nr)++;
+	}
+	tab[i].count++;
+}
+
+/*
+ * Wake-ups: khugepaged sleeps scan_sleep_millisecs (10 s) between scans
+ * and a scan takes milliseconds, so its records come in bursts; a record
+ * more than --kh-gap after the previous one starts a new wake-up, replayed
+ * as one model wake-up at the time of its first record.
+ */
+static int kh_wakeup(struct aw_reader *r)
+{
+	struct aw_ingest *in = &r->in;
+	struct aw_recorded_kh *kh = &in->st->kh;
+
+	if (kh->wakeup_open && (in->now <= kh->wakeup_last_ts ||
+				in->now - kh->wakeup_last_ts <= in->o->kh_gap_ns)) {
+		kh->wakeup_last_ts = in->now > kh->wakeup_last_ts ? in->now : kh->wakeup_last_ts;
+		return 0;
+	}
+	kh->wakeup_open = true;
+	kh->wakeup_last_ts = in->now;
+	kh->wakeups++;
+	if (!kh->wakeup_progress)
+		kh->wakeup_progress = calloc(AW_KH_MAX_WAKEUP_LOG, sizeof(*kh->wakeup_progress));
+	if (kh->wakeup_progress && kh->nr_wakeup_log < AW_KH_MAX_WAKEUP_LOG)
+		kh->nr_wakeup_log++;
+	if (in->o->kh_every_ns)
+		return 0;	/* the model's wake-ups are synthesized instead */
+	kh->wakeups_emitted++;
+	return aw_ing_khugepaged(in, 1);
+}
+
+static int on_kh(struct aw_reader *r, int t, uint32_t tid, struct tep_record *rec)
+{
+	struct aw_recorded_kh *kh = &r->in.st->kh;
+	bool khd = is_khugepaged(r, tid, t);
+	char buf[32];
+
+	if (khd && kh_wakeup(r))
+		return -1;
+	switch (t) {
+	case TEV_KH_SCAN_PMD:
+		if (!khd) {
+			kh->other_scan_pmd++;
+			break;
+		}
+		kh->scan_pmd++;
+		count_status(kh->scan_status, &kh->nr_scan_status, kh_status(r, t, 4, rec, buf, sizeof(buf)));
+		break;
+	case TEV_KH_COLLAPSE: {
+		const char *s = kh_status(r, t, 2, rec, buf, sizeof(buf));
+		bool ok = r->status_syms[1].nr ? !strcmp(s, "succeeded") : fld_ret(r, t, 2, rec) == 1;
+
+		if (!khd) {
+			kh->other_collapses++;
+			kh->other_collapse_succeeded += ok;
+			break;
+		}
+		kh->collapses++;
+		kh->collapse_succeeded += ok;
+		kh->collapse_failed += !ok;
+		count_status(kh->collapse_status, &kh->nr_collapse_status, s);
+		break;
+	}
+	case TEV_KH_SWAPIN:
+		kh->swapin++;
+		kh->swapped_in += (uint64_t)(fld_ret(r, t, 1, rec) > 0 ? fld_ret(r, t, 1, rec) : 0);
+		break;
+	default: {	/* mm_khugepaged_scan: one scan_mm_slot() call */
+		uint64_t progress = fld(r, t, 1, rec);
+
+		if (progress > UINT32_MAX)
+			progress = 0;	/* an unsigned int in the kernel: a corrupt record */
+		kh->scan++;
+		kh->scan_progress += progress;
+		kh->scan_full += fld(r, t, 2, rec) != 0;
+		if (kh->wakeups && kh->wakeup_progress && kh->wakeups <= AW_KH_MAX_WAKEUP_LOG)
+			kh->wakeup_progress[kh->wakeups - 1] += progress;
+		break;
+	}
+	}
+	return 0;
+}
+
 static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 {
 	struct aw_ingest *in = &r->in;
@@ -452,6 +670,8 @@ static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 	}
 	case TEV_LRU_GEN_WALK:
 		return on_walk(r, rec);
+	case TEV_KH_SCAN_PMD: case TEV_KH_COLLAPSE: case TEV_KH_SWAPIN: case TEV_KH_SCAN:
+		return on_kh(r, t, tid, rec);
 	case TEV_DAMON: {
 		int32_t pid;
 
@@ -535,6 +755,23 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		}
 		if (in->now >= in->next_age)
 			in->next_age = in->now - in->now % in->o->age_every_ns + in->o->age_every_ns;
+	}
+	/* --khugepaged-every: wake-ups every period of trace time, at most 64 for one gap */
+	if (in->o->kh_every_ns && in->now >= in->next_kh) {
+		uint64_t periods = (in->now - in->next_kh) / in->o->kh_every_ns + 1;
+
+		if (periods > 64)
+			periods = 64;
+		if (aw_ing_khugepaged(in, (uint32_t)periods)) {
+			snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large",
+				 in->o->path, (unsigned long long)in->st->events_read);
+			r->error = -1;
+			return -1;
+		}
+		in->st->kh.synthesized_wakeups += periods;
+		/* a corrupt timestamp near the end of time: no further wake-ups, not a wrap to 0 */
+		in->next_kh = in->now - in->now % in->o->kh_every_ns > UINT64_MAX - in->o->kh_every_ns ?
+			      UINT64_MAX : in->now - in->now % in->o->kh_every_ns + in->o->kh_every_ns;
 	}
 	if (t < 0) {
 		struct tep_event *ev = tep_find_event(r->tep, id);
@@ -648,6 +885,10 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->in.st = st;
 	r->in.next_age = o->age_every_ns ? o->age_every_ns : UINT64_MAX;
 	r->in.recorded_thp = -1;
+	r->in.next_kh = o->kh_every_ns ? o->kh_every_ns : UINT64_MAX;
+	for (int k = 0; k < AW_KH_KNOB_NR; k++)
+		r->in.kh_knob[k] = -1;
+	st->kh.pid = o->kh_pid;
 	r->err = err;
 	r->errlen = errlen;
 	if (stat(o->path, &sb) || !S_ISREG(sb.st_mode)) {
@@ -693,6 +934,12 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	else
 		free(snap);
 	resolve(r);
+	/* the recording machine's khugepaged knobs (side file), before anything runs */
+	for (int k = 1; k < AW_KH_KNOB_NR; k++)
+		if (r->in.kh_knob[k] >= 0 && aw_ing_khugepaged_set(&r->in, k, (uint64_t)r->in.kh_knob[k])) {
+			snprintf(err, errlen, "%s: out of memory", o->path);
+			goto out;
+		}
 	/* a truncated data section simply ends the iteration early */
 	tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
 	if (o->progress)

@@ -31,6 +31,9 @@ struct aw_trace_opts {
 	uint64_t window_ns;		/* recent-faults window */
 	bool progress;			/* progress bar on stderr */
 	int thp;			/* enum aw_thp_mode, -1 = the recording's (side file), else always */
+	uint64_t kh_gap_ns;		/* khugepaged records further apart start a new wake-up */
+	uint64_t kh_every_ns;		/* synthesized khugepaged wake-ups (trace time), 0 = recorded */
+	int64_t kh_pid;			/* --kh-pid: khugepaged's pid, -1 = by comm */
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o);
@@ -44,6 +47,42 @@ struct aw_recorded_pass {
 	uint32_t walks, empty, ran;
 	uint64_t leaf_total, leaf_associated, pud_skipped;
 	bool forced;		/* inferred: more walks than processes that ran since */
+};
+
+#define AW_KH_MAX_STATUS	40
+#define AW_KH_MAX_WAKEUP_LOG	4096
+
+/* Counts of one status string (the kernel's SCAN_STATUS names, from the file's print fmt). */
+struct aw_kh_status_count {
+	char name[40];
+	uint64_t count;
+};
+
+/*
+ * What the recording says khugepaged did: huge_memory:mm_khugepaged_scan_pmd,
+ * mm_collapse_huge_page, mm_collapse_huge_page_swapin and the patched
+ * kernel's mm_khugepaged_scan.  Records from the khugepaged thread are
+ * grouped into wake-ups by time gap; records from any other task come from
+ * MADV_COLLAPSE (process context) and are counted apart.
+ */
+struct aw_recorded_kh {
+	bool has_scan_pmd, has_collapse, has_scan, has_swapin;	/* the file knows the event */
+	int64_t pid;				/* khugepaged's pid, -1 if never seen */
+	uint64_t wakeups;			/* groups of khugepaged records */
+	uint64_t wakeups_emitted;		/* model wake-ups the stream got from them */
+	uint64_t synthesized_wakeups;		/* --khugepaged-every */
+	uint64_t scan_pmd, collapses, collapse_succeeded, collapse_failed;
+	uint64_t swapin, swapped_in;		/* mm_collapse_huge_page_swapin records, pages */
+	uint64_t scan, scan_progress, scan_full;	/* mm_khugepaged_scan */
+	uint64_t other_scan_pmd, other_collapses, other_collapse_succeeded;	/* not khugepaged */
+	uint64_t madv_collapse;			/* madvise(MADV_COLLAPSE) calls replayed */
+	int nr_scan_status, nr_collapse_status;
+	struct aw_kh_status_count scan_status[AW_KH_MAX_STATUS];	/* khugepaged's scan_pmd */
+	struct aw_kh_status_count collapse_status[AW_KH_MAX_STATUS];	/* khugepaged's collapses */
+	int nr_wakeup_log;
+	uint64_t *wakeup_progress;		/* mm_khugepaged_scan progress per wake-up (first 4096) */
+	uint64_t wakeup_last_ts;		/* trace time of the open wake-up's last record */
+	bool wakeup_open;
 };
 
 struct aw_trace_stats {
@@ -64,6 +103,7 @@ struct aw_trace_stats {
 	int thp;				/* the THP mode the model ran with */
 	char thp_source[32];
 	char swap_source[48];
+	struct aw_recorded_kh kh;
 };
 
 /*

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-# The committed recordings replay to sensible reports: usage replay_recordings.py AGEWALK SOURCE_DIR
+# The committed recordings replay to sensible reports: usage replay_recordings.py AGEWALK SOURCE_DIR [SHARED_TRACES]
 # (figures checked here are facts of the recordings, read with trace-cmd's
 # own counts, not agewalk's output).
-import json, subprocess, sys
+import json, os, re, subprocess, sys
 
 aw, src = sys.argv[1], sys.argv[2]
+shared = sys.argv[3] if len(sys.argv) > 3 else None
 passed = failed = 0
 
 def check(cond, what):
@@ -38,5 +39,38 @@ for name in ("memhog", "gcc-build"):
     check(base["passes"] == want, f"{name}: {base['passes']} passes, wanted {want}")
     check(base["walks"] > 0 and base["leaf_total"] > 0, f"{name}: nothing walked")
     check(d["findings"] == [], f"{name}: findings {d['findings']}")
+# small.dat (shared, a real 6.18 recording with huge_memory:*): the recorded khugepaged figures
+# equal trace-cmd's own counts, and the khugepaged variants run on it
+small = f"{shared}/small.dat" if shared else None
+if small and os.path.exists(small):
+    report = subprocess.run(["trace-cmd", "report", "-t", small], capture_output=True, text=True).stdout
+    kh_lines = [l for l in report.splitlines() if re.match(r"\s*khugepaged-\d+\s", l)]
+    scan_pmd = sum(" mm_khugepaged_scan_pmd:" in l for l in kh_lines)
+    statuses = {}
+    for l in kh_lines:
+        m = re.search(r" mm_khugepaged_scan_pmd:.* status=(\w+)", l)
+        if m:
+            statuses[m.group(1)] = statuses.get(m.group(1), 0) + 1
+    collapses = sum(" mm_collapse_huge_page:" in l for l in kh_lines)
+    times = [float(re.search(r"\]\s+([\d.]+):", l).group(1)) for l in kh_lines
+             if re.search(r" (mm_khugepaged_scan_pmd|mm_collapse_huge_page|mm_collapse_huge_page_swapin|"
+                          r"mm_khugepaged_scan):", l)]
+    wakeups = sum(1 for i, t in enumerate(times) if i == 0 or t - times[i - 1] > 1.0)
+    out = subprocess.run([aw, "replay", small, "--json", "--no-progress", "--variants",
+                          "khugepaged-base,khugepaged-patched"], capture_output=True, text=True)
+    check(out.returncode == 0, f"small: exit {out.returncode}: {out.stderr[-300:]}")
+    if out.returncode == 0:
+        d = json.loads(out.stdout)
+        k = d["recorded_khugepaged"]
+        check(scan_pmd > 0 and k["scan_pmd"] == scan_pmd, f"small: scan_pmd {k['scan_pmd']} != {scan_pmd}")
+        check(k["scan_pmd_status"] == statuses, f"small: statuses {k['scan_pmd_status']} != {statuses}")
+        check(k["collapses"] == collapses, f"small: collapses {k['collapses']} != {collapses}")
+        check(k["wakeups"] == wakeups and k["wakeups_emitted"] == wakeups,
+              f"small: wakeups {k['wakeups']} != {wakeups}")
+        check([v["name"] for v in d["variants"]] == ["khugepaged-base", "khugepaged-patched"],
+              "small: variants")
+        check(all(v["khugepaged"]["wakeups"] == wakeups for v in d["variants"]),
+              "small: the model did not wake up once per recorded wake-up")
+        check(d["findings"] == [], f"small: findings {d['findings']}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -12,6 +12,11 @@ writes, in OUTDIR:
                                           recorded (recorded-aging mode)
   fixture_mremap.dat, fixture_mremap.topology
                                           mremap(MREMAP_FIXED) then a fault in the new range
+  fixture_kh.dat, fixture_kh.topology     khugepaged: huge_memory:* records of a "khugepaged" task in
+                                          two wake-ups 10 s apart, mm_khugepaged_scan (patched kernel),
+                                          MADV_COLLAPSE and its process-context records
+  fixture_kh_old.dat, .topology           the pre-6.15 mm_khugepaged_scan_pmd layout (a "writable"
+                                          field, pmd_null/pmd_none), a collapse event without status
   FIXTURE.events                          one line per event written, in time order
                                           ("ts cpu pid system:event"), for the test's counts
 
@@ -161,6 +166,63 @@ EVENT_DEFS = dict([
             'REC->pud_skipped')),
 ])
 
+# SCAN_STATUS as __print_symbolic() prints it: (value, kernel string) pairs.
+SCAN_STATUS_NEW = [  # >= 6.19 plus the patched kernel's page_lazyfree (kernel-model.md 10.8)
+    "failed", "succeeded", "no_pte_table", "page_pmd_mapped", "exceed_none_pte", "exceed_swap_pte",
+    "exceed_shared_pte", "pte_non_present", "pte_uffd_wp", "pte_mapped_hugepage",
+    "lack_referenced_page", "page_null", "scan_aborted", "not_suitable_page_count",
+    "page_not_in_lru", "page_locked", "page_not_anon", "page_lazyfree", "page_compound",
+    "no_process_for_page", "vma_null", "vma_check_failed", "not_suitable_address_range",
+    "could_not_delete_page_from_lru", "alloc_huge_page_failed"]
+SCAN_STATUS_OLD = [  # 6.1 .. 6.14: pmd_null and pmd_none, page_ro
+    "failed", "succeeded", "pmd_null", "pmd_none", "page_pmd_mapped", "exceed_none_pte",
+    "exceed_swap_pte", "exceed_shared_pte", "pte_non_present", "pte_uffd_wp", "pte_mapped_hugepage",
+    "page_ro", "lack_referenced_page"]
+
+
+def symbolic(field, names):
+    return "__print_symbolic(REC->%s, %s)" % (
+        field, ", ".join('{%d, "%s"}' % (i, n) for i, n in enumerate(names)))
+
+
+KH_DEFS = {
+    ("huge_memory", "mm_khugepaged_scan_pmd"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), (UL, "pfn", 16, 8, 0), ("int", "referenced", 24, 4, 1),
+        ("int", "none_or_zero", 28, 4, 1), ("int", "status", 32, 4, 1), ("int", "unmapped", 36, 4, 1)],
+        fmt='"mm=%p, scan_pfn=0x%lx, referenced=%d, none_or_zero=%d, status=%s, unmapped=%d", '
+            'REC->mm, REC->pfn, REC->referenced, REC->none_or_zero, ' +
+            symbolic("status", SCAN_STATUS_NEW) + ', REC->unmapped'),
+    ("huge_memory", "mm_collapse_huge_page"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), ("int", "isolated", 16, 4, 1), ("int", "status", 20, 4, 1)],
+        fmt='"mm=%p, isolated=%d, status=%s", REC->mm, REC->isolated, ' +
+            symbolic("status", SCAN_STATUS_NEW)),
+    ("huge_memory", "mm_collapse_huge_page_swapin"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), ("int", "swapped_in", 16, 4, 1),
+        ("int", "referenced", 20, 4, 1), ("int", "ret", 24, 4, 1)],
+        fmt='"mm=%p, swapped_in=%d, referenced=%d, ret=%d", REC->mm, REC->swapped_in, '
+            'REC->referenced, REC->ret'),
+    ("huge_memory", "mm_khugepaged_scan"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), ("unsigned int", "progress", 16, 4, 0),
+        ("bool", "full_scan_finished", 20, 1, 0)],
+        fmt='"mm=%p, progress=%u, full_scan_finished=%d", REC->mm, REC->progress, '
+            'REC->full_scan_finished'),
+}
+EVENT_DEFS.update(KH_DEFS)
+
+# The older layouts: scan_pmd with "writable" (removed ~6.15), a collapse event without status.
+KH_OLD_DEFS = {
+    ("huge_memory", "mm_khugepaged_scan_pmd"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), (UL, "pfn", 16, 8, 0), ("bool", "writable", 24, 1, 0),
+        ("int", "referenced", 28, 4, 1), ("int", "none_or_zero", 32, 4, 1), ("int", "status", 36, 4, 1),
+        ("int", "unmapped", 40, 4, 1)],
+        fmt='"mm=%p, scan_pfn=0x%lx, writable=%d, referenced=%d, none_or_zero=%d, status=%s, '
+            'unmapped=%d", REC->mm, REC->pfn, REC->writable, REC->referenced, REC->none_or_zero, ' +
+            symbolic("status", SCAN_STATUS_OLD) + ', REC->unmapped'),
+    ("huge_memory", "mm_collapse_huge_page"): dict(fields=[
+        ("struct mm_struct *", "mm", 8, 8, 0), ("int", "isolated", 16, 4, 1)],
+        fmt='"mm=%p, isolated=%d", REC->mm, REC->isolated'),
+}
+
 FTRACE_PRINT = (
     "name: print\n"
     "ID: 5\n"
@@ -286,8 +348,11 @@ def run(cmd, cwd):
         sys.exit(1)
 
 
-def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2):
-    """events: the (system, event) pairs the fake kernel knows; script: [(ts, cpu, pid, (sys, ev), values)]."""
+def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_override=None):
+    """events: the (system, event) pairs the fake kernel knows; script: [(ts, cpu, pid, (sys, ev), values)];
+    defs: event definitions replacing EVENT_DEFS' (older layouts)."""
+    defs = dict(EVENT_DEFS)
+    defs.update(defs_override or {})
     work = os.path.join(outdir, stem + ".build")
     shutil.rmtree(work, ignore_errors=True)
     tdir = os.path.join(work, "tracing")
@@ -304,7 +369,7 @@ def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2):
         d = os.path.join(tdir, "events", key[0], key[1])
         os.makedirs(d)
         with open(os.path.join(d, "format"), "w") as f:
-            f.write(format_text(key[0], key[1], ids[key], EVENT_DEFS[key]))
+            f.write(format_text(key[0], key[1], ids[key], defs[key]))
     with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
         f.write("".join("%d %s\n" % (pid, comm) for pid, comm in sorted(cmdlines.items())))
     with open(os.path.join(tdir, "printk_formats"), "w") as f:
@@ -318,7 +383,7 @@ def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2):
     assert len(set(e[0] for e in script)) == len(script), "timestamps must be distinct"
     per_cpu = [[] for _ in range(nr_cpus)]
     for ts, cpu, pid, key, values in script:
-        per_cpu[cpu].append((ts, payload(ids[key], EVENT_DEFS[key], pid, values)))
+        per_cpu[cpu].append((ts, payload(ids[key], defs[key], pid, values)))
     raws = []
     for cpu in range(nr_cpus):
         name = "cpu%d.raw" % cpu
@@ -467,6 +532,68 @@ def damon_script():
     return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
 
 
+KH_SCAN_PMD = ("huge_memory", "mm_khugepaged_scan_pmd")
+KH_COLLAPSE = ("huge_memory", "mm_collapse_huge_page")
+KH_SWAPIN = ("huge_memory", "mm_collapse_huge_page_swapin")
+KH_SCAN = ("huge_memory", "mm_khugepaged_scan")
+KH_PID = 38
+KH_CMDLINES = dict(CMDLINES)
+KH_CMDLINES[KH_PID] = "khugepaged"
+# one node, both CPUs; the khugepaged knobs traces/record saves (the model has pages_to_scan)
+KH_TOPOLOGY = ("node 0 cpus 0-1 mem 17179869184\nswap 8589934592\nkhugepaged pages_to_scan 1024\n"
+               "khugepaged scan_sleep_millisecs 10000\n")
+MM = 0xffff888100000000
+
+
+def scan_pmd(status, **kw):
+    return dict(dict(mm=MM, pfn=0x1000, referenced=0, none_or_zero=0, status=status, unmapped=0), **kw)
+
+
+def kh_script():
+    """khugepaged: two wake-ups 10 s apart, plus MADV_COLLAPSE in process context."""
+    s = [
+        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
+        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
+                                   fd=(1 << 64) - 1, off=0)),
+        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
+        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        # MADV_COLLAPSE (25) and what the kernel records for it, in the caller's context
+        (300, 0, 100, MADVISE, dict(__syscall_nr=28, start=0x7f0000200000, len_in=2 << 20,
+                                   behavior=25)),
+        (310, 0, 100, KH_SCAN_PMD, scan_pmd(1)),
+        (320, 0, 100, KH_COLLAPSE, dict(mm=MM, isolated=1, status=1)),
+        # wake-up 1 at 1 s
+        (1000000, 1, KH_PID, KH_SCAN_PMD, scan_pmd(3)),
+        (1000010, 1, KH_PID, KH_SCAN_PMD, scan_pmd(1, referenced=512)),
+        (1000020, 1, KH_PID, KH_COLLAPSE, dict(mm=MM, isolated=1, status=1)),
+        (1000030, 1, KH_PID, KH_SCAN, dict(mm=MM, progress=515, full_scan_finished=0)),
+        # wake-up 2, 10 s later (scan_sleep_millisecs); a status the table lacks (99)
+        (11000000, 1, KH_PID, KH_SCAN_PMD, scan_pmd(2, pfn=(1 << 64) - 1)),
+        (11000100, 1, KH_PID, KH_SCAN_PMD, scan_pmd(99)),
+        (11000200, 1, KH_PID, KH_SWAPIN, dict(mm=MM, swapped_in=3, referenced=0, ret=1)),
+        (11000300, 1, KH_PID, KH_COLLAPSE, dict(mm=MM, isolated=0, status=24)),
+        # 0.5 s later: still wake-up 2 (the default gap is 1 s)
+        (11500000, 1, KH_PID, KH_SCAN_PMD, scan_pmd(4, none_or_zero=300)),
+        (11500100, 1, KH_PID, KH_SCAN, dict(mm=MM, progress=2, full_scan_finished=1)),
+        (11600000, 0, 100, FAULT, fault(0x7f0000001000, 4)),
+    ]
+    return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
+
+
+def kh_old_script():
+    """The older layouts: writable, pmd_null (2) / page_pmd_mapped (4), a status-less collapse."""
+    old = lambda status: dict(mm=MM, pfn=0x1000, writable=1, referenced=0, none_or_zero=0,
+                              status=status, unmapped=0)
+    s = [
+        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
+        (1000, 1, KH_PID, KH_SCAN_PMD, old(2)),
+        (1010, 1, KH_PID, KH_SCAN_PMD, old(4)),
+        (1020, 1, KH_PID, KH_COLLAPSE, dict(mm=MM, isolated=1)),
+        (200000, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+    ]
+    return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: trace_fixture.py OUTDIR\n")
@@ -479,6 +606,10 @@ def main():
     build(outdir, "fixture_damon", BASE_EVENTS + [DAMON], CMDLINES, damon_script(), TOPOLOGY)
     with open(os.path.join(outdir, "fixture_damon.damon_targets"), "w") as f:
         f.write("0 100\n")   # DAMON target 0 is pid 100
+    build(outdir, "fixture_kh", BASE_EVENTS + [KH_SCAN_PMD, KH_COLLAPSE, KH_SWAPIN, KH_SCAN],
+          KH_CMDLINES, kh_script(), KH_TOPOLOGY)
+    build(outdir, "fixture_kh_old", BASE_EVENTS + [KH_SCAN_PMD, KH_COLLAPSE], KH_CMDLINES,
+          kh_old_script(), KH_TOPOLOGY, defs_override=KH_OLD_DEFS)
     return 0
 
 

@@ -87,13 +87,15 @@ written_lines() {
 	awk '{ sub(/.*:/, "", $4); printf "%d.%06d %d %d %s\n", $1 / 1e9, ($1 % 1e9) / 1e3, $2, $3, $4 }' "$1"
 }
 
-# replay STEM: --json and --save-stream, then the stream as .aws
+# replay STEM [OUT [ARGS...]]: --json and --save-stream, then the stream as .aws (OUT.*, default STEM.*)
 replay() {
-	local stem=$1
-	"$agewalk" replay "$work/$stem.dat" --no-progress --json --save-stream "$work/$stem.awpb" \
-		>"$work/$stem.json" 2>"$work/$stem.stderr"
-	echo $? >"$work/$stem.rc"
-	"$agewalk" convert "$work/$stem.awpb" - --to aws >"$work/$stem.aws" 2>>"$work/$stem.stderr"
+	local stem=$1 out=${2:-$1}
+	shift
+	[ $# -gt 0 ] && shift
+	"$agewalk" replay "$work/$stem.dat" --no-progress --json --save-stream "$work/$out.awpb" "$@" \
+		>"$work/$out.json" 2>"$work/$out.stderr"
+	echo $? >"$work/$out.rc"
+	"$agewalk" convert "$work/$out.awpb" - --to aws >"$work/$out.aws" 2>>"$work/$out.stderr"
 }
 
 rm -rf "$work"
@@ -111,7 +113,7 @@ else
 fi
 
 # trace-cmd itself decodes every event we wrote: same times, CPUs, pids, events, in order
-for stem in fixture fixture_walk fixture_mremap; do
+for stem in fixture fixture_walk fixture_mremap fixture_kh fixture_kh_old; do
 	report_lines "$work/$stem.dat" >"$work/$stem.report"
 	written_lines "$work/$stem.events" >"$work/$stem.written"
 	check "$stem.dat: trace-cmd report decodes every event written" \
@@ -353,6 +355,165 @@ check "fixture_damon: DAMON's accessed region is read (resident pages only) befo
 trace_stats "$work/fixture_damon.json" >"$work/fixture_damon.stats" 2>&1
 expect_str "fixture_damon: both aggregated regions counted" "damon_regions=2" \
 	"$(grep '^damon_regions=' "$work/fixture_damon.stats")"
+
+# ---- fixture_kh.dat: khugepaged (huge_memory:*) ------------------------------------------
+
+# kh_stats FILE.json: the "recorded_khugepaged" object as sorted key=value lines
+kh_stats() {
+	"$py" - "$1" <<'EOF'
+import json, sys
+k = json.load(open(sys.argv[1]))["recorded_khugepaged"]
+def flat(prefix, v):
+    if isinstance(v, dict):
+        for x in sorted(v):
+            flat(prefix + "." + x if prefix else x, v[x])
+    elif isinstance(v, list):
+        print("%s=%s" % (prefix, ",".join(str(x) for x in v)))
+    elif isinstance(v, bool):
+        print("%s=%s" % (prefix, "true" if v else "false"))
+    else:
+        print("%s=%s" % (prefix, v))
+flat("", k)
+EOF
+}
+
+# --age-every 4s keeps the synthesized passes few (boundaries at 4 s and 8 s, both crossed by the
+# record at 11 s; then the final pass). The variants are the khugepaged ones.
+replay fixture_kh fixture_kh --age-every 4s --variants khugepaged-base,khugepaged-patched
+expect_str "fixture_kh: replay exits 0 (no oracle finding)" 0 "$(cat "$work/fixture_kh.rc")"
+# Rules:
+#  fixture_kh.topology: one node with both CPUs; "khugepaged pages_to_scan 1024" is the recording
+#      machine's knob -> a 'khugepaged set' before anything else; "khugepaged scan_sleep_millisecs"
+#      is a knob the model lacks: ignored
+#  t=300us madvise(MADV_COLLAPSE=25) -> collapse; its scan_pmd/collapse records at 310/320us come
+#      from task 100, not from khugepaged: counted under other_tasks, no wake-up
+#  t=1s: the first record of task 38 (saved comm "khugepaged") opens wake-up 1: time advances to
+#      it, one 'khugepaged' (pages_to_scan = the knob); the next three records (<= 1s apart) join it
+#  t=11s: 10 s after the last record: wake-up 2. The 4 s and 8 s aging boundaries come first (the
+#      aging check runs before the record is dispatched): two passes, the second adds no time
+#  t=11.5s: 0.5 s after the previous khugepaged record: still wake-up 2 (--kh-gap 1s)
+#  t=11.6s fault; end: the final pass
+cat >"$work/fixture_kh.expected.aws" <<EOF
+# agewalk scenario
+node 0 cpus 0-1 mem 16G
+thp always
+modes always
+swap 8G
+mmap_base 0x7f0000000000
+skip_empty 4
+khugepaged set pages_to_scan 1024
+proc task-100 nolayout
+run task-100 cpu 0
+mmap task-100 - 4M at 0x7f0000000000
+write task-100 0x7f0000000000 len 4K cpu 0
+madvise task-100 0x7f0000200000 len 2M collapse
+time +1s
+khugepaged
+time +10s
+age node 0 force 0
+age node 0 force 0
+khugepaged
+read task-100 0x7f0000001000 len 4K cpu 0
+time +600ms
+age node 0 force 0
+EOF
+check "fixture_kh: converted stream is exactly the hand-derived .aws (one wake-up per group)" \
+	"$work/fixture_kh.expected.aws" "$work/fixture_kh.aws"
+# The recorded figures: statuses decoded with the file's own __print_symbolic table (the >= 6.19
+# order: 2 = no_pte_table, 3 = page_pmd_mapped, 4 = exceed_none_pte, 24 = alloc_huge_page_failed);
+# 99 is not in it -> status_99. Collapses: 1 succeeded (1 s), 1 failed (alloc_huge_page_failed).
+# mm_khugepaged_scan: 515 in wake-up 1, 2 in wake-up 2 (full_scan_finished=1).
+cat >"$work/fixture_kh.expected.kh" <<'EOF'
+collapse_failed=1
+collapse_status.alloc_huge_page_failed=1
+collapse_status.succeeded=1
+collapse_succeeded=1
+collapses=2
+events.mm_collapse_huge_page=true
+events.mm_collapse_huge_page_swapin=true
+events.mm_khugepaged_scan=true
+events.mm_khugepaged_scan_pmd=true
+every_ns=0
+gap_ns=1000000000
+madv_collapse_calls=1
+other_tasks.collapse_succeeded=1
+other_tasks.collapses=1
+other_tasks.scan_pmd=1
+pid=38
+progress_per_wakeup=515,2
+scan=2
+scan_full_finished=1
+scan_pmd=5
+scan_pmd_status.exceed_none_pte=1
+scan_pmd_status.no_pte_table=1
+scan_pmd_status.page_pmd_mapped=1
+scan_pmd_status.status_99=1
+scan_pmd_status.succeeded=1
+scan_progress=517
+swapin=1
+swapped_in=3
+synthesized_wakeups=0
+wakeups=2
+wakeups_emitted=2
+EOF
+kh_stats "$work/fixture_kh.json" >"$work/fixture_kh.kh" 2>&1
+check "fixture_kh: JSON \"recorded_khugepaged\" equals the hand-known counts" \
+	"$work/fixture_kh.expected.kh" "$work/fixture_kh.kh"
+expect_str "fixture_kh: the variants are the khugepaged ones and each reports its model figures" \
+	"khugepaged-base 2 false
+khugepaged-patched 2 true" \
+	"$("$py" -c 'import json, sys
+for v in json.load(open(sys.argv[1]))["variants"]:
+    print(v["name"], v["khugepaged"]["wakeups"], str(v["khugepaged"]["patched"]).lower())' "$work/fixture_kh.json" 2>&1)"
+pol=$(policy_of "$work/fixture_kh.json" 2>&1)
+expect_str "fixture_kh: policy says recorded khugepaged wake-ups with a 1s gap" \
+	"khugepaged=recorded (gap 1s)" "$(grep -o 'khugepaged=recorded (gap 1s)' <<<"$pol")"
+"$agewalk" replay "$work/fixture_kh.dat" --no-progress --age-every 4s \
+	--variants khugepaged-base,khugepaged-patched >"$work/fixture_kh.txt" 2>&1
+expect_str "fixture_kh: the table has the recorded khugepaged block (wake-ups: recorded, base, patched)" \
+	"wake-ups 2 2 2" "$(grep -m1 '^  wake-ups ' "$work/fixture_kh.txt" | tr -s ' ' | sed 's/^ //')"
+
+# --kh-gap 100ms: the records at 11.0003 s and 11.5 s are 0.4997 s apart -> a third wake-up
+replay fixture_kh fixture_kh_gap --age-every 4s --kh-gap 100ms
+expect_str "fixture_kh --kh-gap 100ms: three wake-ups, three model wake-ups" \
+	"$(printf 'wakeups=3\nwakeups_emitted=3\n3')" \
+	"$(kh_stats "$work/fixture_kh_gap.json" | grep -E '^wakeups(_emitted)?='; grep -c '^khugepaged$' "$work/fixture_kh_gap.aws")"
+
+# --khugepaged-every 5s: the recorded wake-ups are only reported; the model wakes at the 5 s and
+# 10 s boundaries, both crossed by the record at 11 s: one 'khugepaged times 2' there
+replay fixture_kh fixture_kh_every --age-every 4s --khugepaged-every 5s
+expect_str "fixture_kh --khugepaged-every 5s: synthesized wake-ups replace the recorded ones" \
+	"$(printf 'khugepaged times 2\nsynthesized_wakeups=2\nwakeups=2\nwakeups_emitted=0')" \
+	"$(grep '^khugepaged t' "$work/fixture_kh_every.aws"; kh_stats "$work/fixture_kh_every.json" | grep -E '^(wakeups|wakeups_emitted|synthesized_wakeups)=')"
+
+# ---- fixture_kh_old.dat: the pre-6.15 layouts ---------------------------------------------------
+
+# scan_pmd has a "writable" field between pfn and referenced: fields are found by name, so
+# status is still read at its own offset; the old table has pmd_null at 2 and page_pmd_mapped at
+# 4. The collapse event of this fake kernel has no status field: counted, as failed, under
+# no_status_field. No mm_khugepaged_scan event at all.
+replay fixture_kh_old
+expect_str "fixture_kh_old: replay exits 0" 0 "$(cat "$work/fixture_kh_old.rc")"
+cat >"$work/fixture_kh_old.expected.kh" <<'EOF'
+collapse_failed=1
+collapse_status.no_status_field=1
+collapse_succeeded=0
+collapses=1
+events.mm_collapse_huge_page=true
+events.mm_collapse_huge_page_swapin=false
+events.mm_khugepaged_scan=false
+events.mm_khugepaged_scan_pmd=true
+scan=0
+scan_full_finished=0
+scan_pmd=2
+scan_pmd_status.page_pmd_mapped=1
+scan_pmd_status.pmd_null=1
+scan_progress=0
+wakeups=1
+EOF
+kh_stats "$work/fixture_kh_old.json" 2>&1 | grep -E '^(collapse|events|scan|wakeups=)' >"$work/fixture_kh_old.kh"
+check "fixture_kh_old: older field layout and status table" \
+	"$work/fixture_kh_old.expected.kh" "$work/fixture_kh_old.kh"
 
 [ $todo -gt 0 ] && echo "($todo TODO checks document known ingester bugs; see above)"
 echo "trace fixtures: $pass passed, $fail failed"
