@@ -110,12 +110,12 @@ void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls)
 		any |= kh_active(ls->k[v]);
 	if (!any)
 		return;
-	fprintf(out, "\n%-24s", "khugepaged");
+	fprintf(out, "\n%-28s", "khugepaged");
 	for (int v = 0; v < ls->nr_variants; v++)
 		fprintf(out, " %18s", ls->variant[v]->name);
 	fputc('\n', out);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		fprintf(out, "  %-22s", keys[i] + 3);
+		fprintf(out, "  %-26s", keys[i] + 3);
 		for (int v = 0; v < ls->nr_variants; v++)
 			fprintf(out, " %18.0f", aw_kh_metric(ls->k[v], 0, keys[i], &ok));
 		fputc('\n', out);
@@ -130,7 +130,7 @@ void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls)
 		char label[40];
 
 		snprintf(label, sizeof(label), "ranges %s", aw_scan_result_name(r));
-		fprintf(out, "  %-22s", label);
+		fprintf(out, "  %-26s", label);
 		for (int v = 0; v < ls->nr_variants; v++)
 			fprintf(out, " %18lu", ls->k[v]->kh.result[r]);
 		fputc('\n', out);

@@ -65,7 +65,12 @@ enum scan_result {
 	SCAN_NR
 };
 
-/* The trace strings of include/trace/events/huge_memory.h (SCAN_STATUS). */
+/*
+ * Result names: the enum identifiers in lower case without SCAN_ ("pmd_mapped",
+ * "page_lazyfree"), as the kh_result_* keys and the report use them.  They
+ * are not the SCAN_STATUS strings a kernel prints ("page_pmd_mapped"); replay
+ * translates those with its own table.
+ */
 const char *aw_scan_result_name(int result);
 int aw_scan_result_parse(const char *name);	/* -1 if unknown */
 
