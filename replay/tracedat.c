@@ -6,10 +6,13 @@
  * at its recorded width (tep_read_number_field), so 32-bit recordings work.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -867,9 +870,49 @@ static int setup_topology(struct aw_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * libtracecmd trusts the file's headers: some corruptions there make
+ * tracecmd_open() crash in its own error path (tracecmd_close() on a half
+ * built handle) or ask for absurd allocations, before any agewalk code can
+ * check anything.  So the headers are opened once in a child first; if the
+ * child dies of a signal (or a sanitizer stops it), the file is reported as
+ * corrupt instead of taking the replay (and whatever it was writing) down
+ * with it.  Returns the signal, -1 for a sanitizer's exit, 0 if it survived.
+ */
+static int probe_open_crashes(const char *path)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no probe: open directly, as before */
+	if (pid == 0) {
+		struct tracecmd_input *h;
+		int devnull = open("/dev/null", O_WRONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, STDERR_FILENO);	/* the crash's own report is noise here */
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (h)
+			tracecmd_close(h);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status);
+	/* a sanitizer that caught the library exits with its own status */
+	return WIFEXITED(status) && WEXITSTATUS(status) ? -1 : 0;
+}
+
 int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struct aw_trace_stats *st,
 		    char *err, size_t errlen)
 {
+	int sig;
 	struct aw_reader *r = calloc(1, sizeof(*r));
 	struct stat sb;
 	char *snap, *tg;
@@ -898,6 +941,12 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	}
 	r->file_size = (uint64_t)sb.st_size;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	sig = probe_open_crashes(o->path);
+	if (sig) {
+		snprintf(err, errlen, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", o->path,
+			 sig > 0 ? strsignal(sig) : "failed a memory check");
+		goto out;
+	}
 	r->h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!r->h) {
 		snprintf(err, errlen, "%s: not a readable trace.dat (bad magic, unsupported version, or "
