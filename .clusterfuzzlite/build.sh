@@ -10,9 +10,13 @@ cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAGEWALK_FUZ
 	-DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
 	-DCMAKE_C_FLAGS="${CFLAGS:-}" -DCMAKE_CXX_FLAGS="${CXXFLAGS:-}"
 cmake --build "$work/build" -j"$(nproc)"
-for t in agewalk_fuzz_lockstep agewalk_fuzz_awpb; do
+for t in agewalk_fuzz_lockstep agewalk_fuzz_awpb agewalk_fuzz_khugepaged; do
 	cp "$work/build/fuzz/$t" "$OUT/"
-	case $t in *awpb) seeds=$work/build/fuzz/seeds/awpb ;; *) seeds=$work/build/fuzz/seeds/lockstep ;; esac
+	case $t in
+	*awpb) seeds=$work/build/fuzz/seeds/awpb ;;
+	*khugepaged) seeds=$work/build/fuzz/seeds/khugepaged ;;
+	*) seeds=$work/build/fuzz/seeds/lockstep ;;
+	esac
 	named=$(mktemp -d)
 	for f in "$seeds"/*; do cp "$f" "$named/$(sha1sum "$f" | cut -d' ' -f1)"; done
 	rm -f "$OUT/${t}_seed_corpus.zip"

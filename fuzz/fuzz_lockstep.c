@@ -12,14 +12,11 @@
  * pud-late-region-hot-eviction.aws, so long campaigns hunting other
  * mistakes raise it).
  */
-#include <malloc.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "common.h"
 #include "fuzzin.h"
-#include "lockstep.h"
 #include "mutator.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -29,41 +26,11 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2
 				 uint8_t *out, size_t max_out, unsigned int seed);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
 
-static unsigned int bugs_from_env(void)
-{
-	const char *env = getenv("AGEWALK_BUG");
-	char buf[256], *save = NULL, *tok;
-	unsigned int bugs = 0;
-
-	if (!env || !*env)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", env);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int b = aw_bug_parse(tok);
-
-		if (b < 0) {
-			fprintf(stderr, "AGEWALK_BUG: unknown planted bug '%s'\n", tok);
-			abort();
-		}
-		bugs |= 1U << b;
-	}
-	return bugs;
-}
-
-/*
- * Every input builds and tears down two simulated machines: folio blocks,
- * page tables and Bloom filters, a few MiB in all.  With glibc's defaults
- * the frees hand that memory back to the kernel (brk trim, munmap of large
- * chunks) and the next input faults it in again, which cost more than the
- * simulation itself.  Keep it in the heap instead.  (Process-wide, but
- * this is a fuzzer's own process; the agewalk tool does not do this.)
- */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	aw_fuzz_keep_heap();
 	return 0;
 }
 
@@ -74,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *variants[2] = { "base", aw_fuzz_variant(data, size) };
 	const char *thr = getenv("AGEWALK_DIFF_THRESHOLD");
 	struct aw_lockstep_opts o = {
-		.variants = variants, .nr_variants = 2, .bugs = bugs_from_env(),
+		.variants = variants, .nr_variants = 2, .bugs = aw_fuzz_bugs_from_env(),
 		.oracles = true, .findings_only = true, .diff_threshold = thr ? atol(thr) : 0,
 	};
 
@@ -88,17 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "agewalk_fuzz_lockstep: decoder produced a bad event: %s\n", ls.err);
 		abort();
 	}
-	if (ls.nr_findings) {
-		const char *only = getenv("AGEWALK_ORACLE");
-		bool hit = !only || !*only;
-
-		for (int i = 0; !hit && i < ls.nr_findings; i++)
-			hit = !strcmp(aw_oracle_name(ls.findings[i].oracle), only);
-		if (hit) {
-			aw_report_findings(stderr, &ls);
-			abort();
-		}
-	}
+	aw_fuzz_check_findings(&ls);
 	aw_lockstep_free(&ls);
 	aw_scenario_free(&sc);
 	return 0;

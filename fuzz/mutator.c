@@ -85,12 +85,124 @@ static uint32_t get_u16(const uint8_t *p)
 	return (uint32_t)(p[0] | p[1] << 8);
 }
 
+static bool is_kind(const uint8_t *r, int kind)
+{
+	return r[0] % AW_FUZZ_NR_KINDS == kind;
+}
+
+static bool is_access(const uint8_t *r)
+{
+	return is_kind(r, AW_FK_READ) || is_kind(r, AW_FK_WRITE);
+}
+
+/* the madvise advice of a record (the decoder's 1 + b % 7) */
+static int advice(const uint8_t *r)
+{
+	return 1 + r[10] % (AW_MADV_NR - 1);
+}
+
+static void set_advice(uint8_t *r, int adv)
+{
+	r[10] = (uint8_t)(adv - 1);
+}
+
+/* A khugepaged wake-up: mostly a few with the knob's budget, sometimes full scans. */
+static void kh_wakeup(struct rng *g, uint8_t *r)
+{
+	memset(r, 0, R);
+	r[0] = AW_FK_KHUGEPAGED;
+	r[1] = below(g, 4) ? 0 : 1;
+	r[10] = (uint8_t)(below(g, 2) ? 0 : next(g));
+	r[11] = (uint8_t)next(g);
+}
+
+static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng *g)
+{
+	size_t n = nrec(size), j;
+	uint8_t *r;
+
+	switch (below(g, 6)) {
+	case 0:		/* a knob store */
+		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0))) {
+			memset(r, 0, R);
+			r[0] = AW_FK_KH_SET;
+			r[1] = (uint8_t)(below(g, 8) ? below(g, 4) : 7);	/* illegal one in eight */
+			r[10] = (uint8_t)below(g, 4);
+			set_u16(r + 8, next(g));
+		}
+		break;
+	case 1:		/* prctl for a process */
+		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0))) {
+			memset(r, 0, R);
+			r[0] = AW_FK_PRCTL;
+			r[2] = (uint8_t)below(g, AW_FUZZ_PROCS);
+			r[10] = (uint8_t)below(g, 3);
+		}
+		break;
+	case 2: {	/* the advice khugepaged cares about */
+		static const int adv[] = { AW_MADV_HUGEPAGE, AW_MADV_COLLAPSE, AW_MADV_FREE, AW_MADV_PAGEOUT,
+					   AW_MADV_NOHUGEPAGE };
+
+		if ((j = pick_kind(d, n, g, AW_FK_MADVISE)) < n)
+			set_advice(rec(d, j), adv[below(g, 5)]);
+		break;
+	}
+	default:	/* madvise hugepage (or collapse) of an accessed range, then khugepaged */
+		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
+		    (r = insert_at(d, &size, max, j + 1))) {
+			memcpy(r, rec(d, j), R);
+			r[0] = AW_FK_MADVISE;
+			r[1] = 0;	/* widened to whole 2 MiB ranges */
+			set_advice(r, below(g, 4) ? AW_MADV_HUGEPAGE : AW_MADV_COLLAPSE);
+			if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, j + 2)))
+				kh_wakeup(g, r);
+		}
+		break;
+	}
+	return size;
+}
+
+/* After an MADV_FREE: turn the next access of its range into a read or a write (clean or dirty PTEs). */
+static size_t toggle_dirty(uint8_t *d, size_t size, size_t max, struct rng *g)
+{
+	size_t n = nrec(size), start = below(g, (uint32_t)n ? (uint32_t)n : 1);
+	uint8_t *r;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (start + k) % n;
+		const uint8_t *f = rec(d, i);
+
+		if (!is_kind(f, AW_FK_MADVISE) || advice(f) != AW_MADV_FREE)
+			continue;
+		for (size_t a = i + 1; a < n; a++) {
+			uint8_t *x = rec(d, a);
+
+			if (is_access(x) && x[2] % AW_FUZZ_PROCS == f[2] % AW_FUZZ_PROCS &&
+			    x[3] % AW_FUZZ_REGIONS == f[3] % AW_FUZZ_REGIONS) {
+				x[0] = is_kind(x, AW_FK_READ) ? AW_FK_WRITE : AW_FK_READ;
+				return size;
+			}
+		}
+		/* none: touch the freed range again, then let khugepaged look */
+		if ((r = insert_at(d, &size, max, i + 1))) {
+			memcpy(r, rec(d, i), R);
+			r[0] = below(g, 2) ? AW_FK_READ : AW_FK_WRITE;
+			r[1] = 0;
+			r[11] = 0;
+			if ((r = insert_at(d, &size, max, i + 2)))
+				kh_wakeup(g, r);
+		}
+		return size;
+	}
+	return size;
+}
+
 static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 {
 	size_t n = nrec(size), i = n ? below(g, (uint32_t)n) : 0, j;
 	uint8_t *r, tmp[R];
 
-	switch (below(g, 16)) {
+	switch (below(g, 20)) {
 	case 0:		/* insert a new event */
 		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0)))
 			random_record(g, r);
@@ -214,6 +326,17 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 	case 14:	/* change a kind */
 		if (n)
 			rec(d, i)[0] = (uint8_t)below(g, AW_FUZZ_NR_KINDS);
+		break;
+	case 16:	/* a khugepaged wake-up after a madvise (or anywhere) */
+		j = pick_kind(d, n, g, AW_FK_MADVISE);
+		if ((r = insert_at(d, &size, max, j < n ? j + 1 : (n ? below(g, (uint32_t)n + 1) : 0))))
+			kh_wakeup(g, r);
+		break;
+	case 17:	/* clean or dirty PTEs after MADV_FREE */
+		size = toggle_dirty(d, size, max, g);
+		break;
+	case 18:	/* knob stores, prctl, advice, collapse-worthy ranges */
+		size = mutate_khugepaged(d, size, max, g);
 		break;
 	default:	/* flip a byte of a record */
 		if (n)

@@ -6,7 +6,11 @@
  * duplicate, swap and splice events, retarget addresses within a PMD or a
  * PUD, change nodes and CPUs, force an aging pass, unmap and remap at the
  * same address, migrate a live range, change the memcg limit, and split an
- * aging pass into begin/step/end with an eviction inside it.
+ * aging pass into begin/step/end with an eviction inside it; for
+ * khugepaged: insert a wake-up after a madvise, turn the access after an
+ * MADV_FREE from a read into a write or back (clean or dirty PTEs), store a
+ * knob, prctl a process, switch a madvise's advice, and advise an accessed
+ * range hugepage (then wake khugepaged) or collapse it.
  */
 #ifndef AW_MUTATOR_H
 #define AW_MUTATOR_H

@@ -63,7 +63,7 @@ static uint8_t *slurp(const char *path, size_t limit, size_t *len)
 
 /* Fuzz inputs decode from any bytes; a crash file becomes a scenario. */
 static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t errlen,
-		     const char **variant)
+		     const char **variant, enum aw_fuzz_target target)
 {
 	size_t len;
 	uint8_t *buf = slurp(path, 1U << 20, &len);
@@ -75,7 +75,7 @@ static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t
 	}
 	if (variant)
 		*variant = aw_fuzz_variant(buf, len);
-	ret = aw_fuzz_decode(buf, len, sc);
+	ret = aw_fuzz_decode_target(buf, len, sc, target);
 	free(buf);
 	if (ret) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -93,14 +93,15 @@ static enum aw_fmt fmt_of(const char *path)
 }
 
 /* Read a scenario in any format; errors are one line in err. */
-static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc, char *err, size_t errlen)
+static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc, char *err, size_t errlen,
+		      enum aw_fuzz_target target)
 {
 	if (fmt == AW_FMT_NONE)
 		fmt = fmt_of(path);
 	if (fmt == AW_FMT_AWPB)
 		return aw_awpb_read_file(path, sc, err, errlen);
 	if (fmt == AW_FMT_FUZZ)
-		return load_fuzz(path, sc, err, errlen, NULL);
+		return load_fuzz(path, sc, err, errlen, NULL, target);
 	if (fmt == AW_FMT_AWS)
 		return aw_aws_parse_file(path, sc, err, errlen);
 	snprintf(err, errlen, "%s: unknown input format (use .aws, .awpb or .fuzz, or --from)", path);
@@ -174,16 +175,16 @@ static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenar
  * as a fuzz input (crash files from libFuzzer and AFL++ have none).
  */
 int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
-		     size_t errlen, const char **fuzz_variant);
+		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target);
 int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
-		     size_t errlen, const char **fuzz_variant)
+		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target)
 {
 	enum aw_fmt fmt = from ? fmt_parse(from) : fmt_of(path);
 
 	aw_scenario_init(sc);
 	if (fmt == AW_FMT_NONE || fmt == AW_FMT_FUZZ)
-		return load_fuzz(path, sc, err, errlen, fuzz_variant);
-	return load_input(path, fmt, sc, err, errlen);
+		return load_fuzz(path, sc, err, errlen, fuzz_variant, target);
+	return load_input(path, fmt, sc, err, errlen, target);
 }
 
 static int cmd_convert(int argc, char **argv)
@@ -214,14 +215,15 @@ static int cmd_convert(int argc, char **argv)
 	if (!in || !out || (!strcmp(in, "-") && from == AW_FMT_NONE) ||
 	    (!strcmp(out, "-") && to == AW_FMT_NONE)) {
 		fputs("usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
-		      "                      [--fuzz-variant pud|emptymap|rfc]\n"
+		      "                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
 		      "  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
-		      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format\n",
+		      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
+		      "  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n",
 		      stderr);
 		return 2;
 	}
 	aw_scenario_init(&sc);
-	if (load_input(in, from, &sc, err, sizeof(err))) {
+	if (load_input(in, from, &sc, err, sizeof(err), aw_fuzz_target_of(variant))) {
 		fprintf(stderr, "%s\n", err);
 		status = 2;
 	} else if (save_output(out, to, &sc, variant)) {
@@ -415,7 +417,10 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	aw_scenario_init(&sc);
-	if (load_input(o.file, AW_FMT_NONE, &sc, err, sizeof(err))) {
+	/* a .fuzz file run with khugepaged-* variants reads as that target's input */
+	if (load_input(o.file, AW_FMT_NONE, &sc, err, sizeof(err),
+		       o.nr_variants && aw_fuzz_target_of(o.variants[o.nr_variants - 1]) == AW_FUZZ_KHUGEPAGED ?
+		       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP)) {
 		fprintf(stderr, "%s\n", err);
 		free(o.variant_buf);
 		aw_scenario_free(&sc);

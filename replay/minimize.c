@@ -5,7 +5,7 @@
  *
  * Delta debugging at the event level (Zeller's ddmin: remove chunks, then
  * single events), then a simpler machine (smaller skip_empty, THP never,
- * no memcg limit) followed by another round of event removal, then field
+ * no memcg limit; THP stays on for khugepaged-* variants) followed by another round of event removal, then field
  * simplification (shorter lengths, one repeat, no stride, aligned
  * addresses, node 0), each step kept only if the finding survives.  The result is 1-minimal: removing any single event
  * loses the finding.  Everything is deterministic; --max-time bounds it.
@@ -22,7 +22,7 @@
 
 int aw_cmd_minimize(int argc, char **argv);
 int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
-		     size_t errlen, const char **fuzz_variant);
+		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target);
 
 struct target {
 	enum aw_oracle_id oracle;
@@ -39,6 +39,7 @@ struct mini {
 	enum aw_oracle_id only;		/* --oracle: keep this oracle's finding, AW_OR_NR = the first */
 	double deadline;
 	unsigned long tests;
+	bool khugepaged;		/* khugepaged-* variants: khugepaged needs THP on */
 };
 
 static double now(void)
@@ -239,7 +240,8 @@ static bool simplify_config(struct mini *m, const struct aw_event *ev, size_t n)
 			break;
 		m->cfg.skip_empty = save.skip_empty;
 	}
-	if (m->cfg.thp != AW_THP_NEVER && !out_of_time(m)) {
+	/* khugepaged does not run with THP never, and its fuzz target never uses it */
+	if (m->cfg.thp != AW_THP_NEVER && !m->khugepaged && !out_of_time(m)) {
 		struct aw_config before = m->cfg;
 
 		m->cfg.thp = AW_THP_NEVER;
@@ -284,6 +286,8 @@ static int write_result(const char *out, const struct mini *m, const struct aw_e
 				aw_bug_name(b), vars);
 	if (!m->bugs)
 		fprintf(f, "# expect-finding: %s --variants %s\n", aw_oracle_name(m->want.oracle), vars);
+	if (m->khugepaged)	/* CTest runs the file with these instead of the MGLRU four */
+		fprintf(f, "# variants: %s\n", vars);
 	ret = aw_aws_write(f, &sc);
 	if (f != stdout) {
 		if (fflush(f) || fsync(fileno(f)))
@@ -365,7 +369,12 @@ int aw_cmd_minimize(int argc, char **argv)
 		free(vbuf);
 		return 2;
 	}
-	if (aw_load_scenario(crash, from, &sc, err, sizeof(err), &fuzz_variant)) {
+	/* a crash of agewalk_fuzz_khugepaged decodes as that target does (no THP never) */
+	for (int v = 0; v < m.nr_variants; v++)
+		if (aw_fuzz_target_of(m.variants[v]) == AW_FUZZ_KHUGEPAGED)
+			m.khugepaged = true;
+	if (aw_load_scenario(crash, from, &sc, err, sizeof(err), &fuzz_variant,
+			     m.khugepaged ? AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP)) {
 		fprintf(stderr, "%s\n", err);
 		free(vbuf);
 		return 2;

@@ -11,8 +11,18 @@
 
 #define PAGE		4096ULL
 #define GIB		(1ULL << 30)
+#define PMD_PAGES	512ULL
 
 static const char *const variants[] = { "pud", "emptymap", "rfc" };
+
+const uint32_t aw_fuzz_kh_pages[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 8, 64, 511, 512, 513, 1024, 4096 };
+const uint32_t aw_fuzz_kh_values[8] = { 0, 1, 8, 64, 255, 256, 510, 511 };
+
+enum aw_fuzz_target aw_fuzz_target_of(const char *variant)
+{
+	return variant && (!strcmp(variant, "khugepaged") || strstr(variant, "khugepaged-")) ?
+	       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP;
+}
 
 const char *aw_fuzz_variant(const uint8_t *data, size_t size)
 {
@@ -39,7 +49,7 @@ static int names(struct aw_scenario *sc)
 	return 0;
 }
 
-static void config(const uint8_t *h, struct aw_scenario *sc)
+static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target target)
 {
 	struct aw_config *cfg = &sc->cfg;
 
@@ -50,6 +60,9 @@ static void config(const uint8_t *h, struct aw_scenario *sc)
 		cfg->node[n].cpu_mask = 3ULL << (2 * n);
 	}
 	cfg->thp = (enum aw_thp_mode)(h[1] % 3);
+	/* khugepaged does not run with THP never (start_stop_khugepaged()) */
+	if (target == AW_FUZZ_KHUGEPAGED && cfg->thp == AW_THP_NEVER)
+		cfg->thp = (h[1] / 3) % 2 ? AW_THP_ALWAYS : AW_THP_MADVISE;
 	cfg->thp_modes = 1U << cfg->thp;
 	cfg->skip_empty = 1 + h[3] % 8;
 	cfg->nr_memcgs = 2;
@@ -126,7 +139,12 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 			   (flags & 4 ? AW_MAP_FILE : 0);
 		if ((ev.flags & (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE)) == (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE))
 			ev.flags &= ~AW_MAP_NOHUGEPAGE;
+		if ((flags & AW_FUZZ_DROPPABLE) && !(flags & 4))
+			ev.flags |= AW_MAP_DROPPABLE;
 		ev.arg = AW_PROT_DEFAULT;
+		/* whole 2 MiB ranges unless asked otherwise (AW_FUZZ_MAX_PAGES is a multiple) */
+		if (!(flags & AW_FUZZ_EXACT))
+			len = (len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
 		ev.len = len * PAGE;
 		ev.addr = 0;
 		ev.addr2 = AW_FUZZ_REGION_BASE + (uint64_t)(ev.region - 1) * GIB;
@@ -137,6 +155,14 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 	case AW_FK_MADVISE:
 		ev.kind = AW_EV_MADVISE;
 		ev.arg = 1 + arg % (AW_MADV_NR - 1);
+		if (!(flags & AW_FUZZ_EXACT) && (ev.arg == AW_MADV_HUGEPAGE || ev.arg == AW_MADV_NOHUGEPAGE ||
+						 ev.arg == AW_MADV_COLLAPSE)) {
+			uint64_t end = (off + len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
+
+			off = off / PMD_PAGES * PMD_PAGES;
+			ev.addr = off * PAGE;
+			ev.len = (end - off) * PAGE;
+		}
 		break;
 	case AW_FK_MIGRATE:
 		ev.kind = AW_EV_MIGRATE;
@@ -178,11 +204,45 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		ev.memcg = 1;
 		ev.len = (uint64_t)arg * (4ULL << 20);
 		goto no_target;
+	case AW_FK_KHUGEPAGED:
+		ev.kind = AW_EV_KHUGEPAGED;
+		ev.len = aw_fuzz_kh_pages[arg % 16];
+		/* a full scan costs at most a few hundred ranges here: two are cheap */
+		ev.flags = flags & 1 ? AW_KH_FULL : 0;
+		ev.repeat = ev.flags ? 1 + r[11] % 2 : 1 + r[11] % 8;
+		goto no_machine;
+	case AW_FK_KH_SET: {
+		uint32_t v = u16(r + 8);
+
+		ev.kind = AW_EV_KHUGEPAGED;
+		ev.arg = AW_KH_PAGES_TO_SCAN + arg % 4;
+		if ((flags & 7) == 7)		/* EINVAL: the model ignores it */
+			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? 0 : PMD_PAGES + v % 1024;
+		else if (flags & 2)
+			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? aw_fuzz_kh_pages[8 + v % 8] : aw_fuzz_kh_values[v % 8];
+		else
+			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? 1 + (uint64_t)v : v % PMD_PAGES;
+		ev.repeat = 0;
+		goto no_machine;
+	}
+	case AW_FK_PRCTL:
+		ev.kind = AW_EV_PRCTL_THP;
+		ev.arg = arg % AW_THP_DISABLE_NR;
+		ev.cpu = 0;
+		goto no_range;
 	default:	/* AW_FK_TIME */
 		ev.kind = AW_EV_TIME;
 		ev.len = (uint64_t)(arg + 1) * 100000000ULL;
 		goto no_target;
 	}
+	return push(sc, &ev, line);
+no_machine:	/* khugepaged: no process, range, node or swappiness; len, arg, repeat, flags set */
+	ev.pid = 0;
+	ev.cpu = 0;
+	ev.region = 0;
+	ev.addr = 0;
+	ev.node = 0;
+	ev.swappiness = 0;
 	return push(sc, &ev, line);
 no_target:
 	ev.pid = 0;
@@ -204,12 +264,18 @@ no_range:
 
 int aw_fuzz_decode(const uint8_t *data, size_t size, struct aw_scenario *sc)
 {
+	return aw_fuzz_decode_target(data, size, sc, AW_FUZZ_LOCKSTEP);
+}
+
+int aw_fuzz_decode_target(const uint8_t *data, size_t size, struct aw_scenario *sc,
+			  enum aw_fuzz_target target)
+{
 	uint8_t h[AW_FUZZ_HEADER] = { 0 };
 	size_t n;
 
 	aw_scenario_init(sc);
 	memcpy(h, data, size < AW_FUZZ_HEADER ? size : AW_FUZZ_HEADER);
-	config(h, sc);
+	config(h, sc, target);
 	if (names(sc))
 		return -1;
 	/* the four processes exist from the start: two with the default layout */
@@ -256,6 +322,8 @@ static uint8_t fkind(const struct aw_event *ev)
 	case AW_EV_MREMAP: return AW_FK_MREMAP;
 	case AW_EV_MEMCG_LIMIT: return AW_FK_LIMIT;
 	case AW_EV_TIME: return AW_FK_TIME;
+	case AW_EV_KHUGEPAGED: return ev->arg ? AW_FK_KH_SET : AW_FK_KHUGEPAGED;
+	case AW_EV_PRCTL_THP: return AW_FK_PRCTL;
 	default: return 0xff;
 	}
 }
@@ -274,6 +342,7 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 	memset(out, 0, AW_FUZZ_HEADER);
 	out[0] = (uint8_t)(cfg->nr_nodes > 2);
 	out[1] = (uint8_t)cfg->thp;
+	/* the khugepaged target reads THP never as madvise (never = 0, (0 / 3) % 2 = 0) */
 	out[2] = (uint8_t)v;
 	out[3] = (uint8_t)((cfg->skip_empty + 7) % 8);
 	for (int m = 1; m < cfg->nr_memcgs; m++)
@@ -312,10 +381,47 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 			break;
 		case AW_EV_MMAP:
 			r[1] = (uint8_t)((ev->flags & AW_MAP_HUGEPAGE ? 1 : 0) | (ev->flags & AW_MAP_NOHUGEPAGE ? 2 : 0) |
-					 (ev->flags & AW_MAP_FILE ? 4 : 0));
+					 (ev->flags & AW_MAP_FILE ? 4 : 0) |
+					 (len % PMD_PAGES ? AW_FUZZ_EXACT : 0) |
+					 (ev->flags & AW_MAP_DROPPABLE ? AW_FUZZ_DROPPABLE : 0));
 			break;
 		case AW_EV_MADVISE:
 			r[10] = (uint8_t)(ev->arg ? ev->arg - 1 : 0);
+			if (off % PMD_PAGES || len % PMD_PAGES)
+				r[1] = AW_FUZZ_EXACT;
+			break;
+		case AW_EV_KHUGEPAGED:
+			memset(r + 2, 0, 8);
+			if (ev->arg) {
+				uint64_t val = ev->len;
+
+				r[10] = (uint8_t)(ev->arg - AW_KH_PAGES_TO_SCAN);
+				if (ev->arg == AW_KH_PAGES_TO_SCAN ? !val : val >= PMD_PAGES) {
+					r[1] = 7;	/* illegal */
+					val = val >= PMD_PAGES ? (val - PMD_PAGES) % 1024 : 0;
+				} else if (ev->arg == AW_KH_PAGES_TO_SCAN) {
+					val = val > 65536 ? 65535 : val - 1;
+				}
+				r[8] = (uint8_t)val;
+				r[9] = (uint8_t)(val >> 8);
+				break;
+			}
+			/* the listed pages_to_scan nearest from below (0 = the knob) */
+			for (int p = 15; p >= 8; p--)
+				if (ev->len >= aw_fuzz_kh_pages[p]) {
+					r[10] = (uint8_t)p;
+					break;
+				}
+			if (ev->flags & AW_KH_FULL) {
+				r[1] = 1;
+				r[11] = ev->repeat > 1 ? 1 : 0;
+			} else {
+				r[11] = (uint8_t)(ev->repeat > 8 ? 7 : ev->repeat ? ev->repeat - 1 : 0);
+			}
+			break;
+		case AW_EV_PRCTL_THP:
+			memset(r + 3, 0, 7);
+			r[10] = (uint8_t)ev->arg;
 			break;
 		case AW_EV_EVICT:
 			r[1] = ev->flags & AW_EVICT_DIRECT ? 1 : 0;

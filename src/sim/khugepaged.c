@@ -432,7 +432,8 @@ static int __collapse_huge_page_isolate(struct aw_kernel *k, struct vm_area_stru
  * __collapse_huge_page_copy() and __collapse_huge_page_copy_succeeded():
  * each subpage takes the contents of its PTE's page (zeroes for a hole),
  * then the small folios lose this mapping and are freed if it was the last.
- * Returns the pages that were resident before.
+ * Returns the pages that were resident (counted in RSS) before: neither
+ * holes nor zero-page PTEs.
  */
 static long __collapse_huge_page_copy(struct aw_kernel *k, struct mm_struct *mm, struct aw_ptable *pt,
 				      struct folio *thp, uint64_t haddr)
@@ -446,10 +447,9 @@ static long __collapse_huge_page_copy(struct aw_kernel *k, struct mm_struct *mm,
 
 		if (collapse_pte_is_hole(k, pteval)) {
 			*folio_page_version(thp, i) = 0;	/* clear_user_highpage() */
+			/* the zero page was never counted in RSS: it becomes anon memory now */
 			if (pte_swp(pteval))
 				swap_slot_put(k, pte_swp_slot(pteval));
-			else if (pte_present(pteval))
-				resident++;	/* the zero page counted as mapped */
 			pt->e[i] = 0;
 			continue;
 		}

@@ -58,22 +58,23 @@ static void test_access_folding(void)
 	const struct aw_event *ev;
 
 	/*
-	 * Record 0: kind 1 + 21 = 22 → 22 % 21 = 1 (write), process 6 % 4 + 1
+	 * Record 0: kind 1 + 24 = 25 → 25 % 24 = 1 (write), process 6 % 4 + 1
 	 * = 3, region 11 % 8 + 1 = 4, offset 4096 + 5 → 5 pages, length
 	 * 1000 → 1 + 1000 pages, clamped to the 16-page access: 64 KiB at
 	 * region offset 20 KiB; repeat 1 + 7 % 4 = 4.
 	 */
-	r0[0] = 22, r0[2] = 6, r0[3] = 11;
+	r0[0] = 25, r0[2] = 6, r0[3] = 11;
 	put_u16(r0 + 6, 4096 + 5);
 	put_u16(r0 + 8, 1000);
 	r0[11] = 7;
 	/*
 	 * Record 1: mmap (kind 5) in region 8 (byte 3 = 7), offset 4000,
 	 * length 1 + 200 pages → folded to 4096 - 4000 = 96 pages at the
-	 * region's fixed address base + 7 GiB; flags 1|2 ask for both
-	 * MADV_HUGEPAGE and NOHUGEPAGE, and HUGEPAGE wins.
+	 * region's fixed address base + 7 GiB (flag 8: the exact length);
+	 * flags 1|2 ask for both MADV_HUGEPAGE and NOHUGEPAGE, and HUGEPAGE
+	 * wins.
 	 */
-	r1[0] = 5, r1[1] = 3, r1[3] = 7;
+	r1[0] = 5, r1[1] = 3 | 8, r1[3] = 7;
 	put_u16(r1 + 6, 4000);
 	put_u16(r1 + 8, 200);
 	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
@@ -181,6 +182,209 @@ static void test_encode_roundtrip(void)
 	aw_scenario_free(&b);
 }
 
+/* mmap lengths and hugepage/collapse advice cover whole 2 MiB ranges unless flag 8 */
+static void test_pmd_rounding(void)
+{
+	uint8_t in[AW_FUZZ_HEADER + 4 * AW_FUZZ_RECORD] = { 0 };
+	uint8_t *r = in + AW_FUZZ_HEADER;
+	struct aw_scenario sc;
+	const struct aw_event *ev;
+
+	/* mmap (kind 5), no flags, length 1 + 600 = 601 pages → 1024 (4 MiB);
+	 * flag 0x10 | 4: a file mapping is never droppable */
+	r[0] = 5, r[1] = 0x14;
+	put_u16(r + 8, 600);
+	/* mmap, flag 0x10: droppable; 1 + 4095 pages stay 4096 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 5 + 24, r[1] = 0x10;
+	put_u16(r + 8, 4095);
+	/*
+	 * madvise (kind 7), argument 4 → advice 1 + 4 % 7 = 5 (hugepage),
+	 * offset 700 pages, length 1 + 99 = 100: widened to [512, 1024)
+	 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 7, r[10] = 4;
+	put_u16(r + 6, 700);
+	put_u16(r + 8, 99);
+	/* the same as MADV_FREE (argument 0 → advice 1): exact */
+	r += AW_FUZZ_RECORD;
+	r[0] = 7, r[10] = 0;
+	put_u16(r + 6, 700);
+	put_u16(r + 8, 99);
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.nr_events, FIRST + 4);
+	ev = &sc.events[FIRST];
+	CHECK_EQ(ev->len, 1024 * PAGE);
+	CHECK(ev->flags & AW_MAP_FILE);
+	CHECK(!(ev->flags & AW_MAP_DROPPABLE));
+	ev = &sc.events[FIRST + 1];
+	CHECK_EQ(ev->len, 4096 * PAGE);
+	CHECK_EQ(ev->flags, AW_MAP_DROPPABLE);
+	ev = &sc.events[FIRST + 2];
+	CHECK_EQ(ev->arg, AW_MADV_HUGEPAGE);
+	CHECK_EQ(ev->addr, 512 * PAGE);
+	CHECK_EQ(ev->len, 512 * PAGE);
+	ev = &sc.events[FIRST + 3];
+	CHECK_EQ(ev->arg, AW_MADV_FREE);
+	CHECK_EQ(ev->addr, 700 * PAGE);
+	CHECK_EQ(ev->len, 100 * PAGE);
+	aw_scenario_free(&sc);
+}
+
+/* the khugepaged kinds: wake-ups, knob stores, prctl */
+static void test_khugepaged_kinds(void)
+{
+	uint8_t in[AW_FUZZ_HEADER + 8 * AW_FUZZ_RECORD] = { 0 };
+	uint8_t *r = in + AW_FUZZ_HEADER;
+	struct aw_scenario sc;
+	const struct aw_event *ev;
+
+	/*
+	 * Record 0: kind 21 (khugepaged), argument 3 → 3 % 16 = 3: the knob
+	 * (len 0); no flag, repeat byte 12 → 1 + 12 % 8 = 5 wake-ups.  The
+	 * process, region and node bytes are ignored.
+	 */
+	r[0] = 21, r[2] = 3, r[3] = 5, r[4] = 1, r[10] = 3, r[11] = 12;
+	/* Record 1: kind 21 + 24 = 45, argument 16 + 13 → 13: pages 513;
+	 * flag 1: full scans, repeat byte 7 → 1 + 7 % 2 = 2 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 45, r[1] = 1, r[10] = 29, r[11] = 7;
+	/* Record 2: kind 22 (knob store), argument 4 → knob 1 + 4 % 4 = 1
+	 * (pages_to_scan), no flag: 1 + bytes 8-9 = 1 + 300 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 22, r[10] = 4;
+	put_u16(r + 8, 300);
+	/* Record 3: knob 1 + 1 = 2 (max_ptes_none), no flag: 1000 % 512 = 488 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 22, r[10] = 1;
+	put_u16(r + 8, 1000);
+	/* Record 4: knob 1 + 2 = 3 (max_ptes_swap), flag 2: listed value
+	 * aw_fuzz_kh_values[11 % 8 = 3] = 64 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 22, r[1] = 2, r[10] = 2;
+	put_u16(r + 8, 11);
+	/* Record 5: knob 1 + 3 = 4 (max_ptes_shared), flags 7: illegal,
+	 * 512 + 5 % 1024 = 517 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 22, r[1] = 7, r[10] = 3;
+	put_u16(r + 8, 5);
+	/* Record 6: pages_to_scan, flags 7: illegal 0 */
+	r += AW_FUZZ_RECORD;
+	r[0] = 22, r[1] = 0xff, r[10] = 0;
+	/* Record 7: kind 23 (prctl), process 1 + 5 % 4 = 2, argument 5 % 3 = 2
+	 * (disable except advised) */
+	r += AW_FUZZ_RECORD;
+	r[0] = 23, r[2] = 5, r[3] = 3, r[10] = 5;
+	put_u16(r + 8, 77);
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.nr_events, FIRST + 8);
+	ev = &sc.events[FIRST];
+	CHECK_EQ(ev->kind, AW_EV_KHUGEPAGED);
+	CHECK_EQ(ev->arg, AW_KH_RUN);
+	CHECK_EQ(ev->len, 0);
+	CHECK_EQ(ev->repeat, 5);
+	CHECK_EQ(ev->flags, 0);
+	CHECK_EQ(ev->pid, 0);
+	CHECK_EQ(ev->region, 0);
+	CHECK_EQ(ev->node, 0);
+	ev = &sc.events[FIRST + 1];
+	CHECK_EQ(ev->len, 513);
+	CHECK_EQ(ev->flags, AW_KH_FULL);
+	CHECK_EQ(ev->repeat, 2);
+	ev = &sc.events[FIRST + 2];
+	CHECK_EQ(ev->kind, AW_EV_KHUGEPAGED);
+	CHECK_EQ(ev->arg, AW_KH_PAGES_TO_SCAN);
+	CHECK_EQ(ev->len, 301);
+	CHECK_EQ(ev->repeat, 0);
+	ev = &sc.events[FIRST + 3];
+	CHECK_EQ(ev->arg, AW_KH_MAX_PTES_NONE);
+	CHECK_EQ(ev->len, 488);
+	ev = &sc.events[FIRST + 4];
+	CHECK_EQ(ev->arg, AW_KH_MAX_PTES_SWAP);
+	CHECK_EQ(ev->len, 64);
+	ev = &sc.events[FIRST + 5];
+	CHECK_EQ(ev->arg, AW_KH_MAX_PTES_SHARED);
+	CHECK_EQ(ev->len, 517);
+	ev = &sc.events[FIRST + 6];
+	CHECK_EQ(ev->arg, AW_KH_PAGES_TO_SCAN);
+	CHECK_EQ(ev->len, 0);
+	ev = &sc.events[FIRST + 7];
+	CHECK_EQ(ev->kind, AW_EV_PRCTL_THP);
+	CHECK_EQ(ev->pid, 2);
+	CHECK_EQ(ev->arg, AW_THP_DISABLE_EXCEPT_ADVISED);
+	CHECK_EQ(ev->region, 0);
+	CHECK_EQ(ev->len, 0);
+	aw_scenario_free(&sc);
+}
+
+/* the khugepaged target folds THP never; the lockstep target keeps it */
+static void test_khugepaged_target(void)
+{
+	uint8_t in[AW_FUZZ_HEADER] = { 0 };
+	struct aw_scenario sc;
+
+	/* byte 1 = 3: 3 % 3 = 0 (never); (3 / 3) % 2 = 1 → always */
+	in[1] = 3;
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.cfg.thp, AW_THP_NEVER);
+	aw_scenario_free(&sc);
+	CHECK_EQ(aw_fuzz_decode_target(in, sizeof(in), &sc, AW_FUZZ_KHUGEPAGED), 0);
+	CHECK_EQ(sc.cfg.thp, AW_THP_ALWAYS);
+	CHECK_EQ(sc.cfg.thp_modes, 1U << AW_THP_ALWAYS);
+	aw_scenario_free(&sc);
+	/* byte 1 = 6: never, (6 / 3) % 2 = 0 → madvise; byte 1 = 4: always either way */
+	in[1] = 6;
+	CHECK_EQ(aw_fuzz_decode_target(in, sizeof(in), &sc, AW_FUZZ_KHUGEPAGED), 0);
+	CHECK_EQ(sc.cfg.thp, AW_THP_MADVISE);
+	aw_scenario_free(&sc);
+	in[1] = 4;
+	CHECK_EQ(aw_fuzz_decode_target(in, sizeof(in), &sc, AW_FUZZ_KHUGEPAGED), 0);
+	CHECK_EQ(sc.cfg.thp, AW_THP_ALWAYS);
+	aw_scenario_free(&sc);
+	CHECK_EQ(aw_fuzz_target_of("khugepaged"), AW_FUZZ_KHUGEPAGED);
+	CHECK_EQ(aw_fuzz_target_of("khugepaged-base,khugepaged-patched"), AW_FUZZ_KHUGEPAGED);
+	CHECK_EQ(aw_fuzz_target_of("pud"), AW_FUZZ_LOCKSTEP);
+	CHECK_EQ(aw_fuzz_target_of(NULL), AW_FUZZ_LOCKSTEP);
+}
+
+/* the khugepaged kinds survive encode → decode */
+static void test_khugepaged_roundtrip(void)
+{
+	static const struct { uint32_t arg, flags, repeat; uint64_t len; } kh[] = {
+		{ AW_KH_RUN, 0, 1, 0 }, { AW_KH_RUN, 0, 8, 4096 }, { AW_KH_RUN, AW_KH_FULL, 2, 1 },
+		{ AW_KH_RUN, AW_KH_FULL, 1, 513 }, { AW_KH_PAGES_TO_SCAN, 0, 0, 4096 },
+		{ AW_KH_PAGES_TO_SCAN, 0, 0, 0 }, { AW_KH_MAX_PTES_NONE, 0, 0, 0 },
+		{ AW_KH_MAX_PTES_SWAP, 0, 0, 511 }, { AW_KH_MAX_PTES_SHARED, 0, 0, 600 },
+	};
+	size_t nk = sizeof(kh) / sizeof(kh[0]);
+	uint8_t out[AW_FUZZ_HEADER + 16 * AW_FUZZ_RECORD] = { 0 };
+	struct aw_scenario a, b;
+	size_t n;
+
+	CHECK_EQ(aw_fuzz_decode(out, AW_FUZZ_HEADER, &a), 0);	/* four processes */
+	a.cfg.thp = AW_THP_NEVER;
+	for (size_t i = 0; i < nk; i++) {
+		struct aw_event ev = { .kind = AW_EV_KHUGEPAGED, .arg = kh[i].arg, .flags = kh[i].flags,
+				       .repeat = kh[i].repeat, .len = kh[i].len };
+
+		CHECK_EQ(aw_scenario_push(&a, &ev, 0), 0);
+	}
+	{
+		struct aw_event ev = { .kind = AW_EV_PRCTL_THP, .pid = 3, .arg = AW_THP_DISABLE_COMPLETELY };
+
+		CHECK_EQ(aw_scenario_push(&a, &ev, 0), 0);
+	}
+	n = aw_fuzz_encode(&a, "khugepaged", out, sizeof(out));
+	CHECK_EQ(n, AW_FUZZ_HEADER + (nk + 1) * AW_FUZZ_RECORD);
+	CHECK_EQ(aw_fuzz_decode_target(out, n, &b, AW_FUZZ_KHUGEPAGED), 0);
+	CHECK_EQ(b.cfg.thp, AW_THP_MADVISE);	/* never → madvise for this target */
+	CHECK_EQ(b.nr_events, a.nr_events);
+	for (size_t e = FIRST; e < a.nr_events && e < b.nr_events; e++)
+		CHECK(!memcmp(&a.events[e], &b.events[e], sizeof(struct aw_event)));
+	aw_scenario_free(&a);
+	aw_scenario_free(&b);
+}
+
 int main(void)
 {
 	RUN(test_header);
@@ -188,5 +392,9 @@ int main(void)
 	RUN(test_bounds);
 	RUN(test_any_bytes);
 	RUN(test_encode_roundtrip);
+	RUN(test_pmd_rounding);
+	RUN(test_khugepaged_kinds);
+	RUN(test_khugepaged_target);
+	RUN(test_khugepaged_roundtrip);
 	return aw_test_report("test_fuzzin");
 }
