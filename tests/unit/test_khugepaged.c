@@ -477,6 +477,34 @@ static void test_collapse_target(void)
 	aw_kernel_destroy(k);
 }
 
+/*
+ * RSS: read faults map the zero page without counting it; a collapse makes
+ * every none or zero PTE anonymous memory (MM_ANONPAGES += none_or_zero),
+ * so 1 written page + 16 zero-page reads + 495 holes become 512 resident,
+ * and munmap takes all 512 back to 0.
+ */
+static void test_collapse_rss(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	struct mm_struct *mm;
+
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, PG(1), true);
+	touch(k, 1, BASE + PG(1), PG(16), false);
+	mm = mm_of(k, 1);
+	CHECK_EQ(mm->rss, 1);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+	CHECK_EQ(k->kh.madv_collapsed, 1);
+	CHECK_EQ(mm->rss, 512);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MUNMAP, .pid = 1, .addr = BASE, .len = MB2 }), 0);
+	CHECK_EQ(mm->rss, 0);
+	CHECK_EQ(findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	test_registration();
@@ -487,5 +515,6 @@ int main(void)
 	test_cursor();
 	test_contents();
 	test_collapse_target();
+	test_collapse_rss();
 	return aw_test_report("test_khugepaged");
 }
