@@ -70,13 +70,67 @@ static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target
 	cfg->swap_bytes = h[5] % 4 ? 512ULL << 20 : 0;
 }
 
+/*
+ * Fields a kind does not use are zero (event.h), as the .aws parser leaves
+ * them: then a decoded stream, rendered as text and parsed back, gives the
+ * very same records.
+ */
+static void zero_unused(struct aw_event *ev)
+{
+	switch (ev->kind) {
+	case AW_EV_PROC: case AW_EV_RUN: case AW_EV_ACCESS:
+		break;
+	default:
+		ev->cpu = 0;
+	}
+	if (ev->kind != AW_EV_ACCESS && ev->kind != AW_EV_KHUGEPAGED)
+		ev->repeat = 0;
+	/* one wake-up is written "khugepaged", which parses to repeat 0 */
+	if (ev->kind == AW_EV_KHUGEPAGED && !(ev->flags & AW_KH_FULL) && ev->repeat == 1)
+		ev->repeat = 0;
+	if (ev->kind != AW_EV_AGE && ev->kind != AW_EV_AGE_BEGIN && ev->kind != AW_EV_EVICT)
+		ev->swappiness = 0;
+	switch (ev->kind) {
+	case AW_EV_AGE: case AW_EV_AGE_BEGIN: case AW_EV_AGE_STEP: case AW_EV_AGE_END:
+	case AW_EV_EVICT: case AW_EV_MIGRATE: case AW_EV_MBIND: case AW_EV_SET_MEMPOLICY:
+		break;
+	default:
+		ev->node = 0;
+	}
+	if (ev->kind != AW_EV_FORK && ev->kind != AW_EV_VFORK && ev->kind != AW_EV_THREAD)
+		ev->pid2 = 0;
+}
+
 static int push(struct aw_scenario *sc, struct aw_event *ev, uint32_t line)
 {
+	zero_unused(ev);
 	return aw_scenario_push(sc, ev, line);
 }
 
-/* One record into zero or one event (line = record index + 1, for messages). */
-static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line)
+/*
+ * Keep a region-relative range inside the region's length as the .aws
+ * parser knows it (the latest mmap or mremap of that region), so that every
+ * decoded stream renders to a .aws file that parses back.  The model would
+ * take a range beyond the mapping anyway (it skips what no VMA covers); the
+ * text format is stricter, to catch typos.
+ */
+static void fold_into_region(struct aw_event *ev, uint64_t rlen)
+{
+	uint64_t off = ev->addr / PAGE, len = ev->len / PAGE;
+
+	if (!rlen)
+		return;		/* not mapped yet: the text names off and len, unchecked */
+	if (off >= rlen)
+		off %= rlen;
+	if (len > rlen - off)
+		len = rlen - off;
+	ev->addr = off * PAGE;
+	ev->len = len * PAGE;
+}
+
+/* One record into zero or one event (line = record index + 1, for messages).
+ * rlen: each region's length in pages as the text format tracks it. */
+static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line, uint64_t *rlen)
 {
 	const struct aw_config *cfg = &sc->cfg;
 	int cpus = 2 * cfg->nr_nodes;
@@ -235,6 +289,21 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		ev.len = (uint64_t)(arg + 1) * 100000000ULL;
 		goto no_target;
 	}
+	if (ev.kind == AW_EV_MMAP) {
+		rlen[ev.region - 1] = ev.len / PAGE;
+	} else if (ev.kind == AW_EV_MREMAP) {
+		/*
+		 * "mremap P REGION NEWSIZE": the whole region as the text knows
+		 * it.  A region no mmap has named yet is not mapped at run time
+		 * either, so the event would do nothing: leave it out.
+		 */
+		if (!rlen[ev.region - 1])
+			return 0;
+		ev.len = rlen[ev.region - 1] * PAGE;
+		rlen[ev.region - 1] = ev.stride / PAGE;
+	} else {
+		fold_into_region(&ev, rlen[ev.region - 1]);
+	}
 	return push(sc, &ev, line);
 no_machine:	/* khugepaged: no process, range, node or swappiness; len, arg, repeat, flags set */
 	ev.pid = 0;
@@ -271,6 +340,7 @@ int aw_fuzz_decode_target(const uint8_t *data, size_t size, struct aw_scenario *
 			  enum aw_fuzz_target target)
 {
 	uint8_t h[AW_FUZZ_HEADER] = { 0 };
+	uint64_t rlen[AW_FUZZ_REGIONS] = { 0 };
 	size_t n;
 
 	aw_scenario_init(sc);
@@ -293,7 +363,7 @@ int aw_fuzz_decode_target(const uint8_t *data, size_t size, struct aw_scenario *
 	if (n > AW_FUZZ_MAX_EVENTS)
 		n = AW_FUZZ_MAX_EVENTS;
 	for (size_t i = 0; i < n; i++)
-		if (decode_record(data + AW_FUZZ_HEADER + i * AW_FUZZ_RECORD, sc, (uint32_t)(i + 1)))
+		if (decode_record(data + AW_FUZZ_HEADER + i * AW_FUZZ_RECORD, sc, (uint32_t)(i + 1), rlen))
 			return -1;
 	return 0;
 }

@@ -347,11 +347,11 @@ static void test_khugepaged_target(void)
 	CHECK_EQ(aw_fuzz_target_of(NULL), AW_FUZZ_LOCKSTEP);
 }
 
-/* the khugepaged kinds survive encode → decode */
+/* the khugepaged kinds survive encode → decode (one wake-up is repeat 0, as the text parses it) */
 static void test_khugepaged_roundtrip(void)
 {
 	static const struct { uint32_t arg, flags, repeat; uint64_t len; } kh[] = {
-		{ AW_KH_RUN, 0, 1, 0 }, { AW_KH_RUN, 0, 8, 4096 }, { AW_KH_RUN, AW_KH_FULL, 2, 1 },
+		{ AW_KH_RUN, 0, 0, 0 }, { AW_KH_RUN, 0, 8, 4096 }, { AW_KH_RUN, AW_KH_FULL, 2, 1 },
 		{ AW_KH_RUN, AW_KH_FULL, 1, 513 }, { AW_KH_PAGES_TO_SCAN, 0, 0, 4096 },
 		{ AW_KH_PAGES_TO_SCAN, 0, 0, 0 }, { AW_KH_MAX_PTES_NONE, 0, 0, 0 },
 		{ AW_KH_MAX_PTES_SWAP, 0, 0, 511 }, { AW_KH_MAX_PTES_SHARED, 0, 0, 600 },
@@ -385,6 +385,95 @@ static void test_khugepaged_roundtrip(void)
 	aw_scenario_free(&b);
 }
 
+/*
+ * Region-relative ranges stay inside the region's length as the .aws text
+ * knows it (latest mmap or mremap), so every stream renders and parses back.
+ * Record 0: mmap (kind 5) of region 1, length 1 + 511 = 512 pages (2 MiB).
+ * Record 1: read (kind 0) of region 1 at page 600, 16 pages: 600 >= 512, so
+ *   600 % 512 = 88, and 88 + 16 <= 512: pages 88..103.
+ * Record 2: mremap (kind 18) of region 1 to 1 + 3 = 4 pages: len = the 512
+ *   pages the text knows, stride 4 pages.
+ * Record 3: read of region 1 at page 2, 16 pages: clipped to 4 - 2 = 2.
+ */
+static void test_region_folding(void)
+{
+	uint8_t in[AW_FUZZ_HEADER + 4 * AW_FUZZ_RECORD] = { 0 };
+	uint8_t *r = in + AW_FUZZ_HEADER;
+	struct aw_scenario sc;
+
+	r[0] = AW_FK_MMAP;
+	put_u16(r + 8, 511);
+	r += AW_FUZZ_RECORD;
+	r[0] = AW_FK_READ;
+	put_u16(r + 6, 600);
+	put_u16(r + 8, 15);
+	r += AW_FUZZ_RECORD;
+	r[0] = AW_FK_MREMAP;
+	r[10] = 3;
+	put_u16(r + 8, 9);
+	r += AW_FUZZ_RECORD;
+	r[0] = AW_FK_READ;
+	put_u16(r + 6, 2);
+	put_u16(r + 8, 15);
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.nr_events, FIRST + 4);
+	CHECK_EQ(sc.events[FIRST].len, 512 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 1].addr, 88 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 1].len, 16 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 2].kind, AW_EV_MREMAP);
+	CHECK_EQ(sc.events[FIRST + 2].len, 512 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 2].stride, 4 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 3].addr, 2 * PAGE);
+	CHECK_EQ(sc.events[FIRST + 3].len, 2 * PAGE);
+	aw_scenario_free(&sc);
+}
+
+/*
+ * Any byte string renders to .aws text that parses back to the same events
+ * (agewalk convert --from fuzz: every crash must be readable and rerunnable).
+ */
+static void test_any_bytes_render(void)
+{
+	uint8_t in[AW_FUZZ_HEADER + 128 * AW_FUZZ_RECORD];
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	int unparsable = 0, changed = 0;
+
+	for (int round = 0; round < 300; round++) {
+		struct aw_scenario sc, back;
+		char *text = NULL, err[256];
+		size_t n = 0;
+		FILE *f;
+
+		for (size_t i = 0; i < sizeof(in); i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			in[i] = (uint8_t)x;
+		}
+		CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+		f = open_memstream(&text, &n);
+		aw_aws_write(f, &sc);
+		fclose(f);
+		if (aw_aws_parse_string("render", text, &back, err, sizeof(err))) {
+			if (unparsable++ < 3)
+				fprintf(stderr, "round %d: %s\n", round, err);
+		} else if (back.nr_events != sc.nr_events) {
+			changed++;
+		} else {
+			for (size_t e = 0; e < sc.nr_events; e++) {
+				const struct aw_event *a = &sc.events[e], *b = &back.events[e];
+
+				if (memcmp(a, b, sizeof(*a)) && changed++ < 5)
+					fprintf(stderr, "round %d: event %zu (kind %u) differs after the text\n",
+						round, e, a->kind);
+			}
+		}
+		aw_scenario_free(&back);
+		aw_scenario_free(&sc);
+		free(text);
+	}
+	CHECK_EQ(unparsable, 0);
+	CHECK_EQ(changed, 0);
+}
+
 int main(void)
 {
 	RUN(test_header);
@@ -396,5 +485,7 @@ int main(void)
 	RUN(test_khugepaged_kinds);
 	RUN(test_khugepaged_target);
 	RUN(test_khugepaged_roundtrip);
+	RUN(test_region_folding);
+	RUN(test_any_bytes_render);
 	return aw_test_report("test_fuzzin");
 }
