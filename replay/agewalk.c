@@ -238,6 +238,7 @@ static void usage(FILE *out)
 	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
 	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
 	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
+	      "                 [--khugepaged-prctl-enter]\n"
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
 	      "       agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
@@ -259,7 +260,7 @@ struct opts {
 	int skip_empty;
 	const char *walk_log;
 	int khugepaged_rev;
-	bool khugepaged_base;
+	bool khugepaged_base, khugepaged_prctl_enter;
 };
 
 static int parse_variants(struct opts *o, const char *arg)
@@ -339,6 +340,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->khugepaged_rev = !strcmp(argv[i], "v8") ? AW_KH_REV_V8 : AW_KH_REV_SEED;
+		} else if (!strcmp(a, "--khugepaged-prctl-enter")) {
+			o->khugepaged_prctl_enter = true;
 		} else if (!strcmp(a, "--khugepaged") && i + 1 < argc) {
 			i++;
 			if (strcmp(argv[i], "base") && strcmp(argv[i], "patched")) {
@@ -374,6 +377,7 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		.bugs = o->bugs, .skip_empty = o->skip_empty, .oracles = !o->no_oracles,
 		.keep_going = o->keep_going, .diff_threshold = 0, .walk_log = walk_log,
 		.khugepaged_rev = o->khugepaged_rev, .khugepaged_base = o->khugepaged_base,
+		.khugepaged_prctl_enter = o->khugepaged_prctl_enter,
 	};
 	int status = 0;
 

@@ -150,6 +150,8 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			features &= ~AW_FEAT_KHUGEPAGED_PATCHED;
 		if (o->khugepaged_rev == AW_KH_REV_V8)
 			features |= AW_FEAT_KHUGEPAGED_V8;
+		if (o->khugepaged_prctl_enter)
+			features |= AW_FEAT_KH_PRCTL_ENTER;
 		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, features, o->bugs);
 		if (!ls->k[v] || (o->oracles && aw_oracle_attach(ls->k[v]))) {
 			snprintf(ls->err, sizeof(ls->err), "cannot create the simulated machine");

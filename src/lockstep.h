@@ -46,6 +46,7 @@ struct aw_lockstep_opts {
 	long diff_threshold;		/* differential premature-reclaim: allowed hot evictions */
 	int khugepaged_rev;		/* enum aw_kh_rev: the patched khugepaged's revision */
 	bool khugepaged_base;		/* MGLRU variants run base khugepaged */
+	bool khugepaged_prctl_enter;	/* prctl enabling THP registers the mm */
 	FILE *walk_log;
 };
 

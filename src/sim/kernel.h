@@ -25,6 +25,7 @@
 #define AW_FEAT_EMPTYMAP	0x02	/* seed RFC: per-node empty-mm skip */
 #define AW_FEAT_KHUGEPAGED_PATCHED 0x04	/* third seed: khugepaged progress, lazyfree, disable */
 #define AW_FEAT_KHUGEPAGED_V8	0x08	/* ... as in the later v8 (VM_DROPPABLE exempt) */
+#define AW_FEAT_KH_PRCTL_ENTER	0x10	/* prctl enabling THP registers the mm (kernel-model.md §10.0) */
 
 /*
  * Planted bugs (scenarios.md §3): realistic one-line mistakes, each at the

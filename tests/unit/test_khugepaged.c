@@ -505,6 +505,32 @@ static void test_collapse_rss(void)
 	aw_kernel_destroy(k);
 }
 
+/*
+ * prctl: mainline's prctl_set_thp_disable() only flips the flags; with
+ * AW_FEAT_KH_PRCTL_ENTER (kernel-model.md §10.0) re-enabling THP runs
+ * khugepaged_enter_vma() over the VMAs.  An mm whose only eligible VMA got
+ * its anon_vma while THP was disabled is registered by neither the faults
+ * (THP disabled) nor, in mainline, the prctl.
+ */
+static void test_prctl_enter(void)
+{
+	for (int enter = 0; enter < 2; enter++) {
+		struct aw_kernel *k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED |
+					     (enter ? AW_FEAT_KH_PRCTL_ENTER : 0));
+
+		proc(k, 1);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1,
+						     .arg = AW_THP_DISABLE_COMPLETELY }), 0);
+		map(k, 1, BASE, MB2, 0);
+		touch(k, 1, BASE, MB2, true);		/* small pages: THP disabled */
+		CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1, .arg = AW_THP_ENABLE }), 0);
+		CHECK_EQ(!!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE), enter);
+		CHECK_EQ(nr_slots(k), enter);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	test_registration();
@@ -516,5 +542,6 @@ int main(void)
 	test_contents();
 	test_collapse_target();
 	test_collapse_rss();
+	test_prctl_enter();
 	return aw_test_report("test_khugepaged");
 }
