@@ -34,6 +34,9 @@ struct aw_kh_oracle {
 	int clean_lazyfree;		/* first clean lazyfree PTE of the collapsing range, -1 */
 	uint32_t token[HPAGE_PMD_NR];	/* contents before the collapse */
 	const char *source[HPAGE_PMD_NR];
+	uint64_t *counted;		/* by mm id: the slot check that last counted it */
+	uint32_t cap_counted;
+	uint64_t check;			/* slot checks so far */
 };
 
 int aw_kh_oracle_attach(struct aw_kernel *k)
@@ -44,6 +47,8 @@ int aw_kh_oracle_attach(struct aw_kernel *k)
 
 void aw_kh_oracle_detach(struct aw_kernel *k)
 {
+	if (k->kh_oracle)
+		free(k->kh_oracle->counted);
 	free(k->kh_oracle);
 	k->kh_oracle = NULL;
 }
@@ -225,6 +230,41 @@ void aw_or_kh_collapse_end(struct aw_kernel *k, struct mm_struct *mm, uint64_t h
 	}
 }
 
+/*
+ * Live mms with MMF_VM_HUGEPAGE, each counted once.  Every live mm has a
+ * task (mm_users), so walking the tasks finds them all without visiting
+ * the ids of every mm that ever existed.
+ */
+static unsigned long count_flagged_mms(struct aw_kernel *k)
+{
+	struct aw_kh_oracle *o = k->kh_oracle;
+	unsigned long n = 0;
+
+	o->check++;
+	for (uint32_t pid = 1; pid < k->nr_tasks; pid++) {
+		struct aw_task *t = &k->tasks[pid];
+		struct mm_struct *mm = t->alive ? aw_mm(k, t->mm) : NULL;
+
+		if (!mm || !(mm->flags & MMF_VM_HUGEPAGE))
+			continue;
+		if (mm->id >= o->cap_counted) {
+			uint32_t cap = mm->id * 2 + 16;
+			uint64_t *a = realloc(o->counted, cap * sizeof(*a));
+
+			if (!a)
+				return n;
+			memset(a + o->cap_counted, 0, (cap - o->cap_counted) * sizeof(*a));
+			o->counted = a;
+			o->cap_counted = cap;
+		}
+		if (o->counted[mm->id] != o->check) {
+			o->counted[mm->id] = o->check;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* MMF_VM_HUGEPAGE <=> a slot on the list names the mm, one slot per mm. */
 static void check_slots(struct aw_kernel *k)
 {
@@ -243,12 +283,7 @@ static void check_slots(struct aw_kernel *k)
 					 !mm ? "is gone" : !(mm->flags & MMF_VM_HUGEPAGE) ?
 					 "lacks MMF_VM_HUGEPAGE" : "points at another slot");
 	}
-	for (uint32_t i = 0; i < k->nr_mms; i++) {
-		struct mm_struct *mm = k->mms[i];
-
-		if (mm && (mm->flags & MMF_VM_HUGEPAGE))
-			flagged++;
-	}
+	flagged = count_flagged_mms(k);
 	if (flagged != slots)
 		aw_oracle_report(k, AW_OR_KH_SLOT, "%lu live mms have MMF_VM_HUGEPAGE but %lu slots are listed",
 				 flagged, slots);

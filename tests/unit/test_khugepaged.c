@@ -531,6 +531,89 @@ static void test_prctl_enter(void)
 	}
 }
 
+static bool has_finding(struct aw_kernel *k, enum aw_oracle_id id)
+{
+	for (int i = 0; i < aw_oracle_nr_findings(k); i++)
+		if (aw_oracle_finding(k, i)->oracle == id)
+			return true;
+	return false;
+}
+
+/*
+ * Each khugepaged oracle fires on a state built by hand to violate it:
+ * a flag without a slot and a slot without its flag (khugepaged-slot), a
+ * range whose reported cost is not the rule's and a wake-up whose trace
+ * does not add up (khugepaged-progress), a THP whose subpage lost its
+ * contents (khugepaged-data-loss).
+ */
+static void test_oracles_fire(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
+	struct mm_struct *mm;
+	pmd_t *pmd;
+
+	aw_oracle_attach(k);
+	proc(k, 1);
+	proc(k, 2);
+	map(k, 1, BASE, MB2, 0);
+	touch(k, 1, BASE, MB2, true);			/* registered, range 0 a THP */
+	mm = mm_of(k, 1);
+	mm->flags &= ~MMF_VM_HUGEPAGE;			/* a slot without its flag */
+	wake(k);
+	CHECK(has_finding(k, AW_OR_KH_SLOT));
+	aw_kernel_destroy(k);
+
+	k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	mm_of(k, 1)->flags |= MMF_VM_HUGEPAGE;		/* a flag without a slot */
+	wake(k);
+	CHECK(has_finding(k, AW_OR_KH_SLOT));
+	aw_kernel_destroy(k);
+
+	k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, 0);
+	touch(k, 1, BASE, MB2, true);
+	mm = mm_of(k, 1);
+	aw_or_kh_range_begin(k, mm, &mm->vmas[0], BASE);	/* PMD-mapped: the rule says 1 */
+	aw_or_kh_range_end(k, SCAN_PMD_MAPPED, 512);
+	CHECK(has_finding(k, AW_OR_KH_PROGRESS));
+	CHECK_EQ(aw_oracle_nr_findings(k), 1);
+	aw_or_kh_wakeup_end(k, 4096, 0, 4000);		/* the trace misses 96 */
+	CHECK_EQ(aw_oracle_nr_findings(k), 2);
+	/* a collapse "begun" over a PMD mapping has nothing to compare */
+	aw_or_kh_collapse_begin(k, mm, &mm->vmas[0], BASE, true);
+	aw_or_kh_collapse_end(k, mm, BASE, SCAN_SUCCEED);
+	CHECK_EQ(aw_oracle_nr_findings(k), 2);
+	aw_kernel_destroy(k);
+
+	k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, MB2, true);			/* 512 pages, version 1 each */
+	mm = mm_of(k, 1);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	aw_or_kh_collapse_begin(k, mm, &mm->vmas[0], BASE, false);	/* snapshot: all 1 */
+	{
+		struct aw_kh_oracle *o = k->kh_oracle;
+
+		k->kh_oracle = NULL;			/* collapse unobserved ... */
+		advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+		k->kh_oracle = o;
+	}
+	pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+	CHECK(pmd && pmd_trans_huge(*pmd));
+	if (pmd && pmd_trans_huge(*pmd))
+		*folio_page_version(pfn_folio(&k->mem, pmd_pfn(*pmd)), 9) = 0;	/* ... losing page 9 */
+	aw_or_kh_collapse_end(k, mm, BASE, SCAN_SUCCEED);
+	CHECK(has_finding(k, AW_OR_KH_DATA));
+	CHECK_EQ(aw_oracle_nr_findings(k), 1);
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	test_registration();
@@ -543,5 +626,6 @@ int main(void)
 	test_collapse_target();
 	test_collapse_rss();
 	test_prctl_enter();
+	test_oracles_fire();
 	return aw_test_report("test_khugepaged");
 }
