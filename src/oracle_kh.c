@@ -61,7 +61,7 @@ static bool clean_lazyfree(const struct aw_kernel *k, const struct vm_area_struc
 		return false;
 	if ((k->features & AW_FEAT_KHUGEPAGED_V8) && (vma->vm_flags & VM_DROPPABLE))
 		return false;
-	return !pte_dirty(pte) && folio_test(folio, PG_anon) && !folio_test(folio, PG_swapbacked);
+	return !pte_dirty(pte) && folio_test_lazyfree(folio);
 }
 
 /*

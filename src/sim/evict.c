@@ -248,6 +248,18 @@ static uint32_t swap_slot_alloc(struct aw_kernel *k)
 	return s;
 }
 
+/* Drop one reference to a swap slot; the last frees it (free_swap_and_cache()). */
+void aw_swap_slot_put(struct aw_kernel *k, uint64_t slot)
+{
+	struct aw_swap_slot *s = &k->swap[slot];
+
+	if (s->next && --s->next == 0) {
+		s->next = k->swap_free;
+		k->swap_free = (uint32_t)slot;
+		k->swap_used--;
+	}
+}
+
 static void account_unmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, long nr)
 {
 	struct aw_region *r = region_at(k, mm, addr);

@@ -153,7 +153,7 @@ bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_are
 	}
 }
 
-static void account_map(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, long nr)
+void aw_account_map(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma, long nr)
 {
 	struct aw_region *r = aw_region_of(k, vma);
 
@@ -274,18 +274,9 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	}
 	k->node_stats[folio->nid].refaults++;
 	/* the RFC clears the empty marks on the major-fault paths, all nodes */
-	mm->lru_gen.empty_mask = 0;
-	memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
-	aw_or_mark_cleared(k, mm);
-	if (anon) {
-		struct aw_swap_slot *s = &k->swap[slot];
-
-		if (--s->next == 0) {	/* last reference: free the slot */
-			s->next = k->swap_free;
-			k->swap_free = (uint32_t)slot;
-			k->swap_used--;
-		}
-	}
+	aw_clear_empty_marks(k, mm);
+	if (anon)
+		aw_swap_slot_put(k, slot);
 	return pfn;
 }
 
@@ -311,14 +302,14 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 		aw_rmap_remove(&k->mem, old, mm->id, addr);
 		if (!old->mapcount)
 			aw_folio_put(k, (uint32_t)old_pfn);
-		account_map(k, mm, vma, -1);
+		aw_account_map(k, mm, vma, -1);
 	} else if (pte_present(*pte) && is_zero_pfn(pte_pfn(*pte))) {
 		/* zero page: nothing to release */
 	} else if (pte_present(*pte)) {
-		account_map(k, mm, vma, -1);
+		aw_account_map(k, mm, vma, -1);
 	}
 	*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED);
-	account_map(k, mm, vma, 1);
+	aw_account_map(k, mm, vma, 1);
 	return 0;
 }
 
@@ -360,7 +351,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
 				 ((vma->vm_flags & VM_WRITE) &&
 				  folio_test(pfn_folio(&k->mem, pfn), PG_anon) ? _PAGE_RW : 0));
-		account_map(k, mm, vma, 1);
+		aw_account_map(k, mm, vma, 1);
 	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
 		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
 			return -1;
@@ -460,7 +451,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	*pmd = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_RW |
 			 _PAGE_ACCESSED | _PAGE_DIRTY);
 	mark_path_young(k, mm, haddr);
-	account_map(k, mm, vma, HPAGE_PMD_NR);
+	aw_account_map(k, mm, vma, HPAGE_PMD_NR);
 	folio = pfn_folio(&k->mem, pfn);
 	thp_write(folio, haddr, addr, end, stride);
 	aw_note_access(k, folio, repeat);

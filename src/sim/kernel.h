@@ -198,6 +198,7 @@ void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg);
 static inline void lru_gen_use_mm(struct mm_struct *mm) { mm->lru_gen.bitmap = ~0ULL; }
+void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm);	/* the RFC, emptymap */
 
 /* evict.c: eviction, rmap references, look-around */
 int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
@@ -209,6 +210,7 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			 uint32_t target_pfn);
 void folio_activate(struct aw_kernel *k, uint32_t pfn);
 unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn);
+void aw_swap_slot_put(struct aw_kernel *k, uint64_t slot);
 /* unmap + free one folio entirely (used by munmap, exit, eviction) */
 void aw_folio_put(struct aw_kernel *k, uint32_t pfn);
 
@@ -229,6 +231,8 @@ pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pud_t **pudp);
 void aw_note_access(struct aw_kernel *k, struct folio *folio, uint32_t repeat);
+/* nr pages of vma newly mapped (or unmapped, nr < 0): mm RSS and region residency */
+void aw_account_map(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma, long nr);
 int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, int cpu);
 bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			uint64_t haddr);

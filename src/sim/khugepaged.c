@@ -317,27 +317,6 @@ static void record_collapse(struct aw_kernel *k, struct mm_struct *mm, const str
 	c->region = vma->region;
 }
 
-static void account_rss(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma, long nr)
-{
-	struct aw_region *r = aw_region_of(k, vma);
-
-	mm->rss += nr;
-	if (r)
-		r->resident += nr;
-}
-
-/* Drop one reference to a swap slot (free_swap_and_cache()). */
-static void swap_slot_put(struct aw_kernel *k, uint64_t slot)
-{
-	struct aw_swap_slot *s = &k->swap[slot];
-
-	if (s->next && --s->next == 0) {
-		s->next = k->swap_free;
-		k->swap_free = (uint32_t)slot;
-		k->swap_used--;
-	}
-}
-
 /*
  * __collapse_huge_page_swapin(): do_swap_page() for every swap PTE of the
  * range.  The model swaps in on the collapse's target node and charges
@@ -376,16 +355,14 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 			folio_set(folio, PG_swapbacked);
 		lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
-		swap_slot_put(k, pte_swp_slot(*pte));
+		aw_swap_slot_put(k, pte_swp_slot(*pte));
 		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */
 		*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
 				 (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0));
-		account_rss(k, mm, vma, 1);
+		aw_account_map(k, mm, vma, 1);
 		k->node_stats[folio->nid].refaults++;
 		/* a major fault: the RFC clears the mm's empty marks */
-		mm->lru_gen.empty_mask = 0;
-		memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
-		aw_or_mark_cleared(k, mm);
+		aw_clear_empty_marks(k, mm);
 	}
 	return SCAN_SUCCEED;
 }
@@ -449,7 +426,7 @@ static long __collapse_huge_page_copy(struct aw_kernel *k, struct mm_struct *mm,
 			*folio_page_version(thp, i) = 0;	/* clear_user_highpage() */
 			/* the zero page was never counted in RSS: it becomes anon memory now */
 			if (pte_swp(pteval))
-				swap_slot_put(k, pte_swp_slot(pteval));
+				aw_swap_slot_put(k, pte_swp_slot(pteval));
 			pt->e[i] = 0;
 			continue;
 		}
@@ -525,7 +502,7 @@ static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct v
 	aw_rmap_add(&k->mem, thp, mm->id, haddr);
 	/* folio_add_lru_vma() outside a fault: no PG_active */
 	lru_gen_add_folio(k, aw_lruvec(k, thp->memcg, thp->nid), pfn, false);
-	account_rss(k, mm, vma, HPAGE_PMD_NR - resident);
+	aw_account_map(k, mm, vma, HPAGE_PMD_NR - resident);
 }
 
 /*

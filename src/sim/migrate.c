@@ -6,7 +6,6 @@
  * PMD that mapped the old folio maps the new one with its young and dirty
  * bits restored from the migration entry.
  */
-#include <string.h>
 
 #include "kernel.h"
 #include "../oracle.h"
@@ -72,11 +71,8 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		while (aw_rmap_next(&k->mem, nf, &idx, &mm_id, &addr)) {
 			struct mm_struct *mm = aw_mm(k, mm_id);
 
-			if (!mm)
-				continue;
-			mm->lru_gen.empty_mask = 0;
-			memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
-			aw_or_mark_cleared(k, mm);
+			if (mm)
+				aw_clear_empty_marks(k, mm);
 		}
 	}
 	if (on_lru)

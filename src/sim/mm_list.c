@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "kernel.h"
 #include "../oracle.h"
@@ -80,6 +81,17 @@ void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
  * passes that find its node bit set, and walked on the skip_empty-th.
  * force_scan overrides the skip.  Each node keeps its own clock.
  */
+/*
+ * The RFC clears an mm's empty marks, for every node, on its major-fault
+ * and migration paths: the mm may have gained memory anywhere.
+ */
+void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm)
+{
+	mm->lru_gen.empty_mask = 0;
+	memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
+	aw_or_mark_cleared(k, mm);
+}
+
 static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
 {
 	struct aw_kernel *k = walk->k;

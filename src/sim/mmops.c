@@ -113,13 +113,7 @@ static void zap_pte(struct aw_kernel *k, struct mm_struct *mm, pte_t *pte, uint6
 		if (folio && aw_rmap_remove(&k->mem, folio, mm->id, addr) && !folio->mapcount)
 			aw_folio_put(k, (uint32_t)pte_pfn(v));
 	} else if (pte_swp(v)) {
-		struct aw_swap_slot *s = &k->swap[pte_swp_slot(v)];
-
-		if (s->next && --s->next == 0) {
-			s->next = k->swap_free;
-			k->swap_free = (uint32_t)pte_swp_slot(v);
-			k->swap_used--;
-		}
+		aw_swap_slot_put(k, pte_swp_slot(v));
 	}
 }
 
