@@ -440,14 +440,23 @@ def fault(addr, err):
     return dict(address=addr, ip=0x401000, error_code=err)
 
 
-def main_script():
-    """The main workload: times in microseconds after T0, (cpu, pid, event, fields)."""
-    s = [
+def anon_mapping(length):
+    """Process 100 is switched in, maps length bytes of anonymous memory at
+    0x7f0000000000 (mmap enter/exit) and writes its first page: how most
+    fixtures begin."""
+    return [
         (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
-        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=8 << 20, prot=3, flags=0x22,
+        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=length, prot=3, flags=0x22,
                                    fd=(1 << 64) - 1, off=0)),
         (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
         (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+    ]
+
+
+def main_script():
+    """The main workload: times in microseconds after T0, (cpu, pid, event, fields)."""
+    s = [
+        *anon_mapping(8 << 20),
         (210, 0, 100, FAULT, fault(0x7f0000001234, 6)),
         (220, 0, 100, FAULT, fault(0x7f0000200000, 4)),
         (300, 0, 100, MADVISE, dict(__syscall_nr=28, start=0x7f0000000000, len_in=2 << 20,
@@ -485,11 +494,7 @@ def walk_script():
     walk = lambda seq: dict(nid=0, seq=seq, leaf_total=12, leaf_associated=3, empty=0,
                             pud_skipped=0)
     s = [
-        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
-        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
-                                   fd=(1 << 64) - 1, off=0)),
-        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
-        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        *anon_mapping(4 << 20),
         (300, 0, 0, WALK, walk(7)),
         (701000, 0, 100, FAULT, fault(0x7f0000001000, 6)),
         (702000, 0, 0, WALK, walk(8)),
@@ -502,11 +507,7 @@ def walk_script():
 def mremap_script():
     """mremap(MREMAP_MAYMOVE|MREMAP_FIXED) of a known mapping, then a fault in the new range."""
     s = [
-        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
-        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
-                                   fd=(1 << 64) - 1, off=0)),
-        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
-        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        *anon_mapping(4 << 20),
         (300, 0, 100, MREMAP, dict(__syscall_nr=25, addr=0x7f0000000000, old_len=1 << 20,
                                   new_len=1 << 20, flags=3, new_addr=0x7f0001000000)),
         (400, 0, 100, FAULT, fault(0x7f0001000000, 4)),
@@ -519,11 +520,7 @@ def damon_script():
     agg = lambda start, end, n: dict(target_id=0, nr_regions=2, start=start, end=end,
                                      nr_accesses=n, age=3)
     s = [
-        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
-        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
-                                   fd=(1 << 64) - 1, off=0)),
-        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
-        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        *anon_mapping(4 << 20),
         (210, 0, 100, FAULT, fault(0x7f0000300000, 6)),
         (400000, 1, 0, DAMON, agg(0x7f0000000000, 0x7f0000200000, 5)),
         (400001, 1, 0, DAMON, agg(0x7f0000200000, 0x7f0000400000, 0)),
@@ -552,11 +549,7 @@ def scan_pmd(status, **kw):
 def kh_script():
     """khugepaged: two wake-ups 10 s apart, plus MADV_COLLAPSE in process context."""
     s = [
-        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
-        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=3, flags=0x22,
-                                   fd=(1 << 64) - 1, off=0)),
-        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
-        (200, 0, 100, FAULT, fault(0x7f0000000000, 6)),
+        *anon_mapping(4 << 20),
         # MADV_COLLAPSE (25) and what the kernel records for it, in the caller's context
         (300, 0, 100, MADVISE, dict(__syscall_nr=28, start=0x7f0000200000, len_in=2 << 20,
                                    behavior=25)),
