@@ -162,6 +162,23 @@ void aw_account_map(struct aw_kernel *k, struct mm_struct *mm, const struct vm_a
 		r->resident += nr;
 }
 
+/* mm/rmap.c: folio_add_new_anon_rmap(): anon, swap-backed unless VM_DROPPABLE (born lazyfree) */
+void aw_folio_new_anon(struct folio *folio, const struct vm_area_struct *vma)
+{
+	folio_set(folio, PG_anon);
+	if (!(vma->vm_flags & VM_DROPPABLE))
+		folio_set(folio, PG_swapbacked);
+}
+
+/* mm/mlock.c: mlock_new_folio() for a VM_LOCKED VMA */
+void aw_mlock_new_folio(struct folio *folio, const struct vm_area_struct *vma)
+{
+	if (vma->vm_flags & VM_LOCKED) {
+		folio_set(folio, PG_mlocked);
+		folio_set(folio, PG_unevictable);
+	}
+}
+
 /*
  * A new folio mapped by a fault: charged, flagged, placed on the LRU as
  * folio_add_lru() does inside a fault (PG_active when the VMA has recency,
@@ -202,16 +219,9 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	 */
 	if (k->memcg[mm->memcg].reclaim_calls != reclaim_calls)
 		lru_gen_use_mm(mm);
-	if (anon) {
-		/* folio_add_new_anon_rmap(): VM_DROPPABLE folios are born lazyfree */
-		folio_set(folio, PG_anon);
-		if (!(vma->vm_flags & VM_DROPPABLE))
-			folio_set(folio, PG_swapbacked);
-	}
-	if (vma->vm_flags & VM_LOCKED) {
-		folio_set(folio, PG_mlocked);
-		folio_set(folio, PG_unevictable);
-	}
+	if (anon)
+		aw_folio_new_anon(folio, vma);
+	aw_mlock_new_folio(folio, vma);
 	if (!(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
 		folio_set(folio, PG_active);
 	lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);

@@ -231,6 +231,8 @@ pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pud_t **pudp);
 void aw_note_access(struct aw_kernel *k, struct folio *folio, uint32_t repeat);
+void aw_folio_new_anon(struct folio *folio, const struct vm_area_struct *vma);
+void aw_mlock_new_folio(struct folio *folio, const struct vm_area_struct *vma);
 /* nr pages of vma newly mapped (or unmapped, nr < 0): mm RSS and region residency */
 void aw_account_map(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma, long nr);
 int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, int cpu);

@@ -63,19 +63,6 @@ int aw_scan_result_parse(const char *name)
 	return -1;
 }
 
-static const char *const knob_names[AW_KH_KNOB_NR] = {
-	[AW_KH_RUN] = "run",
-	[AW_KH_PAGES_TO_SCAN] = "pages_to_scan",
-	[AW_KH_MAX_PTES_NONE] = "max_ptes_none",
-	[AW_KH_MAX_PTES_SWAP] = "max_ptes_swap",
-	[AW_KH_MAX_PTES_SHARED] = "max_ptes_shared",
-};
-
-const char *aw_kh_knob_name(int knob)
-{
-	return knob >= 0 && knob < AW_KH_KNOB_NR ? knob_names[knob] : "unknown";
-}
-
 bool aw_kh_patched(const struct aw_kernel *k)
 {
 	return k->features & AW_FEAT_KHUGEPAGED_PATCHED;
@@ -350,9 +337,7 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 		folio->version = s->version;
 		if (s->version)
 			folio_clear(folio, PG_zeroed);
-		folio_set(folio, PG_anon);
-		if (!(vma->vm_flags & VM_DROPPABLE))
-			folio_set(folio, PG_swapbacked);
+		aw_folio_new_anon(folio, vma);
 		lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
 		aw_swap_slot_put(k, pte_swp_slot(*pte));
@@ -491,14 +476,8 @@ static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct v
 	aw_table_free(&k->pt, aw_entry_table(*pmd));
 	*pmd = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED | _PAGE_DIRTY |
 			 (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0));
-	/* folio_add_new_anon_rmap(): swap-backed unless VM_DROPPABLE */
-	folio_set(thp, PG_anon);
-	if (!(vma->vm_flags & VM_DROPPABLE))
-		folio_set(thp, PG_swapbacked);
-	if (vma->vm_flags & VM_LOCKED) {
-		folio_set(thp, PG_mlocked);
-		folio_set(thp, PG_unevictable);
-	}
+	aw_folio_new_anon(thp, vma);
+	aw_mlock_new_folio(thp, vma);
 	aw_rmap_add(&k->mem, thp, mm->id, haddr);
 	/* folio_add_lru_vma() outside a fault: no PG_active */
 	lru_gen_add_folio(k, aw_lruvec(k, thp->memcg, thp->nid), pfn, false);

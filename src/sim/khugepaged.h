@@ -94,7 +94,6 @@ struct collapse_control {
 	uint32_t node_load[8];
 };
 
-const char *aw_kh_knob_name(int knob);
 
 /* Revisions of the patched behaviour (--khugepaged-rev). */
 enum aw_kh_rev { AW_KH_REV_SEED = 0, AW_KH_REV_V8 };
