@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
@@ -33,7 +34,18 @@ static int run_file(const char *path)
 		return -1;
 	}
 	fclose(f);
-	LLVMFuzzerTestOneInput(buf, (size_t)len);
+	if (getenv("AGEWALK_DRIVER_TIMES")) {
+		/* per-input cost in microseconds, for profiling a corpus */
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		LLVMFuzzerTestOneInput(buf, (size_t)len);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		fprintf(stderr, "%.1f %ld %s\n",
+			(double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3, len, path);
+	} else {
+		LLVMFuzzerTestOneInput(buf, (size_t)len);
+	}
 	free(buf);
 	return 0;
 }

@@ -320,6 +320,14 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 			}
 		}
 		break;
+	case 15:	/* delete a run (splice's counterpart, so lengths do not only grow) */
+		if (n) {
+			size_t len = 1 + below(g, (uint32_t)(n - i < 8 ? n - i : 8));
+
+			memmove(rec(d, i), rec(d, i + len), (n - i - len) * R);
+			size -= len * R;
+		}
+		break;
 	case 13:	/* tweak the header */
 		d[below(g, 6)] = (uint8_t)next(g);
 		break;
@@ -367,17 +375,25 @@ size_t aw_crossover(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, ui
 		    size_t max_size, uint32_t seed)
 {
 	struct rng g = { .s = 0xD1B54A32D192ED03ULL ^ seed };
-	size_t ra = nrec(na), rb = nrec(nb), size = H, ia = 0, ib = 0;
+	size_t ra = nrec(na), rb = nrec(nb), size = H;
+	size_t ia, ib;
 
 	if (max_size < H || na < H)
 		return 0;
+	/*
+	 * One-point crossover: a's first events, then b's events from a
+	 * random point on.  a's prefix builds a machine state (mappings,
+	 * generations, marks) and b's suffix acts on it, and the child is
+	 * as long as its parents on average.  (Interleaving both parents
+	 * whole doubled the length at every crossover, so the corpus soon
+	 * held nothing but inputs at the 256-event cap.)
+	 */
+	ia = below(&g, (uint32_t)ra + 1);
+	ib = below(&g, (uint32_t)rb + 1);
 	memcpy(out, a, H);
-	/* take runs from each parent in turn */
-	while ((ia < ra || ib < rb) && size + R <= max_size && nrec(size) < AW_FUZZ_MAX_EVENTS) {
-		bool from_a = ib >= rb || (ia < ra && below(&g, 2));
-
-		memcpy(out + size, from_a ? a + H + ia++ * R : b + H + ib++ * R, R);
-		size += R;
-	}
+	for (size_t i = 0; i < ia && size + R <= max_size && nrec(size) < AW_FUZZ_MAX_EVENTS; i++, size += R)
+		memcpy(out + size, a + H + i * R, R);
+	for (size_t i = ib; i < rb && size + R <= max_size && nrec(size) < AW_FUZZ_MAX_EVENTS; i++, size += R)
+		memcpy(out + size, b + H + i * R, R);
 	return size;
 }

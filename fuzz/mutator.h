@@ -20,7 +20,7 @@
 
 /* Mutate data (size bytes, buffer of max_size) in place; returns the new size. */
 size_t aw_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed);
-/* Records of a and b interleaved into out; returns its size. */
+/* One-point crossover: a prefix of a, then a suffix of b, into out; returns its size. */
 size_t aw_crossover(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out,
 		    size_t max_size, uint32_t seed);
 

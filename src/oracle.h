@@ -128,8 +128,10 @@ void aw_or_kh_range_end(struct aw_kernel *k, int result, unsigned int cost);
 void aw_or_kh_collapse_begin(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
 			     uint64_t haddr, bool is_khugepaged);
 void aw_or_kh_collapse_end(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr, int result);
-/* end of khugepaged_do_scan(): the trace sums, and MMF_VM_HUGEPAGE <=> slot */
+/* end of khugepaged_do_scan(): the trace sums */
 void aw_or_kh_wakeup_end(struct aw_kernel *k, unsigned long progress, unsigned long topup,
 			 unsigned long traced);
+/* end of a khugepaged event's wake-ups: MMF_VM_HUGEPAGE <=> slot */
+void aw_or_kh_event_end(struct aw_kernel *k);
 
 #endif /* AW_ORACLE_H */

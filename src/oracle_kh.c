@@ -298,5 +298,16 @@ void aw_or_kh_wakeup_end(struct aw_kernel *k, unsigned long progress, unsigned l
 		aw_oracle_report(k, AW_OR_KH_PROGRESS,
 				 "wake-up %lu: mm_khugepaged_scan reports %lu in all, plus a top-up of %lu, but "
 				 "the wake-up consumed %lu", k->kh.wakeups, traced, topup, progress);
-	check_slots(k);
+}
+
+/*
+ * After a khugepaged event's wake-ups, not after each: only the wake-ups
+ * themselves change the list in between (collect_mm_slot()), a violation
+ * stays visible at the event's end, and a "full" event can run thousands
+ * of wake-ups, each of which would walk every task.
+ */
+void aw_or_kh_event_end(struct aw_kernel *k)
+{
+	if (k->kh_oracle)
+		check_slots(k);
 }

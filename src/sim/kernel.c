@@ -291,11 +291,14 @@ static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
 		unsigned long target = k->kh.full_scans + n;
 
 		for (uint32_t w = 0; k->kh.full_scans < target && w < AW_KH_MAX_WAKEUPS; w++)
-			khugepaged_do_scan(k, pages);
-		return 0;
+			if (!khugepaged_wake(k, pages))
+				break;
+	} else {
+		for (uint32_t w = 0; w < n && w < AW_KH_MAX_WAKEUPS; w++)
+			if (!khugepaged_wake(k, pages))
+				break;
 	}
-	for (uint32_t w = 0; w < n && w < AW_KH_MAX_WAKEUPS; w++)
-		khugepaged_do_scan(k, pages);
+	aw_or_kh_event_end(k);
 	return 0;
 }
 

@@ -777,6 +777,21 @@ void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages)
 }
 
 /*
+ * mm/khugepaged.c: khugepaged() and khugepaged_wait_work(): with no mm on
+ * the list the thread sleeps in wait_event_freezable() until
+ * __khugepaged_enter() adds one, so a timer tick then is no wake-up at all
+ * (and, with nothing to change the list in between, neither are the ticks
+ * after it).  Returns whether the thread ran.
+ */
+bool khugepaged_wake(struct aw_kernel *k, unsigned int pages)
+{
+	if (list_empty(&k->kh.scan.mm_head))
+		return false;
+	khugepaged_do_scan(k, pages);
+	return true;
+}
+
+/*
  * mm/khugepaged.c: madvise_collapse(): every 2 MiB range of [start, end)
  * with is_khugepaged = false -- no max_ptes_* limits, no referenced test,
  * no lazyfree skip, no progress, no registration.

@@ -153,6 +153,8 @@ void khugepaged_exit(struct aw_kernel *k, struct mm_struct *mm);
 
 /* One wake-up of the khugepaged thread; pages 0 = the pages_to_scan knob. */
 void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages);
+/* a timer tick: khugepaged_do_scan() unless the thread sleeps on an empty list */
+bool khugepaged_wake(struct aw_kernel *k, unsigned int pages);
 /* mm/khugepaged.c: madvise_collapse(); 0, or -1 (-EINVAL/-EAGAIN/-ENOMEM) */
 int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end);
 /* The sysfs stores: -1 (EINVAL) for pages_to_scan 0 or max_ptes_* > 511 */

@@ -223,25 +223,41 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
  * allocator's free list and the next tables' addresses are the same.  It
  * only skips the per-slot floor/ceiling arithmetic and VMA lookups.
  */
+/* The first entry at or after i (of n) that is not zero; n if none. */
+static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
+{
+	/* most of a table is empty: test eight entries at a time */
+	while (i < n && !(i & 7) && i + 8 <= n &&
+	       !(e[i] | e[i + 1] | e[i + 2] | e[i + 3] | e[i + 4] | e[i + 5] | e[i + 6] | e[i + 7]))
+		i += 8;
+	while (i < n && !e[i])
+		i++;
+	return i;
+}
+
 static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+	const unsigned int nr_pgd = TASK_SIZE / PGDIR_SIZE;
 
-	for (unsigned int gi = 0; gi < TASK_SIZE / PGDIR_SIZE; gi++) {
+	for (unsigned int gi = next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
+	     gi = next_nonzero(pgd->e, gi + 1, nr_pgd)) {
 		uint64_t *pgde = &pgd->e[gi];
 		struct aw_ptable *pud;
 
 		if (!(*pgde & _PAGE_PRESENT))
 			continue;
 		pud = aw_table(&k->pt, aw_entry_table(*pgde));
-		for (unsigned int ui = 0; ui < PTRS_PER_PUD; ui++) {
+		for (unsigned int ui = next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
+		     ui = next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
 			uint64_t *pude = &pud->e[ui];
 			struct aw_ptable *pmdt;
 
 			if (!(*pude & _PAGE_PRESENT))
 				continue;
 			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
-			for (unsigned int mi = 0; mi < PTRS_PER_PMD; mi++) {
+			for (unsigned int mi = next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
+			     mi = next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
 				uint64_t *pmde = &pmdt->e[mi];
 
 				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde)) {

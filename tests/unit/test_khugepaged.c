@@ -138,6 +138,12 @@ static void test_registration(void)
 	CHECK_EQ(mm_of(k, 1)->thp_disable, AW_THP_DISABLE_COMPLETELY);
 	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
 	CHECK_EQ(nr_slots(k), 0);			/* the old mm's slot went with it */
+	/* khugepaged_wait_work(): an empty list keeps the thread asleep */
+	wake(k);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_KHUGEPAGED, .repeat = 3, .flags = AW_KH_FULL }), 0);
+	CHECK_EQ(k->kh.wakeups, 0);
+	CHECK_EQ(k->kh.topup, 0);
+	CHECK_EQ(k->kh.full_scans, 0);
 	aw_kernel_destroy(k);
 }
 
