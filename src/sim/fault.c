@@ -480,6 +480,62 @@ static bool vma_access_ok(const struct vm_area_struct *vma, bool write)
  * any VMA or against its protection would be a SIGSEGV: they are skipped and
  * counted, so a mutated fuzz input never stops the run.
  */
+/*
+ * The PTEs of one PMD range.  Most accesses hit a present PTE that needs no
+ * fault: the hardware sets its accessed (and dirty) bit and, on the way,
+ * the accessed bits of the PGD, PUD and PMD entries above it.  Only a fault
+ * can change the tables or clear those bits (its allocation may reclaim,
+ * and reclaim may age, split a THP or unmap), so after the slow path the
+ * PTE table found next stays valid, and the path it marked stays young,
+ * until the next fault: the pages in between take the fast path with the
+ * same effect as access_pte().
+ */
+static int access_ptes(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm, uint64_t addr,
+		       uint64_t end, uint64_t stride, bool write, uint32_t repeat, int cpu,
+		       bool resident_only)
+{
+	struct aw_ptable *pt = NULL;	/* the PTE table, while no fault intervened */
+	bool path_young = false;	/* the fast path marked the path since */
+
+	for (uint64_t a = addr; a < end && t->alive; a += stride) {
+		struct vm_area_struct *vma;
+		pte_t *pte = pt ? &pt->e[pte_index(a)] : NULL;
+		pmd_t *pmd;
+
+		if (pte && pte_present(*pte) &&
+		    (!write || (pte_write(*pte) && !is_zero_pfn(pte_pfn(*pte))))) {
+			*pte |= _PAGE_ACCESSED;
+			if (!path_young) {
+				mark_path_young(k, mm, a);
+				path_young = true;
+			}
+			if (!is_zero_pfn(pte_pfn(*pte))) {
+				struct folio *folio = pfn_folio(&k->mem, pte_pfn(*pte));
+
+				if (!folio)	/* a PTE of memory the model does not track */
+					continue;
+				if (write) {
+					*pte |= _PAGE_DIRTY;
+					folio->version++;
+					folio_clear(folio, PG_zeroed);
+				}
+				aw_note_access(k, folio, repeat);
+			}
+			continue;
+		}
+		vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
+		if (!vma || a < vma->vm_start)
+			break;
+		if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only) < 0)
+			return -1;
+		pmd = t->alive ? aw_pmd_lookup(k, mm, a, false, NULL) : NULL;
+		pt = pmd && pmd_present(*pmd) && !pmd_trans_huge(*pmd) ?
+			aw_table(&k->pt, aw_entry_table(*pmd)) : NULL;
+		path_young = false;
+	}
+	return 0;
+}
+
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu)
 {
@@ -516,15 +572,9 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 		ret = access_pmd(k, t, mm, vma, addr, pmd_end, stride, write, repeat, cpu, resident_only);
 		if (ret < 0)
 			return t->alive ? -1 : 0;
-		if (ret == 0) {
-			for (uint64_t a = addr; a < pmd_end && t->alive; a += stride) {
-				vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
-				if (!vma || a < vma->vm_start)
-					break;
-				if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only) < 0)
-					return t->alive ? -1 : 0;
-			}
-		}
+		if (ret == 0 && access_ptes(k, t, mm, addr, pmd_end, stride, write, repeat, cpu,
+					    resident_only) < 0)
+			return t->alive ? -1 : 0;
 		addr += (pmd_end - addr + stride - 1) / stride * stride;
 		mm = aw_mm(k, t->mm);
 		if (!mm)
