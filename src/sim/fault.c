@@ -324,14 +324,19 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 }
 
 /* One 4 KiB page of an access, faulting it in if needed. */
+/*
+ * One page.  *out: the PTE as it is when this returns, if it marked the
+ * path young (so that access_ptes() can carry on in the same table).
+ */
 static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
-		      bool resident_only)
+		      bool resident_only, pte_t **out)
 {
 	pte_t *pte = aw_pte_lookup(k, mm, addr, !resident_only, NULL);
 	struct folio *folio;
 	uint32_t pfn;
 
+	*out = NULL;
 	if (!pte)
 		return resident_only ? 0 : -1;
 	if (resident_only && (!pte_present(*pte) || (write && !pte_write(*pte))))
@@ -345,6 +350,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			/* do_anonymous_page(): reads of never-written memory map the zero page */
 			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
 			mark_path_young(k, mm, addr);
+			*out = pte;
 			return 0;
 		} else {
 			/* a write to a private file page lands in an anon copy (CoW) */
@@ -373,6 +379,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	}
 	*pte |= _PAGE_ACCESSED;
 	mark_path_young(k, mm, addr);
+	*out = pte;
 	if (is_zero_pfn(pte_pfn(*pte)))
 		return 0;
 	folio = pfn_folio(&k->mem, pte_pfn(*pte));
@@ -500,7 +507,6 @@ static int access_ptes(struct aw_kernel *k, struct aw_task *t, struct mm_struct 
 	for (uint64_t a = addr; a < end && t->alive; a += stride) {
 		struct vm_area_struct *vma;
 		pte_t *pte = pt ? &pt->e[pte_index(a)] : NULL;
-		pmd_t *pmd;
 
 		if (pte && pte_present(*pte) &&
 		    (!write || (pte_write(*pte) && !is_zero_pfn(pte_pfn(*pte))))) {
@@ -526,12 +532,11 @@ static int access_ptes(struct aw_kernel *k, struct aw_task *t, struct mm_struct 
 		vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
 		if (!vma || a < vma->vm_start)
 			break;
-		if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only) < 0)
+		if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only, &pte) < 0)
 			return -1;
-		pmd = t->alive ? aw_pmd_lookup(k, mm, a, false, NULL) : NULL;
-		pt = pmd && pmd_present(*pmd) && !pmd_trans_huge(*pmd) ?
-			aw_table(&k->pt, aw_entry_table(*pmd)) : NULL;
-		path_young = false;
+		/* e[] is the table's only member: the PTE's index gives the table back */
+		pt = pte ? (struct aw_ptable *)(pte - pte_index(a)) : NULL;
+		path_young = pte != NULL;
 	}
 	return 0;
 }
