@@ -49,7 +49,8 @@ void aw_mem_destroy(struct aw_mem *mem)
 	for (int n = 0; n < mem->nr_nodes; n++) {
 		struct aw_node_mem *nm = &mem->node[n];
 
-		for (uint32_t b = 0; b < nm->nr_blocks; b++)
+		/* blocks at and past next_block were never handed out */
+		for (uint32_t b = 0; b < nm->next_block; b++)
 			free(nm->blocks[b].folios);
 		free(nm->blocks);
 		free(nm->free_blocks);

@@ -329,12 +329,37 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			first[g] = last[g] = AW_NIL;
+		const int next_gen = (old_gen + 1) % MAX_NR_GENS;
+		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
+		long shadow_aged = 0;	/* the same, for the oracle's shadow */
+
 		for (pfn = src->prev; pfn != head;) {
 			struct folio *folio = pfn_folio(&k->mem, pfn);
 			uint32_t prev = folio->lru_prev;
 			int flag_gen = folio_lru_gen(folio);
-			int new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
+			int new_gen;
 
+			if (flag_gen == old_gen && folio_is_file_lru(folio) == type) {
+				/*
+				 * folio_inc_gen() of a folio nobody promoted, nearly
+				 * all of them: the same flag update, with the size
+				 * and shadow deltas summed in registers.
+				 */
+				long nr = folio_nr_pages(folio);
+
+				folio->flags = (folio->flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) |
+					       (uint32_t)(next_gen + 1) << LRU_GEN_PGOFF;
+				aged += nr;
+				new_gen = next_gen;
+				if (k->oracle) {
+					if (folio->memcg * k->nr_nodes + folio->nid == index)
+						shadow_aged += nr;
+					else
+						aw_or_gen_moved(k, folio, flag_gen, new_gen);
+				}
+				goto append;
+			}
+			new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
 			if (new_gen >= MAX_NR_GENS)	/* flags beyond any generation */
 				__builtin_trap();
 			if (k->oracle && new_gen != flag_gen) {
@@ -347,6 +372,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 					aw_or_gen_moved(k, folio, flag_gen, new_gen);
 				}
 			}
+append:
 			if (first[new_gen] == AW_NIL)
 				first[new_gen] = pfn;
 			else
@@ -372,6 +398,10 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 			last_folio[g]->lru_next = dh;
 			dst->prev = last[g];
 		}
+		batch[old_gen][type] -= aged;
+		batch[next_gen][type] += aged;
+		moved[old_gen][type] -= shadow_aged;
+		moved[next_gen][type] += shadow_aged;
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			for (int t = 0; t < ANON_AND_FILE; t++)
 				lrugen->nr_pages[g][t] += batch[g][t];
