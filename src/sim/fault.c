@@ -74,6 +74,44 @@ pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 	return &aw_table(&k->pt, pte_id)->e[pte_index(addr)];
 }
 
+/*
+ * aw_pte_lookup() that also hands back the PGD, PUD and PMD entries on the
+ * way, so that the access can mark them young without a second walk.
+ */
+static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		       uint64_t *path[3])
+{
+	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint64_t *pude, *pmde;
+	uint32_t id;
+
+	if (!(*pgde & _PAGE_PRESENT) && !alloc)
+		return NULL;
+	if (!(id = alloc_table_entry(k, pgde)))
+		return NULL;
+	pude = &aw_table(&k->pt, id)->e[pud_index(addr)];
+	if (!(*pude & _PAGE_PRESENT) && !alloc)
+		return NULL;
+	if (!(id = alloc_table_entry(k, pude)))
+		return NULL;
+	pmde = &aw_table(&k->pt, id)->e[pmd_index(addr)];
+	if (pmd_trans_huge(*pmde) || (!(*pmde & _PAGE_PRESENT) && !alloc))
+		return NULL;
+	if (!(id = alloc_table_entry(k, pmde)))
+		return NULL;
+	path[0] = pgde;
+	path[1] = pude;
+	path[2] = pmde;
+	return &aw_table(&k->pt, id)->e[pte_index(addr)];
+}
+
+static void mark_walk_young(uint64_t *path[3])
+{
+	*path[0] |= _PAGE_ACCESSED;
+	*path[1] |= _PAGE_ACCESSED;
+	*path[2] |= _PAGE_ACCESSED;
+}
+
 /* The hardware page walk sets the accessed bit on every level. */
 static void mark_path_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
 {
@@ -332,7 +370,8 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
 		      bool resident_only, pte_t **out)
 {
-	pte_t *pte = aw_pte_lookup(k, mm, addr, !resident_only, NULL);
+	uint64_t *path[3];
+	pte_t *pte = pte_walk(k, mm, addr, !resident_only, path);
 	struct folio *folio;
 	uint32_t pfn;
 
@@ -349,7 +388,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		} else if (!write && !vma->file) {
 			/* do_anonymous_page(): reads of never-written memory map the zero page */
 			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
-			mark_path_young(k, mm, addr);
+			mark_walk_young(path);
 			*out = pte;
 			return 0;
 		} else {
@@ -360,7 +399,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			return -1;
 		if (!t->alive)
 			return -1;
-		pte = aw_pte_lookup(k, mm, addr, true, NULL);
+		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
 		if (!pte)
 			return -1;
 		/* private file pages stay write-protected: a later write CoWs them */
@@ -373,12 +412,12 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			return -1;
 		if (!t->alive)
 			return -1;
-		pte = aw_pte_lookup(k, mm, addr, true, NULL);
+		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
 		if (!pte)
 			return -1;
 	}
 	*pte |= _PAGE_ACCESSED;
-	mark_path_young(k, mm, addr);
+	mark_walk_young(path);
 	*out = pte;
 	if (is_zero_pfn(pte_pfn(*pte)))
 		return 0;
