@@ -1190,6 +1190,23 @@ static int aw_h_mmap_base(struct aw_parser *p)
 	return aw_done(p);
 }
 
+/* `layout standard|small`: resident pages of new processes' layouts */
+static const char *const aw_layout_names[AW_LAYOUT_NR] = { "standard", "small" };
+
+static int aw_h_layout(struct aw_parser *p)
+{
+	const struct aw_tok *t;
+	int i;
+
+	if (aw_need(p, "standard|small", &t))
+		return -1;
+	i = aw_lookup(t, aw_layout_names, AW_LAYOUT_NR);
+	if (i < 0)
+		return aw_fail(p, p->line, t->col, "expected standard|small, not '%s'", AW_Q(t));
+	p->sc->cfg.layout = (enum aw_layout)i;
+	return aw_done(p);
+}
+
 /* `region NAME`: declare a region id before (or without) its mmap */
 static int aw_h_region(struct aw_parser *p)
 {
@@ -2201,6 +2218,7 @@ static const struct aw_keyword {
 	{ "swap",		aw_h_swap,		AW_EV_NONE },
 	{ "mmap_base",		aw_h_mmap_base,		AW_EV_NONE },
 	{ "skip_empty",		aw_h_skip_empty,	AW_EV_NONE },
+	{ "layout",		aw_h_layout,		AW_EV_NONE },
 	{ "region",		aw_h_region,		AW_EV_NONE },
 	{ "proc",		aw_h_proc,		AW_EV_PROC },
 	{ "fork",		aw_h_fork,		AW_EV_FORK },
@@ -2917,6 +2935,8 @@ static void aw_wheader(FILE *out, const struct aw_config *cfg)
 	fprintf(out, "swap %s\n", aw_wsize(cfg->swap_bytes, b));
 	fprintf(out, "mmap_base 0x%llx\n", (unsigned long long)cfg->mmap_base);
 	fprintf(out, "skip_empty %d\n", cfg->skip_empty);
+	if (cfg->layout == AW_LAYOUT_SMALL)
+		fputs("layout small\n", out);
 }
 
 static void aw_wexpect(struct aw_writer *w, const struct aw_expect *e)

@@ -26,6 +26,17 @@ enum aw_thp_mode {
 	AW_THP_NR_MODES
 };
 
+/*
+ * How much of a new process's text/heap/library/stack layout is resident
+ * (aw_setup_layout()): standard 8 + 16 + 32 + 8 pages, small 2 + 4 + 8 + 2
+ * (the fuzz machine's, for speed).  The VMAs are the same.
+ */
+enum aw_layout {
+	AW_LAYOUT_STANDARD = 0,
+	AW_LAYOUT_SMALL,
+	AW_LAYOUT_NR
+};
+
 struct aw_node_cfg {
 	uint64_t mem_bytes;	/* memory of the node; its pfn range follows */
 	uint64_t cpu_mask;	/* CPUs on the node (bit n = CPU n) */
@@ -41,6 +52,7 @@ struct aw_config {
 	uint64_t swap_bytes;			/* 0 = no swap: swappiness 0 */
 	uint64_t mmap_base;			/* top-down mmap starts below this */
 	int skip_empty;				/* emptymap re-scan period (later variants) */
+	enum aw_layout layout;			/* resident pages of a new process's layout */
 };
 
 /* One comparison of an expectation: KEY OP VALUE. */

@@ -119,7 +119,8 @@ int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)
 /*
  * The small realistic layout every process gets unless told otherwise
  * (scenarios.md §0): text and heap in one PUD, a library in another, the
- * stack in a third, each faulted in once at start.
+ * stack in a third, each faulted in once at start (the first pages of
+ * each; AW_LAYOUT_SMALL faults a quarter as many).
  */
 int aw_setup_layout(struct aw_kernel *k, struct aw_task *t)
 {
@@ -128,6 +129,7 @@ int aw_setup_layout(struct aw_kernel *k, struct aw_task *t)
 	static const uint64_t heap = 0x555555600000ULL, heap_len = 0x21000;
 	static const uint64_t lib = 0x7f8000000000ULL, lib_len = 0x200000;
 	static const uint64_t stack_end = 0x7ffffffff000ULL, stack_len = 0x21000;
+	const unsigned int shift = k->cfg.layout == AW_LAYOUT_SMALL ? 2 : 0;
 
 	if (!mm)
 		return -1;
@@ -139,9 +141,11 @@ int aw_setup_layout(struct aw_kernel *k, struct aw_task *t)
 	mm->brk_start = heap;
 	mm->brk = heap + heap_len;
 	find_vma(mm, stack_end - 1)->vm_flags |= VM_GROWSDOWN;
-	aw_access(k, t, text, 8 * PAGE_SIZE, 0, 1, 0, t->cpu);
-	aw_access(k, t, heap, 16 * PAGE_SIZE, 0, 1, AW_ACC_WRITE, t->cpu);
-	aw_access(k, t, lib, 32 * PAGE_SIZE, 0, 1, 0, t->cpu);
-	aw_access(k, t, stack_end - 8 * PAGE_SIZE, 8 * PAGE_SIZE, 0, 1, AW_ACC_WRITE, t->cpu);
+	/* resident: text 8, heap 16, lib 32, stack 8 pages; a quarter of that when small */
+	aw_access(k, t, text, (8 >> shift) * PAGE_SIZE, 0, 1, 0, t->cpu);
+	aw_access(k, t, heap, (16 >> shift) * PAGE_SIZE, 0, 1, AW_ACC_WRITE, t->cpu);
+	aw_access(k, t, lib, (32 >> shift) * PAGE_SIZE, 0, 1, 0, t->cpu);
+	aw_access(k, t, stack_end - (8 >> shift) * PAGE_SIZE, (8 >> shift) * PAGE_SIZE, 0, 1, AW_ACC_WRITE,
+		  t->cpu);
 	return 0;
 }

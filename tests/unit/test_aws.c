@@ -60,6 +60,7 @@ static void test_defaults(void)
 	CHECK_EQ(sc.cfg.swap_bytes, 0);
 	CHECK_EQ(sc.cfg.mmap_base, 0x7f0000000000ull);
 	CHECK_EQ(sc.cfg.skip_empty, 4);
+	CHECK_EQ(sc.cfg.layout, AW_LAYOUT_STANDARD);
 	CHECK_EQ(sc.nr_events, 0);
 	CHECK_EQ(sc.nr_expects, 0);
 	CHECK_STR(sc.path, "t.aws");
@@ -83,7 +84,8 @@ static void test_header(void)
 		     "thp madvise\n"
 		     "swap 8G\n"
 		     "mmap_base 0x7e0000000000\n"
-		     "skip_empty 1\n", &sc))
+		     "skip_empty 1\n"
+		     "layout small\n", &sc))
 		return;
 	CHECK_EQ(sc.cfg.nr_nodes, 2);
 	CHECK_EQ(sc.cfg.node[0].cpu_mask, 0x35);	/* bits 0, 2, 4, 5 */
@@ -99,6 +101,7 @@ static void test_header(void)
 	CHECK_EQ(sc.cfg.swap_bytes, 8 * GiB);
 	CHECK_EQ(sc.cfg.mmap_base, 0x7e0000000000ull);
 	CHECK_EQ(sc.cfg.skip_empty, 1);
+	CHECK_EQ(sc.cfg.layout, AW_LAYOUT_SMALL);
 	aw_scenario_free(&sc);
 
 	if (parse_ok("topology T3\nthp always\nmodes always never\n", &sc))
@@ -539,6 +542,7 @@ static void test_errors(void)
 {
 	/* The message names the line and the 1-based column of the culprit. */
 	parse_err("proc P\n  frob P\n", "t.aws:2:3: unknown keyword 'frob'");
+	parse_err("layout tiny\n", "t.aws:1:8: expected standard|small, not 'tiny'");
 	parse_err("proc P\nrun Q\n", "t.aws:2:5: undefined process 'Q'");
 	parse_err("proc P\nage node 0\n",
 		  "t.aws:2:1: age needs 'force 0' or 'force 1' (debugfs defaults force_scan to 1)");
@@ -682,6 +686,7 @@ static const char round_trip_text[] =
 	"swap 1G\n"
 	"mmap_base 0x7ff000000000\n"
 	"skip_empty 8\n"
+	"layout small\n"
 	"proc W1 cpu 5 memcg 2\n"
 	"repeat 2 {\n"
 	"  fork W1 K\n"			/* written twice: the child keeps its id */

@@ -705,8 +705,44 @@ out:
 	aw_kernel_destroy(k);
 }
 
+/*
+ * The process layout (aw_setup_layout(), scenarios.md §0): text, heap,
+ * library and stack VMAs with their first pages faulted in.  Standard:
+ * text 8 + heap 16 + library 32 + stack 8 = 64 resident pages, of which
+ * heap and stack (24) are anonymous; small: a quarter, 2 + 4 + 8 + 2 = 16,
+ * 6 of them anonymous.  Same four VMAs either way.
+ */
+static void test_layout(void)
+{
+	for (int small = 0; small <= 1; small++) {
+		struct aw_config cfg;
+		struct aw_kernel *k;
+		struct mm_struct *mm;
+		const struct lruvec *lruvec;
+		long anon = 0, file = 0;
+
+		aw_config_default(&cfg);
+		cfg.nr_nodes = 1;
+		cfg.layout = small ? AW_LAYOUT_SMALL : AW_LAYOUT_STANDARD;
+		k = new_kernel_cfg(&cfg);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .cpu = 0 }), 0);
+		mm = aw_mm(k, aw_task_get(k, 1)->mm);
+		CHECK_EQ(mm->nr_vmas, 4);
+		CHECK_EQ(mm->rss, small ? 16 : 64);
+		lruvec = aw_lruvec(k, 0, 0);
+		for (int g = 0; g < MAX_NR_GENS; g++) {
+			anon += lruvec->lrugen.nr_pages[g][LRU_GEN_ANON];
+			file += lruvec->lrugen.nr_pages[g][LRU_GEN_FILE];
+		}
+		CHECK_EQ(anon, small ? 6 : 24);
+		CHECK_EQ(file, small ? 10 : 40);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
+	RUN(test_layout);
 	RUN(test_lookaround_window);
 	RUN(test_lookaround_one_page_vma);
 	RUN(test_lookaround_bloom);
