@@ -714,20 +714,22 @@ void aw_oracle_event_end(struct aw_kernel *k)
 		return;
 	aw_or_check_structure(k);
 	/*
-	 * The full list walk costs one step per folio.  Run it after every
-	 * event while the machine holds fewer than 64 pages, then once per as
-	 * many events as there are pages, so it costs about one step per
-	 * event whatever the size (a replay of a million events would
-	 * otherwise spend most of its time here).  inc_max_seq() always
-	 * checks the sizes of the lruvec it is about to age against the flag
-	 * shadow, and the end of a run walks everything.
+	 * The full list walk costs one step per folio and one per list head
+	 * (MAX_NR_GENS x ANON_AND_FILE per lruvec).  Run it once per as many
+	 * events as it has steps, so it costs about one step per event
+	 * whatever the size (a replay of a million events would otherwise
+	 * spend most of its time here, and a small machine's many list heads
+	 * would dominate its events).  inc_max_seq() always checks the sizes
+	 * of the lruvec it is about to age against the flag shadow, and the
+	 * end of a run walks everything.
 	 */
 	if (k->event_index < k->oracle->next_full_check)
 		return;
 	for (int i = 0; i < k->oracle->nr_lruvecs; i++)
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			pages += k->lruvecs[i].lrugen.nr_pages[g][0] + k->lruvecs[i].lrugen.nr_pages[g][1];
-	k->oracle->next_full_check = k->event_index + (uint64_t)(pages < 64 ? 1 : pages);
+	k->oracle->next_full_check = k->event_index + (uint64_t)pages +
+				     (uint64_t)k->oracle->nr_lruvecs * MAX_NR_GENS * ANON_AND_FILE;
 	check_all_lruvecs(k);
 }
 
