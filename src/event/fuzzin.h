@@ -5,8 +5,9 @@
  * and a mutation of one byte changes one field of one event.
  *
  * The simulated machine is kept small for speed: 2-3 nodes of 512 MiB,
- * four processes, eight regions each in a PUD of its own, mappings of at
- * most 16 MiB, at most AW_FUZZ_MAX_EVENTS events.  The decoder enforces
+ * four processes (the layout small: 16 resident pages each), eight
+ * regions each in a PUD of its own, mappings of at most 16 MiB, at most
+ * AW_FUZZ_MAX_EVENTS events.  The decoder enforces
  * the bounds by folding values into range, never by rejecting an input.
  */
 #ifndef AW_FUZZIN_H
