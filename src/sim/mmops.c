@@ -216,6 +216,29 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 	}
 }
 
+/* Are the 64 entries from e all zero?  (libc's memcmp compares them vector-wide.) */
+static bool block_empty(const uint64_t *e)
+{
+	static const uint64_t zero[64];
+
+	return !memcmp(e, zero, sizeof(zero));
+}
+
+/* The first entry at or after i (of n, a multiple of 64) that is not zero; n if none. */
+static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
+{
+	while (i < n && (i & 63) && !e[i])
+		i++;
+	if (i >= n || e[i])
+		return i;
+	/* most of a table is empty: skip whole blocks of 64 entries */
+	while (i < n && block_empty(&e[i]))
+		i += 64;
+	while (i < n && !e[i])
+		i++;
+	return i;
+}
+
 /*
  * free_pgtables(k, mm, 0, TASK_SIZE) of an mm without VMAs (exit_mmap()):
  * every table goes, in the same order (PTE tables of a PMD table in
@@ -223,18 +246,6 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
  * allocator's free list and the next tables' addresses are the same.  It
  * only skips the per-slot floor/ceiling arithmetic and VMA lookups.
  */
-/* The first entry at or after i (of n) that is not zero; n if none. */
-static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
-{
-	/* most of a table is empty: test eight entries at a time */
-	while (i < n && !(i & 7) && i + 8 <= n &&
-	       !(e[i] | e[i + 1] | e[i + 2] | e[i + 3] | e[i + 4] | e[i + 5] | e[i + 6] | e[i + 7]))
-		i += 8;
-	while (i < n && !e[i])
-		i++;
-	return i;
-}
-
 static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
