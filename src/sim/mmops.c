@@ -216,24 +216,16 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 	}
 }
 
-/* Are the 64 entries from e all zero?  (libc's memcmp compares them vector-wide.) */
-static bool block_empty(const uint64_t *e)
-{
-	static const uint64_t zero[64];
-
-	return !memcmp(e, zero, sizeof(zero));
-}
-
-/* The first entry at or after i (of n, a multiple of 64) that is not zero; n if none. */
+/* The first entry at or after i (of n, a multiple of AW_PT_BLOCK) that is not zero; n if none. */
 static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
 {
-	while (i < n && (i & 63) && !e[i])
+	while (i < n && (i & (AW_PT_BLOCK - 1)) && !e[i])
 		i++;
 	if (i >= n || e[i])
 		return i;
-	/* most of a table is empty: skip whole blocks of 64 entries */
-	while (i < n && block_empty(&e[i]))
-		i += 64;
+	/* most of a table is empty: skip whole blocks */
+	while (i < n && aw_pt_block_empty(&e[i]))
+		i += AW_PT_BLOCK;
 	while (i < n && !e[i])
 		i++;
 	return i;

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t pte_t;
 typedef uint64_t pmd_t;
@@ -79,6 +80,19 @@ static inline unsigned long aw_addr_end(unsigned long addr, unsigned long end, u
 
 static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
 static inline bool pte_none(pte_t pte) { return pte == 0; }
+
+/*
+ * Are the 64 entries from e (a 64-aligned block of a table) all zero?
+ * Scans that step over the mostly empty tables of a sparse address space
+ * skip such blocks whole; libc's memcmp compares them vector-wide.
+ */
+#define AW_PT_BLOCK	64
+static inline bool aw_pt_block_empty(const uint64_t *e)
+{
+	static const uint64_t zero[AW_PT_BLOCK];
+
+	return !memcmp(e, zero, sizeof(zero));
+}
 static inline bool pte_young(pte_t pte) { return pte & _PAGE_ACCESSED; }
 static inline bool pte_dirty(pte_t pte) { return pte & _PAGE_DIRTY; }
 static inline bool pte_write(pte_t pte) { return pte & _PAGE_RW; }
