@@ -57,6 +57,24 @@ pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 	return &aw_table(&k->pt, pmd_id)->e[pmd_index(addr)];
 }
 
+/*
+ * The PTE for addr under *pmd, a present PMD entry read as *pmdval, for a
+ * loop over one PMD range: while the entry is unchanged its table is
+ * the same, so only a changed entry (the loop's work split, collapsed or
+ * freed something) costs a full aw_pte_lookup(), which also resyncs.
+ */
+pte_t *aw_pte_in(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, const pmd_t *pmd, pmd_t *pmdval)
+{
+	pmd_t *now;
+	pte_t *pte;
+
+	if (*pmd == *pmdval && pmd_present(*pmdval) && !pmd_trans_huge(*pmdval))
+		return &aw_table(&k->pt, aw_entry_table(*pmdval))->e[pte_index(addr)];
+	pte = aw_pte_lookup(k, mm, addr, false, &now);
+	*pmdval = now ? *now : 0;
+	return pte;
+}
+
 /* pte_offset_map() with allocation (pte_alloc()); NULL under a PMD leaf */
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp)

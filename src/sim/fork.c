@@ -10,8 +10,24 @@
  */
 #include "kernel.h"
 
-static void copy_pte(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
-		     pte_t *spte, uint64_t addr)
+/*
+ * The child's PTE for addr, allocating its table: *dpt caches the table
+ * for the PMD range being copied (nothing frees tables during a fork).
+ */
+static pte_t *dst_pte(struct aw_kernel *k, struct mm_struct *dst, uint64_t addr, struct aw_ptable **dpt)
+{
+	if (!*dpt) {
+		pte_t *p = aw_pte_lookup(k, dst, addr, true, NULL);
+
+		if (!p)
+			return NULL;
+		*dpt = (struct aw_ptable *)(p - pte_index(addr));	/* e[] is its only member */
+	}
+	return &(*dpt)->e[pte_index(addr)];
+}
+
+static void copy_pte(struct aw_kernel *k, struct mm_struct *dst, pte_t *spte, uint64_t addr,
+		     struct aw_ptable **dpt)
 {
 	pte_t v = *spte, *dpte;
 
@@ -22,7 +38,7 @@ static void copy_pte(struct aw_kernel *k, struct mm_struct *src, struct mm_struc
 			return;
 		*spte &= ~_PAGE_RW;
 		v = *spte & ~_PAGE_ACCESSED;	/* the child's view starts old */
-		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		dpte = dst_pte(k, dst, addr, dpt);
 		if (!dpte)
 			return;
 		*dpte = v;
@@ -31,17 +47,16 @@ static void copy_pte(struct aw_kernel *k, struct mm_struct *src, struct mm_struc
 		return;
 	}
 	if (pte_swp(v)) {
-		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		dpte = dst_pte(k, dst, addr, dpt);
 		if (!dpte)
 			return;
 		*dpte = v;
 		k->swap[pte_swp_slot(v)].next++;	/* swap_duplicate() */
 	} else if (pte_present(v)) {
-		dpte = aw_pte_lookup(k, dst, addr, true, NULL);
+		dpte = dst_pte(k, dst, addr, dpt);
 		if (dpte)
 			*dpte = v & ~_PAGE_ACCESSED;	/* the zero page */
 	}
-	(void)src;
 }
 
 static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
@@ -70,11 +85,13 @@ static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_str
 			}
 			continue;
 		}
-		for (uint64_t a = addr; a < next; a += PAGE_SIZE) {
-			pte_t *spte = aw_pte_lookup(k, src, a, false, NULL);
+		{
+			/* copy_pte_range(): the parent's table for this PMD, entry by entry */
+			struct aw_ptable *spt = aw_table(&k->pt, aw_entry_table(*spmd)), *dpt = NULL;
 
-			if (spte && *spte)
-				copy_pte(k, src, dst, spte, a);
+			for (uint64_t a = addr; a < next; a += PAGE_SIZE)
+				if (spt->e[pte_index(a)])
+					copy_pte(k, dst, &spt->e[pte_index(a)], a, &dpt);
 		}
 	}
 }

@@ -71,7 +71,7 @@ static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, in
 static void advise_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
 {
 	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd;
+		pmd_t *pmd, pmdval;
 
 		addr = aw_skip_absent(k, mm, addr, end);
 		if (addr >= end)
@@ -90,8 +90,9 @@ static void advise_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t sta
 			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
 				continue;
 		}
+		pmdval = *pmd;
 		for (uint64_t a = addr; a < next; a += PAGE_SIZE) {
-			pte_t *pte = aw_pte_lookup(k, mm, a, false, NULL);
+			pte_t *pte = aw_pte_in(k, mm, a, pmd, &pmdval);
 
 			if (!pte)
 				break;

@@ -87,7 +87,7 @@ int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 	int moved = 0;
 
 	for (uint64_t addr = start & ~(PAGE_SIZE - 1), next; addr < start + len; addr = next) {
-		pmd_t *pmd;
+		pmd_t *pmd, pmdval;
 		pte_t *pte;
 
 		addr = aw_skip_absent(k, mm, addr, start + len);
@@ -102,8 +102,9 @@ int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 				moved++;
 			continue;
 		}
+		pmdval = *pmd;
 		for (uint64_t a = addr; a < next && a < start + len; a += PAGE_SIZE) {
-			pte = aw_pte_lookup(k, mm, a, false, NULL);
+			pte = aw_pte_in(k, mm, a, pmd, &pmdval);
 			if (pte && pte_present(*pte) && !is_zero_pfn(pte_pfn(*pte)) &&
 			    migrate_folio(k, (uint32_t)pte_pfn(*pte), node) > 0)
 				moved++;
