@@ -164,6 +164,35 @@ static inline struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
 	}
 	return aw_pfn_folio_slow(mem, pfn);
 }
+
+/*
+ * pfn_folio() for a walk along an LRU list, whose neighbours were mostly
+ * allocated from the same block: the cache remembers the last block of
+ * order-0 folios seen (equal-sized nodes only), so a neighbour costs an
+ * index instead of the block lookup.
+ */
+struct aw_pfn_cache {
+	uint64_t base;		/* first pfn of the block; AW_PFN_CACHE_INIT: none */
+	struct folio *folios;
+};
+#define AW_PFN_CACHE_INIT	{ UINT64_MAX - HPAGE_PMD_NR, NULL }
+
+static inline struct folio *pfn_folio_cached(const struct aw_mem *mem, uint64_t pfn, struct aw_pfn_cache *c)
+{
+	struct folio *f;
+	uint64_t in;
+
+	if (pfn - c->base < HPAGE_PMD_NR)
+		return &c->folios[pfn - c->base];
+	f = pfn_folio(mem, pfn);
+	if (f && !f->order && mem->node_shift) {
+		in = (pfn - mem->node[0].start_pfn) % HPAGE_PMD_NR;
+		c->base = pfn - in;
+		c->folios = f - in;
+	}
+	return f;
+}
+
 /* the pfn of a folio (its head) */
 uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio);
 

@@ -333,8 +333,10 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
 		long shadow_aged = 0;	/* the same, for the oracle's shadow */
 
+		struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
+
 		for (pfn = src->prev; pfn != head;) {
-			struct folio *folio = pfn_folio(&k->mem, pfn);
+			struct folio *folio = pfn_folio_cached(&k->mem, pfn, &cache);
 			uint32_t prev = folio->lru_prev;
 			int flag_gen = folio_lru_gen(folio);
 			int new_gen;
