@@ -581,6 +581,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 			uint32_t head = aw_list_handle(lruvec, gen, type);
 			uint32_t h = lrugen->folios[gen][type].next;
 			uint64_t guard = 0, limit = k->mem.nr_folio_structs + 1;
+			struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
 			while (h != head) {
 				if (guard++ > limit) {
@@ -589,7 +590,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 							 "(a cycle)", lruvec->nid, lruvec->memcg, gen, type);
 					return;
 				}
-				struct folio *f = pfn_folio(&k->mem, h);
+				struct folio *f = pfn_folio_cached(&k->mem, h, &cache);
 
 				/* on this lruvec's list: its gen and type, its memcg and node */
 				if (!f || f->list_gen != gen || f->list_type != type || folio_lru_gen(f) < 0 ||
