@@ -75,26 +75,11 @@ pte_t *aw_pte_in(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, const
 	return pte;
 }
 
-/* pte_offset_map() with allocation (pte_alloc()); NULL under a PMD leaf */
-pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
-		     pmd_t **pmdp)
-{
-	pmd_t *pmd = aw_pmd_lookup(k, mm, addr, alloc, NULL);
-	uint32_t pte_id;
-
-	if (pmdp)
-		*pmdp = pmd;
-	if (!pmd || pmd_trans_huge(*pmd) || (!(*pmd & _PAGE_PRESENT) && !alloc))
-		return NULL;
-	pte_id = alloc_table_entry(k, pmd);
-	if (!pte_id)
-		return NULL;
-	return &aw_table(&k->pt, pte_id)->e[pte_index(addr)];
-}
-
 /*
- * aw_pte_lookup() that also hands back the PGD, PUD and PMD entries on the
- * way, so that the access can mark them young without a second walk.
+ * pte_offset_map() with allocation (pte_alloc()), the one walk of the
+ * model's faults: path[] gets the PGD, PUD and PMD entries as far as the
+ * walk got (NULL past that), so that an access can mark them young
+ * without a second walk.  NULL under a PMD leaf.
  */
 static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		       uint64_t *path[3])
@@ -103,24 +88,35 @@ static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
 	uint64_t *pude, *pmde;
 	uint32_t id;
 
+	path[0] = pgde;
+	path[1] = path[2] = NULL;
 	if (!(*pgde & _PAGE_PRESENT) && !alloc)
 		return NULL;
 	if (!(id = alloc_table_entry(k, pgde)))
 		return NULL;
-	pude = &aw_table(&k->pt, id)->e[pud_index(addr)];
+	path[1] = pude = &aw_table(&k->pt, id)->e[pud_index(addr)];
 	if (!(*pude & _PAGE_PRESENT) && !alloc)
 		return NULL;
 	if (!(id = alloc_table_entry(k, pude)))
 		return NULL;
-	pmde = &aw_table(&k->pt, id)->e[pmd_index(addr)];
+	path[2] = pmde = &aw_table(&k->pt, id)->e[pmd_index(addr)];
 	if (pmd_trans_huge(*pmde) || (!(*pmde & _PAGE_PRESENT) && !alloc))
 		return NULL;
 	if (!(id = alloc_table_entry(k, pmde)))
 		return NULL;
-	path[0] = pgde;
-	path[1] = pude;
-	path[2] = pmde;
 	return &aw_table(&k->pt, id)->e[pte_index(addr)];
+}
+
+/* pte_walk() for callers that want at most the PMD entry (*pmdp, NULL if none) */
+pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
+		     pmd_t **pmdp)
+{
+	uint64_t *path[3];
+	pte_t *pte = pte_walk(k, mm, addr, alloc, path);
+
+	if (pmdp)
+		*pmdp = path[2];
+	return pte;
 }
 
 static void mark_walk_young(uint64_t *path[3])
@@ -379,10 +375,33 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 	return 0;
 }
 
-/* One 4 KiB page of an access, faulting it in if needed. */
 /*
- * One page.  *out: the PTE as it is when this returns, if it marked the
- * path young (so that access_ptes() can carry on in the same table).
+ * The hardware's part of an access through a present PTE that needs no
+ * fault: the accessed bit, and for a write the dirty bit and new content.
+ */
+static void touch_pte(struct aw_kernel *k, pte_t *pte, bool write, uint32_t repeat)
+{
+	struct folio *folio;
+
+	*pte |= _PAGE_ACCESSED;
+	if (is_zero_pfn(pte_pfn(*pte)))
+		return;
+	folio = pfn_folio(&k->mem, pte_pfn(*pte));
+	if (!folio)	/* a PTE of memory the model does not track */
+		return;
+	if (write) {
+		*pte |= _PAGE_DIRTY;
+		folio->version++;
+		/* a dirty PTE also keeps a lazyfree folio from being discarded */
+		folio_clear(folio, PG_zeroed);
+	}
+	aw_note_access(k, folio, repeat);
+}
+
+/*
+ * One 4 KiB page of an access, faulting it in if needed.  *out: the PTE as
+ * it is when this returns, if it marked the path young (so that
+ * access_ptes() can carry on in the same table).
  */
 static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 		      struct vm_area_struct *vma, uint64_t addr, bool write, uint32_t repeat, int cpu,
@@ -390,7 +409,6 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 {
 	uint64_t *path[3];
 	pte_t *pte = pte_walk(k, mm, addr, !resident_only, path);
-	struct folio *folio;
 	uint32_t pfn;
 
 	*out = NULL;
@@ -434,29 +452,12 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		if (!pte)
 			return -1;
 	}
-	*pte |= _PAGE_ACCESSED;
 	mark_walk_young(path);
 	*out = pte;
-	if (is_zero_pfn(pte_pfn(*pte)))
-		return 0;
-	folio = pfn_folio(&k->mem, pte_pfn(*pte));
-	if (!folio)
-		return 0;
-	if (write) {
-		*pte |= _PAGE_DIRTY;
-		folio->version++;
-		/* a dirty PTE also keeps a lazyfree folio from being discarded */
-		folio_clear(folio, PG_zeroed);
-	}
-	aw_note_access(k, folio, repeat);
+	touch_pte(k, pte, write, repeat);
 	return 0;
 }
 
-/*
- * One PMD-sized range of an access under THP: a huge fault on pmd_none, the
- * huge zero page for a read, or the PMD leaf's accessed/dirty bits.
- * Returns 1 if handled at PMD level, 0 to fall back to PTEs, -1 on failure.
- */
 /* A write through a PMD mapping: every subpage written gets a new version. */
 static void thp_write(struct folio *folio, uint64_t haddr, uint64_t addr, uint64_t end, uint64_t stride)
 {
@@ -465,6 +466,11 @@ static void thp_write(struct folio *folio, uint64_t haddr, uint64_t addr, uint64
 	folio_clear(folio, PG_zeroed);
 }
 
+/*
+ * One PMD-sized range of an access under THP: a huge fault on pmd_none, the
+ * huge zero page for a read, or the PMD leaf's accessed/dirty bits.
+ * Returns 1 if handled at PMD level, 0 to fall back to PTEs, -1 on failure.
+ */
 static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 		      struct vm_area_struct *vma, uint64_t addr, uint64_t end, uint64_t stride,
 		      bool write, uint32_t repeat, int cpu, bool resident_only)
@@ -540,11 +546,6 @@ static bool vma_access_ok(const struct vm_area_struct *vma, bool write)
 }
 
 /*
- * An access of [start, start+len) every `stride` bytes.  Addresses outside
- * any VMA or against its protection would be a SIGSEGV: they are skipped and
- * counted, so a mutated fuzz input never stops the run.
- */
-/*
  * The PTEs of one PMD range.  Most accesses hit a present PTE that needs no
  * fault: the hardware sets its accessed (and dirty) bit and, on the way,
  * the accessed bits of the PGD, PUD and PMD entries above it.  Only a fault
@@ -567,23 +568,11 @@ static int access_ptes(struct aw_kernel *k, struct aw_task *t, struct mm_struct 
 
 		if (pte && pte_present(*pte) &&
 		    (!write || (pte_write(*pte) && !is_zero_pfn(pte_pfn(*pte))))) {
-			*pte |= _PAGE_ACCESSED;
 			if (!path_young) {
 				mark_path_young(k, mm, a);
 				path_young = true;
 			}
-			if (!is_zero_pfn(pte_pfn(*pte))) {
-				struct folio *folio = pfn_folio(&k->mem, pte_pfn(*pte));
-
-				if (!folio)	/* a PTE of memory the model does not track */
-					continue;
-				if (write) {
-					*pte |= _PAGE_DIRTY;
-					folio->version++;
-					folio_clear(folio, PG_zeroed);
-				}
-				aw_note_access(k, folio, repeat);
-			}
+			touch_pte(k, pte, write, repeat);
 			continue;
 		}
 		vma = find_vma(mm, a);	/* reclaim never moves VMAs, but be safe */
@@ -591,13 +580,17 @@ static int access_ptes(struct aw_kernel *k, struct aw_task *t, struct mm_struct 
 			break;
 		if (access_pte(k, t, mm, vma, a, write, repeat, cpu, resident_only, &pte) < 0)
 			return -1;
-		/* e[] is the table's only member: the PTE's index gives the table back */
-		pt = pte ? (struct aw_ptable *)(pte - pte_index(a)) : NULL;
+		pt = pte ? aw_pte_table(pte, a) : NULL;
 		path_young = pte != NULL;
 	}
 	return 0;
 }
 
+/*
+ * An access of [start, start+len) every `stride` bytes.  Addresses outside
+ * any VMA or against its protection would be a SIGSEGV: they are skipped and
+ * counted, so a mutated fuzz input never stops the run.
+ */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu)
 {

@@ -21,7 +21,7 @@ static pte_t *dst_pte(struct aw_kernel *k, struct mm_struct *dst, uint64_t addr,
 
 		if (!p)
 			return NULL;
-		*dpt = (struct aw_ptable *)(p - pte_index(addr));	/* e[] is its only member */
+		*dpt = aw_pte_table(p, addr);
 	}
 	return &(*dpt)->e[pte_index(addr)];
 }

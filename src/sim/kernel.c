@@ -279,6 +279,8 @@ static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
 {
 	uint32_t n = ev->repeat ? ev->repeat : 1;
 	unsigned int pages = ev->len > UINT32_MAX ? UINT32_MAX : (unsigned int)ev->len;
+	unsigned long target;
+	bool full;
 
 	if (ev->arg) {
 		if (aw_khugepaged_set(k, (int)ev->arg, ev->len))
@@ -287,17 +289,11 @@ static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
 	}
 	if (k->cfg.thp == AW_THP_NEVER)
 		return 0;
-	if (ev->flags & AW_KH_FULL) {
-		unsigned long target = k->kh.full_scans + n;
-
-		for (uint32_t w = 0; k->kh.full_scans < target && w < AW_KH_MAX_WAKEUPS; w++)
-			if (!khugepaged_wake(k, pages))
-				break;
-	} else {
-		for (uint32_t w = 0; w < n && w < AW_KH_MAX_WAKEUPS; w++)
-			if (!khugepaged_wake(k, pages))
-				break;
-	}
+	full = ev->flags & AW_KH_FULL;
+	target = k->kh.full_scans + n;
+	for (uint32_t w = 0; w < AW_KH_MAX_WAKEUPS && (full ? k->kh.full_scans < target : w < n); w++)
+		if (!khugepaged_wake(k, pages))
+			break;
 	aw_or_kh_event_end(k);
 	return 0;
 }

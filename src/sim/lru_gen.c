@@ -211,6 +211,12 @@ int folio_update_gen(struct folio *folio, int gen)
 	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
 
+/* folio_inc_gen()'s flag update: generation gen, the reference bits cleared */
+static inline void folio_age_to(struct folio *folio, int gen)
+{
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) | (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+}
+
 /*
  * mm/vmscan.c: folio_inc_gen() with lru_gen_update_size() on the size
  * array nr_pages: lrugen->nr_pages, or a batch that inc_min_seq() adds
@@ -228,8 +234,7 @@ static inline int folio_inc_gen_sized(struct lruvec *lruvec, struct folio *folio
 	if (new_gen >= 0 && new_gen != old_gen)
 		return new_gen;
 	new_gen = (old_gen + 1) % MAX_NR_GENS;
-	folio->flags &= ~(LRU_GEN_MASK | LRU_REFS_FLAGS);
-	folio->flags |= (uint32_t)(new_gen + 1) << LRU_GEN_PGOFF;
+	folio_age_to(folio, new_gen);
 	if (reclaiming)
 		folio_set(folio, PG_reclaim);
 	/* lru_gen_update_size(lruvec, folio, old_gen, new_gen) */
@@ -327,14 +332,13 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		uint32_t first[MAX_NR_GENS], last[MAX_NR_GENS];
 		struct folio *last_folio[MAX_NR_GENS] = { NULL };
 
-		for (int g = 0; g < MAX_NR_GENS; g++)
-			first[g] = last[g] = AW_NIL;
 		const int next_gen = (old_gen + 1) % MAX_NR_GENS;
 		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
 		long shadow_aged = 0;	/* the same, for the oracle's shadow */
-
 		struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			first[g] = last[g] = AW_NIL;
 		for (pfn = src->prev; pfn != head;) {
 			struct folio *folio = pfn_folio_cached(&k->mem, pfn, &cache);
 			uint32_t prev = folio->lru_prev;
@@ -349,8 +353,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 				 */
 				long nr = folio_nr_pages(folio);
 
-				folio->flags = (folio->flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) |
-					       (uint32_t)(next_gen + 1) << LRU_GEN_PGOFF;
+				folio_age_to(folio, next_gen);
 				aged += nr;
 				new_gen = next_gen;
 				if (k->oracle) {

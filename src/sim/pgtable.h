@@ -81,18 +81,6 @@ static inline unsigned long aw_addr_end(unsigned long addr, unsigned long end, u
 static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
 static inline bool pte_none(pte_t pte) { return pte == 0; }
 
-/*
- * Are the 64 entries from e (a 64-aligned block of a table) all zero?
- * Scans that step over the mostly empty tables of a sparse address space
- * skip such blocks whole; libc's memcmp compares them vector-wide.
- */
-#define AW_PT_BLOCK	64
-static inline bool aw_pt_block_empty(const uint64_t *e)
-{
-	static const uint64_t zero[AW_PT_BLOCK];
-
-	return !memcmp(e, zero, sizeof(zero));
-}
 static inline bool pte_young(pte_t pte) { return pte & _PAGE_ACCESSED; }
 static inline bool pte_dirty(pte_t pte) { return pte & _PAGE_DIRTY; }
 static inline bool pte_write(pte_t pte) { return pte & _PAGE_RW; }
@@ -116,6 +104,25 @@ static inline bool pud_present(pud_t pud) { return pud & _PAGE_PRESENT; }
 struct aw_ptable {
 	uint64_t e[512];
 };
+
+/* The PTE table holding pte, the entry for addr (e[] is its only member). */
+static inline struct aw_ptable *aw_pte_table(pte_t *pte, uint64_t addr)
+{
+	return (struct aw_ptable *)(pte - pte_index(addr));
+}
+
+/*
+ * Are the 64 entries from e (a 64-aligned block of a table) all zero?
+ * Scans that step over the mostly empty tables of a sparse address space
+ * skip such blocks whole; libc's memcmp compares them vector-wide.
+ */
+#define AW_PT_BLOCK	64
+static inline bool aw_pt_block_empty(const uint64_t *e)
+{
+	static const uint64_t zero[AW_PT_BLOCK];
+
+	return !memcmp(e, zero, sizeof(zero));
+}
 
 /*
  * The table-page allocator.  Table id 0 is never used so that a zero entry
