@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 void aw_walk_init(struct lru_gen_mm_walk *walk, struct aw_kernel *k)
 {
@@ -60,7 +59,7 @@ static void account_walk(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int
 			mm->lru_gen.empty_count[clock] = 0;
 		}
 	}
-	aw_or_walk_done(walk->k, walk, mm, err);
+	trace_mm_vmscan_lru_gen_walk(walk->k, walk, mm, err);
 	if (pass) {
 		pass->walks++;
 		if (forced) {
@@ -69,7 +68,6 @@ static void account_walk(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int
 				pass->sticky_forced_walks++;
 		}
 	}
-	aw_walk_log_result(walk, mm, err, forced);
 }
 
 /*
@@ -97,7 +95,7 @@ static void aging_finish(struct aw_kernel *k, struct lru_gen_mm_walk *walk, bool
 		success = inc_max_seq(k, walk->lruvec, walk->seq, swappiness);
 	if (walk->batched)	/* only with the planted bug: the batch waited */
 		reset_batch_size(walk);
-	aw_or_pass_finished(k, walk->lruvec);
+	trace_lru_gen_aging_done(k, walk->lruvec, success);
 	if (walk->pass_idx >= 0)
 		aw_pass_end(k, walk->lruvec, walk->pass_idx, success);
 }

@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 enum folio_references {
 	FOLIOREF_RECLAIM,
@@ -71,9 +70,8 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 	int young = 1, i;
 
 	/* ptep_clear_young_notify() on the target */
-	if (!pte || !pte_young(*pte))
+	if (!pte || !ptep_test_and_clear_young(k, mm, addr, pte))
 		return false;
-	*pte &= ~_PAGE_ACCESSED;
 
 	if (mm->ptl_contended)		/* spin_is_contended(pvmw->ptl) */
 		return true;
@@ -105,9 +103,8 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			continue;
 		if (!get_pfn_folio(k, pfn, memcg, nid))
 			continue;
-		if (!pte_young(ptent))
+		if (!ptep_test_and_clear_young(k, mm, a, &pte[i]))
 			continue;
-		pte[i] = ptent & ~_PAGE_ACCESSED;
 		if (last != (uint32_t)pfn) {
 			walk_update_folio(k, walk, last, gen, dirty);
 			last = (uint32_t)pfn;
@@ -125,14 +122,11 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, addr);
 		uint64_t pud_key = mm->kaddr ^ (addr & PUD_MASK);
 
-		aw_or_filter_insert(k, lruvec, BLOOM_FILTER_PMD, max_seq, pmd_item);
-		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], max_seq, pmd_item);
-		if ((k->features & AW_FEAT_PUD_FILTER)) {	/* seed v3 3/4 */
-			aw_or_filter_insert(k, lruvec, BLOOM_FILTER_PUD, max_seq, pud_key);
-			aw_or_feedback(k, lruvec, mm, addr, max_seq, "look-around found it young");
-			if (!AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
-				__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD], max_seq, pud_key);
-		}
+		trace_lru_gen_look_around(k, lruvec, mm, addr, pmd_item, max_seq);
+		update_bloom_filter(mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
+		/* seed v3 3/4; the planted bug marks the PMD but not the PUD */
+		if ((k->features & AW_FEAT_PUD_FILTER) && !AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
+			update_bloom_filter(mm_state, BLOOM_FILTER_PUD, max_seq, pud_key);
 	}
 	return true;
 }
@@ -179,7 +173,7 @@ static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim
 				*pmd &= ~_PAGE_ACCESSED;
 				referenced++;
 			}
-		} else if (lru_gen_look_around(k, rc->walk, mm, vma, addr, pfn)) {
+		} else if (k->mglru->lru_gen_look_around(k, rc->walk, mm, vma, addr, pfn)) {
 			referenced++;
 		}
 	}
@@ -413,41 +407,11 @@ static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lr
 		recent = folio->acc_cur;
 	ns->evicted++;
 	ns->evicted_pages += folio_nr_pages(folio);
-	aw_or_evicted(k, folio->rmap_mm, folio->rmap_addr, recent >= 2);
+	trace_aw_folio_evicted(k, folio, folio->rmap_mm, folio->rmap_addr, recent >= 2);
 	if (recent >= 2)
 		ns->hot_evicted++;
 	else if (recent == 1)
 		ns->single_touch_evicted++;
-}
-
-/*
- * For the premature-reclaim oracle: is any PTE/PMD mapping this folio, in
- * an mm the reference check looks at, young right now?
- */
-static bool folio_mapped_young(struct aw_kernel *k, uint32_t pfn, int target_memcg)
-{
-	struct folio *folio = pfn_folio(&k->mem, pfn);
-	uint32_t idx = 0, mm_id;
-	uint64_t addr;
-
-	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
-		struct mm_struct *mm = aw_mm(k, mm_id);
-		pmd_t *pmd;
-		pte_t *pte;
-
-		if (!mm || (target_memcg >= 0 && mm->memcg != target_memcg))
-			continue;
-		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-		if (pmd && pmd_trans_huge(*pmd)) {
-			if (pmd_young(*pmd))
-				return true;
-			continue;
-		}
-		pte = aw_pte_lookup(k, mm, addr, false, NULL);
-		if (pte && pte_present(*pte) && pte_young(*pte))
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -463,12 +427,11 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 	for (int i = 0; i < *nr; i++) {
 		uint32_t pfn = list[i];
 		struct folio *folio = pfn_folio(&k->mem, pfn);
-		bool young = k->oracle && folio_mapped_young(k, pfn, rc->target_memcg);
-		enum folio_references ref = rc->ignore_references ? FOLIOREF_RECLAIM :
-			folio_check_references(k, pfn, rc);
+		enum folio_references ref;
 
-		aw_or_reclaim_decision(k, pfn, young, ref == FOLIOREF_RECLAIM, rc->ignore_references,
-				       rc->target_memcg);
+		trace_aw_reclaim_check(k, pfn, rc->target_memcg);
+		ref = rc->ignore_references ? FOLIOREF_RECLAIM : folio_check_references(k, pfn, rc);
+		trace_aw_reclaim_decision(k, pfn, ref == FOLIOREF_RECLAIM, rc->ignore_references);
 		if (ref == FOLIOREF_ACTIVATE) {
 			if (!folio_test(folio, PG_mlocked))
 				folio_set(folio, PG_active);
@@ -664,7 +627,7 @@ int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long se
 			return 0;
 		if (reclaimed >= nr_to_reclaim)
 			return 0;
-		if (!evict_folios(k, lruvec, swappiness, with_walk ? &walk : NULL, &reclaimed, false))
+		if (!k->mglru->evict_folios(k, lruvec, swappiness, with_walk ? &walk : NULL, &reclaimed, false))
 			return 0;
 	}
 }

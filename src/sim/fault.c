@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 static uint32_t alloc_table_entry(struct aw_kernel *k, uint64_t *entry)
 {

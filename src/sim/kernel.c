@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 static int kerr(struct aw_kernel *k, const char *fmt, ...)
 {
@@ -60,6 +59,7 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	k->cfg = *cfg;
 	k->features = features;
 	k->bugs = bugs;
+	k->mglru = &aw_model_mglru;
 	k->skip_empty = cfg->skip_empty >= 1 && cfg->skip_empty <= 64 ? cfg->skip_empty : 4;
 	k->nr_nodes = cfg->nr_nodes;
 	k->nr_memcgs = cfg->nr_memcgs;
@@ -80,8 +80,10 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	for (int m = 0; m < k->nr_memcgs; m++) {
 		INIT_LIST_HEAD(&k->mm_list[m].fifo);
 		k->memcg[m].limit = cfg->memcg_limit[m] / PAGE_SIZE;
-		for (n = 0; n < k->nr_nodes; n++)
+		for (n = 0; n < k->nr_nodes; n++) {
 			lru_gen_init_lruvec(aw_lruvec(k, m, n), m, n, m * k->nr_nodes + n, 0);
+			aw_lruvec(k, m, n)->k = k;
+		}
 	}
 	/*
 	 * The slot array grows as slots are first handed out (evict.c:
@@ -105,11 +107,28 @@ fail:
 	return NULL;
 }
 
+/*
+ * trace_aw_kernel_destroy(), by hand: a probe there unregisters itself
+ * (and its others) while the list is being walked, so take the first one
+ * until none is left.
+ */
+static void kernel_destroy_observers(struct aw_kernel *k)
+{
+	struct aw_tracepoint *tp = &k->tracepoints.tp[AW_TP_aw_kernel_destroy];
+
+	while (tp->nr) {
+		struct aw_tracepoint_func f = tp->funcs[0];
+
+		((aw_probe_aw_kernel_destroy_t)f.func)(f.data, k);
+		(void)aw_tracepoint_probe_unregister(tp, f.func, f.data);
+	}
+}
+
 void aw_kernel_destroy(struct aw_kernel *k)
 {
 	if (!k)
 		return;
-	aw_oracle_detach(k);
+	kernel_destroy_observers(k);
 	khugepaged_destroy(k);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
@@ -172,7 +191,7 @@ static int new_process(struct aw_kernel *k, struct aw_task *t, uint32_t pid, int
 	t->cpu = cpu;
 	t->memcg = memcg;
 	t->alive = true;
-	lru_gen_add_mm(k, mm);
+	k->mglru->lru_gen_add_mm(k, mm);
 	lru_gen_use_mm(mm);
 	if (layout)
 		aw_setup_layout(k, t);
@@ -252,18 +271,18 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 	switch (ev->kind) {
 	case AW_EV_AGE:
 		/* debugfs '+': try_to_inc_max_seq() with the current max_seq */
-		try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
+		k->mglru->try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
 		return 0;
 	case AW_EV_AGE_BEGIN:
-		if (aw_age_begin(k, lruvec, swp, force) == -EBUSY)
+		if (k->mglru->age_begin(k, lruvec, swp, force) == -EBUSY)
 			k->ignored_events++;
 		return 0;
 	case AW_EV_AGE_STEP:
-		if (aw_age_step(k, lruvec) < 0)
+		if (k->mglru->age_step(k, lruvec) < 0)
 			k->ignored_events++;
 		return 0;
 	default:
-		if (aw_age_end(k, lruvec) < 0)
+		if (k->mglru->age_end(k, lruvec) < 0)
 			k->ignored_events++;
 		return 0;
 	}
@@ -294,7 +313,7 @@ static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
 	for (uint32_t w = 0; w < AW_KH_MAX_WAKEUPS && (full ? k->kh.full_scans < target : w < n); w++)
 		if (!khugepaged_wake(k, pages))
 			break;
-	aw_or_kh_event_end(k);
+	trace_aw_khugepaged_event_end(k);
 	return 0;
 }
 
@@ -359,7 +378,7 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 		return 0;
 	case AW_EV_MEMCG_MOVE:
 		t->memcg = ev->memcg;
-		lru_gen_migrate_mm(k, mm, ev->memcg);	/* the charges stay (cgroup v2) */
+		k->mglru->lru_gen_migrate_mm(k, mm, ev->memcg);	/* the charges stay (cgroup v2) */
 		return 0;
 	case AW_EV_PRCTL_THP:
 		/* prctl_set_thp_disable(): the mm's flags only ... */
@@ -430,14 +449,14 @@ int aw_bug_parse(const char *name)
 
 static int kernel_apply(struct aw_kernel *k, const struct aw_event *ev);
 
-/* Apply one event, with the oracles' per-event bookkeeping around it. */
+/* Apply one event, with its begin and end facts around it. */
 int aw_kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
 {
 	int ret;
 
-	aw_oracle_event_begin(k);
+	trace_aw_event_begin(k, ev);
 	ret = kernel_apply(k, ev);
-	aw_oracle_event_end(k);
+	trace_aw_event_end(k, ev);
 	return ret;
 }
 

@@ -13,12 +13,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../event/scenario.h"
+#include "scenario.h"
 #include "folio.h"
 #include "khugepaged.h"
 #include "lru_gen.h"
 #include "mm.h"
 #include "pgtable.h"
+#include "mglru_ops.h"
+#include "tracepoint.h"
 
 /* Variant switches (DESIGN.md §3): features of one model, never copies. */
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
@@ -124,7 +126,16 @@ struct aw_kernel {
 	unsigned int features;		/* AW_FEAT_* */
 	unsigned int bugs;		/* 1 << enum aw_bug */
 	int skip_empty;			/* emptymap re-scan period, 1..64 */
+	/*
+	 * Observers' state, owned by the check layer (src/check): the model
+	 * never reads these, it only fires tracepoints; they live here so
+	 * that the check layer's entry points can take the kernel alone.
+	 */
 	struct aw_oracle *oracle;	/* oracle shadows and findings, NULL = off */
+	struct aw_kh_oracle *kh_oracle;	/* khugepaged oracles' shadows, NULL = off */
+	struct aw_walk_log *walk_log;	/* --walk-log writer, NULL = off */
+	struct aw_tracepoints tracepoints;	/* trace_events.h: who observes what */
+	const struct aw_mglru_ops *mglru;	/* the variant's aging and eviction code */
 	uint64_t now_ns;
 	uint64_t event_index;
 
@@ -152,13 +163,11 @@ struct aw_kernel {
 	uint32_t cap_swap;		/* slots allocated (zeroed) so far, <= nr_swap */
 
 	struct aw_khugepaged kh;	/* khugepaged: slots, cursor, knobs, figures */
-	struct aw_kh_oracle *kh_oracle;	/* its oracles' shadows, NULL = off */
 
 	struct aw_node_stats node_stats[AW_MAX_NODES];
 	int nr_regions;
 	struct aw_region *regions;	/* index region id - 1 */
 
-	FILE *walk_log;			/* --walk-log: one line per mm considered */
 	char err[256];			/* why the last event failed, if it did */
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
 };
@@ -191,7 +200,6 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 		       int new_gen, bool dirty);
 bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter);
 int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk);
-void aw_walk_log_result(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err, bool forced);
 struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid);
 uint64_t get_pte_pfn(struct aw_kernel *k, pte_t pte, struct mm_struct *mm, int nid);
 void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm);
@@ -199,6 +207,11 @@ void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg);
 static inline void lru_gen_use_mm(struct mm_struct *mm) { mm->lru_gen.bitmap = ~0ULL; }
 void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm);	/* the RFC, emptymap */
+
+/* lru_gen_bloom.c: the seed's per-level filter helpers (v3 2/4), with their facts */
+bool test_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
+void update_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
+void reset_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq);
 
 /* evict.c: eviction, rmap references, look-around */
 int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
@@ -260,5 +273,37 @@ int aw_madvise_flags(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 /* madvise.c / migrate.c */
 int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice);
 int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int node);
+
+#include "trace.h"
+
+/*
+ * ptep_test_and_clear_young() / pmdp_test_and_clear_young() (x86,
+ * arch/x86/mm/pgtable.c): true if the accessed bit was set; it is clear
+ * now.  The walker's and look-around's only way to clear a young bit, so
+ * that every one cleared is a fact an observer sees.
+ */
+static inline bool ptep_test_and_clear_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+					     pte_t *ptep)
+{
+	pte_t pte = *ptep;
+
+	if (!pte_young(pte))
+		return false;
+	*ptep = pte & ~_PAGE_ACCESSED;
+	trace_ptep_test_and_clear_young(k, mm, addr, pte);
+	return true;
+}
+
+static inline bool pmdp_test_and_clear_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+					     pmd_t *pmdp)
+{
+	pmd_t pmd = *pmdp;
+
+	if (!pmd_young(pmd))
+		return false;
+	*pmdp = pmd & ~_PAGE_ACCESSED;
+	trace_pmdp_test_and_clear_young(k, mm, addr, pmd);
+	return true;
+}
 
 #endif /* AW_KERNEL_H */

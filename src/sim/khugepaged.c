@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 static const char *const scan_result_names[SCAN_NR] = {
 	[SCAN_FAIL] = "fail",
@@ -498,7 +497,7 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 
 	if (result != SCAN_SUCCEED)
 		goto out;
-	aw_or_kh_collapse_begin(k, mm, vma, haddr, cc->is_khugepaged);
+	trace_mm_collapse_huge_page_begin(k, mm, vma, haddr, cc->is_khugepaged);
 	if (unmapped)
 		result = __collapse_huge_page_swapin(k, mm, vma, haddr, pfn_folio(&k->mem, pfn)->nid);
 	if (result == SCAN_SUCCEED)
@@ -510,13 +509,13 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 
 		aw_memcg_uncharge(k, thp->memcg, HPAGE_PMD_NR);
 		aw_folio_free(&k->mem, pfn);
-		aw_or_kh_collapse_end(k, mm, haddr, result);
+		trace_mm_collapse_huge_page(k, mm, haddr, result);
 		goto out;
 	}
 	resident = __collapse_huge_page_copy(k, mm, aw_table(&k->pt, aw_entry_table(*pmd)),
 					     pfn_folio(&k->mem, pfn), haddr);
 	collapse_install(k, mm, vma, pmd, pfn, haddr, resident);
-	aw_or_kh_collapse_end(k, mm, haddr, result);
+	trace_mm_collapse_huge_page(k, mm, haddr, result);
 out:
 	record_collapse(k, mm, vma, haddr, cc->is_khugepaged, result);
 	return result;
@@ -648,14 +647,14 @@ static bool scan_vma_ranges(struct aw_kernel *k, struct khugepaged_mm_slot *slot
 
 		if (hpage_collapse_test_exit_or_disable(slot, mm))
 			return false;
-		aw_or_kh_range_begin(k, mm, vma, scan->address);
+		trace_aw_khugepaged_range_begin(k, mm, vma, scan->address);
 		*result = hpage_collapse_scan_pmd(k, mm, vma, scan->address, &mmap_locked,
 						  aw_kh_patched(k) ? &cur_progress : NULL, cc);
 		note_range(k, *result);
 		scan->address += PMD_SIZE;
 		if (!aw_kh_patched(k))
 			cur_progress = HPAGE_PMD_NR;
-		aw_or_kh_range_end(k, *result, cur_progress);
+		trace_aw_khugepaged_range_end(k, *result, cur_progress);
 		*progress += cur_progress;
 		if (!mmap_locked || *progress >= pages)
 			return false;	/* collapse_huge_page() dropped mmap_lock, or the budget is spent */
@@ -773,7 +772,7 @@ void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages)
 	}
 	for (int i = first_trace; i < kh->nr_trace; i++)
 		traced += kh->trace[i].progress;
-	aw_or_kh_wakeup_end(k, progress, topup, traced);
+	trace_aw_khugepaged_wakeup(k, progress, topup, traced);
 }
 
 /*

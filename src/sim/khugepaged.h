@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../event/event.h"
+#include "event.h"
 #include "mm.h"
 
 struct aw_kernel;

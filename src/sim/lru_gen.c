@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now)
 {
@@ -159,8 +158,7 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
 	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 	folio_set(folio, PG_lru);
-	if (k->oracle)
-		aw_or_gen_moved(k, folio, -1, gen);
+	trace_folio_update_gen(k, folio, -1, gen);
 	lru_gen_update_size(lruvec, folio, -1, gen);
 	/* reclaiming: list tail, for folio_rotate_reclaimable() */
 	aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, reclaiming);
@@ -186,8 +184,7 @@ bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	folio->flags &= ~LRU_GEN_MASK;
 	if (!reclaiming && lru_gen_is_active(lruvec, gen))
 		folio_set(folio, PG_active);
-	if (k->oracle)
-		aw_or_gen_moved(k, folio, gen, -1);
+	trace_folio_update_gen(k, folio, gen, -1);
 	lru_gen_update_size(lruvec, folio, gen, -1);
 	aw_lru_list_del(k, pfn);
 	return true;
@@ -250,8 +247,8 @@ int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *foli
 	int old_gen = folio_lru_gen(folio);
 	int new_gen = folio_inc_gen_sized(lruvec, folio, reclaiming, lruvec->lrugen.nr_pages);
 
-	if (k->oracle && new_gen != old_gen)
-		aw_or_gen_moved(k, folio, old_gen, new_gen);
+	if (new_gen != old_gen)
+		trace_folio_update_gen(k, folio, old_gen, new_gen);
 	return new_gen;
 }
 
@@ -326,7 +323,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 	{
 		struct aw_list_head *src = &lrugen->folios[old_gen][type];
 		long batch[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
-		/* the oracle's flag shadow, for folios of this lruvec (all, unless broken) */
+		/* folio_inc_gen_batch's deltas, for folios of this lruvec (all, unless broken) */
 		long moved[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
 		int index = lruvec->index;
 		uint32_t first[MAX_NR_GENS], last[MAX_NR_GENS];
@@ -334,7 +331,8 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 
 		const int next_gen = (old_gen + 1) % MAX_NR_GENS;
 		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
-		long shadow_aged = 0;	/* the same, for the oracle's shadow */
+		long shadow_aged = 0;	/* the same, for the tracepoint */
+		const bool traced = trace_folio_update_gen_enabled(k) || trace_folio_inc_gen_batch_enabled(k);
 		struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
 		for (int g = 0; g < MAX_NR_GENS; g++)
@@ -356,25 +354,25 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 				folio_age_to(folio, next_gen);
 				aged += nr;
 				new_gen = next_gen;
-				if (k->oracle) {
+				if (traced) {
 					if (folio->memcg * k->nr_nodes + folio->nid == index)
 						shadow_aged += nr;
 					else
-						aw_or_gen_moved(k, folio, flag_gen, new_gen);
+						trace_folio_update_gen(k, folio, flag_gen, new_gen);
 				}
 				goto append;
 			}
 			new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
 			if (new_gen >= MAX_NR_GENS)	/* flags beyond any generation */
 				__builtin_trap();
-			if (k->oracle && new_gen != flag_gen) {
+			if (traced && new_gen != flag_gen) {
 				if (folio->memcg * k->nr_nodes + folio->nid == index && flag_gen >= 0) {
 					long nr = folio_nr_pages(folio);
 
 					moved[flag_gen][folio_is_file_lru(folio)] -= nr;
 					moved[new_gen][folio_is_file_lru(folio)] += nr;
 				} else {
-					aw_or_gen_moved(k, folio, flag_gen, new_gen);
+					trace_folio_update_gen(k, folio, flag_gen, new_gen);
 				}
 			}
 append:
@@ -410,8 +408,8 @@ append:
 		for (int g = 0; g < MAX_NR_GENS; g++)
 			for (int t = 0; t < ANON_AND_FILE; t++)
 				lrugen->nr_pages[g][t] += batch[g][t];
-		if (k->oracle)
-			aw_or_gen_moved_batch(k, lruvec, &moved[0][0]);
+		if (traced)
+			trace_folio_inc_gen_batch(k, lruvec, &moved[0][0]);
 	}
 done:
 	lrugen->min_seq[type]++;
@@ -465,7 +463,7 @@ bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, 
 
 	if (seq != lrugen->max_seq)
 		return false;
-	aw_or_before_inc_max_seq(k, lruvec);	/* size counters vs folios, before they move */
+	trace_lru_gen_inc_max_seq(k, lruvec);	/* before any folio moves */
 	for (int type = 0; type < ANON_AND_FILE; type++) {
 		if (get_nr_gens(lruvec, type) != MAX_NR_GENS)
 			continue;

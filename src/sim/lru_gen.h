@@ -72,8 +72,11 @@ struct lru_gen_mm_state {
 	unsigned long stats[NR_MM_STATS];	/* NR_HIST_GENS == 1: cumulative */
 };
 
+struct aw_kernel;
+
 struct lruvec {
 	int memcg, nid, index;
+	struct aw_kernel *k;		/* model: the machine it is in (lruvec->pgdat's role) */
 	struct lru_gen_folio lrugen;
 	struct lru_gen_mm_state mm_state;
 };

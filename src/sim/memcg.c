@@ -44,7 +44,7 @@ static long get_nr_to_scan(struct aw_kernel *k, struct lruvec *lruvec, int prior
 	if (!success || priority == DEF_PRIORITY)
 		return (long)(nr_to_scan >> priority);
 	/* stop scanning this lruvec as it's low on cold folios */
-	return try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false) ? -1 : 0;
+	return k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false) ? -1 : 0;
 }
 
 /* mm/vmscan.c: get_swappiness(): 0 when swap is (nearly) full or absent */
@@ -68,7 +68,7 @@ static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 
 		if (nr_to_scan <= 0)
 			break;
-		delta = evict_folios(k, lruvec, swappiness, NULL, nr_reclaimed, true);
+		delta = k->mglru->evict_folios(k, lruvec, swappiness, NULL, nr_reclaimed, true);
 		if (!delta)
 			break;
 		scanned += delta;

@@ -8,7 +8,6 @@
  */
 
 #include "kernel.h"
-#include "../oracle.h"
 
 static void remap(struct aw_kernel *k, struct folio *nf, uint64_t old_pfn, uint64_t new_pfn)
 {

@@ -9,23 +9,6 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "../oracle.h"
-
-static const char *aw_walk_log_prefix = "walk";
-
-static void walk_log(struct lru_gen_mm_walk *walk, struct mm_struct *mm, const char *what,
-		     const char *why)
-{
-	struct aw_kernel *k = walk->k;
-	const struct aw_pass *p;
-
-	if (!k->walk_log || walk->pass_idx < 0)
-		return;
-	p = &k->node_stats[walk->lruvec->nid].passes[walk->pass_idx];
-	fprintf(k->walk_log, "%s pass=%d node=%d memcg=%d seq=%lu mm=%u mm_addr=0x%llx %s%s%s\n",
-		aw_walk_log_prefix, p->pass, walk->lruvec->nid, walk->lruvec->memcg, walk->seq,
-		mm->id, (unsigned long long)mm->kaddr, what, why ? " why=" : "", why ? why : "");
-}
 
 /* mm/vmscan.c: lru_gen_add_mm() */
 void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm)
@@ -89,7 +72,7 @@ void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm)
 {
 	mm->lru_gen.empty_mask = 0;
 	memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
-	aw_or_mark_cleared(k, mm);
+	trace_lru_gen_clear_empty(k, mm);
 }
 
 static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
@@ -116,21 +99,20 @@ static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 	int key = walk->lruvec->nid % 64;
 
 	if (!walk->force_scan && !(mm->lru_gen.bitmap >> key & 1)) {
-		walk_log(walk, mm, "skipped", "bitmap");
+		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_BITMAP);
 		return NULL;
 	}
 	/* cleared before walking, even if the walk then fails */
 	mm->lru_gen.bitmap &= ~(1ULL << key);
 	if (mm->exiting) {	/* mmget_not_zero() failed */
-		walk_log(walk, mm, "skipped", "exiting");
+		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EXITING);
 		return NULL;
 	}
 	if (should_skip_empty_mm(walk, mm)) {
-		aw_or_mm_considered(walk->k, walk, mm, false);
-		walk_log(walk, mm, "skipped", "empty");
+		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EMPTY);
 		return NULL;
 	}
-	aw_or_mm_considered(walk->k, walk, mm, true);
+	trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_TAKEN);
 	return mm;
 }
 
@@ -186,36 +168,12 @@ done:
 
 	/* only a walker that actually got an mm starts the new filters */
 	if (mm && first) {
-		__reset_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq + 1);
-		aw_or_filter_reset(k, lruvec, BLOOM_FILTER_PMD, walk->seq + 1);
-		if (k->features & AW_FEAT_PUD_FILTER) {
-			__reset_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
-					     AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
-			aw_or_filter_reset(k, lruvec, BLOOM_FILTER_PUD, walk->seq + 1);
-		}
+		trace_lru_gen_iterate_first(k, walk);
+		reset_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1);
+		if (k->features & AW_FEAT_PUD_FILTER)
+			reset_bloom_filter(mm_state, BLOOM_FILTER_PUD,
+					   AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
 	}
 	*iter = mm;
 	return last;
-}
-
-/* Used by the aging driver to log what happened to a taken mm. */
-void aw_walk_log_result(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err, bool forced)
-{
-	char buf[160];
-
-	if (!walk->k->walk_log)
-		return;
-	if (err == -EBUSY) {
-		walk_log(walk, mm, "skipped", "trylock");
-		return;
-	}
-	if (err) {
-		walk_log(walk, mm, "skipped", "seq");
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%s T=%lu Y=%lu A=%lu P=%lu S=%lu", forced ? "forced" : "walked",
-		 walk->mm_stats[MM_LEAF_TOTAL], walk->mm_stats[MM_LEAF_YOUNG],
-		 walk->mm_stats[MM_LEAF_ASSOCIATED], walk->aw_stats[AW_WS_PMD_READ],
-		 walk->mm_stats[MM_PUD_EMPTY_SKIPPED]);
-	walk_log(walk, mm, buf, NULL);
 }

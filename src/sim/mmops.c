@@ -385,7 +385,7 @@ static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
 		aw_zap_range(k, mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end);
 	mm->nr_vmas = 0;
 	free_pgtables_all(k, mm);	/* free_pgtables(k, mm, 0, TASK_SIZE) */
-	lru_gen_del_mm(k, mm);
+	k->mglru->lru_gen_del_mm(k, mm);
 	aw_table_free(&k->pt, mm->pgd);
 	for (int r = 0; r < k->nr_regions; r++) {
 		if (k->regions[r].mm == mm->id)

@@ -11,7 +11,6 @@
 #include <errno.h>
 
 #include "kernel.h"
-#include "../oracle.h"
 
 /*
  * should_clear_pmd_young(): arch_has_hw_nonleaf_pmd_young() && the
@@ -97,9 +96,8 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 
 	if (walk) {
 		old_gen = folio_update_gen(folio, new_gen);
-		if (k->oracle && old_gen >= 0 && old_gen != new_gen)
-			aw_or_gen_moved(k, folio, old_gen, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
+			trace_folio_update_gen(k, folio, old_gen, new_gen);
 			update_batch_size(walk, folio, old_gen, new_gen);
 			walk->aw_stats[AW_WS_PROMOTED]++;
 			k->node_stats[folio->nid].promoted++;
@@ -208,10 +206,8 @@ restart:
 				continue;
 			run_assoc++;	/* MM_LEAF_ASSOCIATED, seed v3 1/4 */
 
-			/* ptep_clear_young_notify() */
-			if (!pte_young(pte))
+			if (!ptep_test_and_clear_young(k, walk->mm, addr, &pt->e[i]))	/* _notify() */
 				continue;
-			pt->e[i] = pte & ~_PAGE_ACCESSED;
 
 			if (last != (uint32_t)pfn) {
 				walk_update_folio(k, walk, last, gen, dirty);
@@ -285,7 +281,7 @@ static void walk_pmd_range_locked(struct aw_ptable *pmd_tbl, uint64_t addr,
 			goto next;
 		if (!pmd_trans_huge(pmd[i])) {
 			if (!walk->force_scan && should_clear_pmd_young() && !walk->mm->has_notifiers)
-				pmd[i] &= ~_PAGE_ACCESSED;	/* pmdp_test_and_clear_young() */
+				pmdp_test_and_clear_young(k, walk->mm, addr, &pmd[i]);
 			goto next;
 		}
 		pfn = get_pmd_pfn(k, pmd[i], walk->mm, nid);
@@ -296,9 +292,8 @@ static void walk_pmd_range_locked(struct aw_ptable *pmd_tbl, uint64_t addr,
 			goto next;
 		walk->mm_stats[MM_LEAF_ASSOCIATED]++;	/* seed v3 1/4 */
 
-		if (!pmd_young(pmd[i]))		/* pmdp_clear_young_notify() */
+		if (!pmdp_test_and_clear_young(k, walk->mm, addr, &pmd[i]))	/* _notify() */
 			goto next;
-		pmd[i] &= ~_PAGE_ACCESSED;
 
 		if (last != (uint32_t)pfn) {
 			walk_update_folio(k, walk, last, gen, dirty);
@@ -341,7 +336,7 @@ static bool walk_pmd_range(pud_t pudval, uint64_t start, uint64_t end, struct lr
 	struct pmd_batch b = { (uint64_t)-1, 0 };
 	struct vm_area_struct *vma;
 	struct aw_region_acc *racc;
-	bool young = false;
+	bool young = false, suitable;
 	unsigned int i;
 	uint64_t addr, next;
 
@@ -385,28 +380,24 @@ restart:
 		}
 
 		if (!walk->force_scan) {
-			uint64_t item = aw_table_entry_kva(pmd_tid, i);
-			bool hit = __test_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq, item);
-
 			walk->aw_stats[AW_WS_BLOOM_PMD]++;
-			aw_or_filter_test(k, walk->lruvec, BLOOM_FILTER_PMD, walk->seq, item, hit);
-			if (!hit)
+			if (!test_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq,
+					       aw_table_entry_kva(pmd_tid, i)))
 				continue;
 		}
 
 		walk->mm_stats[MM_NONLEAF_FOUND]++;
 
-		if (!walk_pte_range(val, addr, next, walk))
+		suitable = walk_pte_range(val, addr, next, walk);
+		trace_lru_gen_walk_pte_range(k, walk, addr, aw_table_entry_kva(pmd_tid, i), suitable);
+		if (!suitable)
 			continue;
 
 		walk->mm_stats[MM_NONLEAF_ADDED]++;
 		young = true;
 
 		/* carry over to the next generation */
-		aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PMD, walk->seq + 1,
-				    aw_table_entry_kva(pmd_tid, i));
-		__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PMD], walk->seq + 1,
-				      aw_table_entry_kva(pmd_tid, i));
+		update_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1, aw_table_entry_kva(pmd_tid, i));
 	}
 
 	walk_pmd_range_locked(pmd_tbl, (uint64_t)-1, walk, &b);
@@ -447,33 +438,22 @@ restart:
 
 			/* Skip a subtree that had nothing young for this lruvec last gen */
 			if (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS)) {
-				bool hit = __test_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
-							       walk->seq, key);
-
 				walk->aw_stats[AW_WS_BLOOM_PUD]++;
-				aw_or_filter_test(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq, key, hit);
-				if (!hit) {
+				if (!test_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq, key)) {
 					struct aw_region_acc *racc = region_acc(walk, walk->vma);
 
 					walk->mm_stats[MM_PUD_EMPTY_SKIPPED]++;
 					if (racc)
 						racc->pud_skipped++;
-					aw_or_pud_visit(k, walk, addr, val, true);
+					trace_lru_gen_walk_pud(k, walk, addr, val, true, false);
 					continue;
 				}
 			}
-			aw_or_pud_visit(k, walk, addr, val, false);
 			young = walk_pmd_range(val, addr, next, walk);
-			if (young) {
-				aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq + 1, key);
-				/* a forced walk that finds a PUD young re-marks it for the next pass */
-				if (walk->force_scan)
-					aw_or_feedback(k, walk->lruvec, walk->mm, addr, walk->seq + 1,
-						       "forced walk found it young");
-			}
+			trace_lru_gen_walk_pud(k, walk, addr, val, false, young);
+			/* the planted bug: a forced walk does not re-mark what it found young */
 			if (young && !(walk->force_scan && AW_BUG(k, AW_BUG_PUD_FORCE_NO_REMARK)))
-				__update_bloom_filter(mm_state->filters[BLOOM_FILTER_PUD],
-						      walk->seq + 1, key);
+				update_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq + 1, key);
 		} else {
 			walk_pmd_range(val, addr, next, walk);
 		}
@@ -541,6 +521,7 @@ int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk)
 
 	walk->mm = mm;
 	walk->next_addr = FIRST_USER_ADDRESS;
+	trace_lru_gen_walk_begin(walk->k, walk, mm);
 	do {
 		err = -EBUSY;
 		/* another thread might have called inc_max_seq() */

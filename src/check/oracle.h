@@ -52,8 +52,18 @@ struct aw_oracle_metrics {
 	unsigned long feedback_kept;		/* obligations met */
 };
 
+/* Out of memory in an oracle or finding path: a message, then abort(). */
+void aw_oracle_oom(const char *what) __attribute__((noreturn));
+
+/*
+ * Attach the oracles to k: they register probes on its tracepoints
+ * (trace_events.h) and let go when k is destroyed, or on detach.
+ */
 int aw_oracle_attach(struct aw_kernel *k);
 void aw_oracle_detach(struct aw_kernel *k);
+/* oracle_probes.c: which tracepoint feeds which rule (attach and detach call these) */
+int aw_oracle_probes_register(struct aw_kernel *k);
+void aw_oracle_probes_unregister(struct aw_kernel *k);
 /* Findings recorded so far; the lockstep engine drains them. */
 int aw_oracle_nr_findings(const struct aw_kernel *k);
 const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i);
@@ -79,7 +89,11 @@ void aw_oracle_run_end(struct aw_kernel *k);
 void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ---- hooks the model calls (all no-ops when k->oracle is NULL) ---- */
+/*
+ * ---- the oracles' rules, fed by their probes (oracle_probes.c) ----
+ * All are no-ops when k->oracle is NULL.  Tests call them directly to
+ * build violating states.
+ */
 
 /* exact-filter: the rules */
 void aw_or_filter_reset(struct aw_kernel *k, struct lruvec *lruvec, int level, unsigned long seq);
@@ -100,6 +114,9 @@ void aw_or_mark_cleared(struct aw_kernel *k, struct mm_struct *mm);
 /* premature-reclaim */
 void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
 			    bool ignore_references, int target_memcg);
+/* the same from two facts: before the reference check (the rule reads the tables), and after */
+void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg);
+void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references);
 void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot);
 /* structural */
 /*

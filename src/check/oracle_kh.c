@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "oracle.h"
-#include "sim/kernel.h"
+#include "kernel.h"
 
 struct aw_kh_oracle {
 	bool in_range;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lockstep.h"
+#include "walklog.h"
 
 /*
  * The MGLRU variants run the patched khugepaged (issue 7) unless the
@@ -66,7 +67,7 @@ static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t
 		struct aw_lockstep_finding *a = realloc(ls->findings, cap * sizeof(*a));
 
 		if (!a)
-			return;
+			aw_oracle_oom("lockstep findings");
 		ls->findings = a;
 		ls->cap_findings = cap;
 	}
@@ -161,8 +162,10 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			aw_oracle_findings_only(ls->k[v]);
 		ls->nr_variants = v + 1;
 		/* the walk log follows the first variant only, to stay readable */
-		if (v == 0)
-			ls->k[v]->walk_log = o->walk_log;
+		if (v == 0 && o->walk_log && aw_walk_log_attach(ls->k[v], o->walk_log)) {
+			snprintf(ls->err, sizeof(ls->err), "cannot attach the walk log");
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -15,7 +15,18 @@
 #include <string.h>
 
 #include "oracle.h"
-#include "sim/kernel.h"
+#include "kernel.h"
+
+/*
+ * Out of memory in an oracle aborts.  A shadow that silently missed a key
+ * would report a false finding, and a dropped finding would hide a real
+ * one; neither is better than stopping with the reason.
+ */
+void aw_oracle_oom(const char *what)
+{
+	fprintf(stderr, "agewalk: out of memory in the oracles (%s)\n", what);
+	abort();
+}
 
 /* ---- a small open-addressing set of 64-bit keys ------------------------ */
 
@@ -53,20 +64,20 @@ static bool keyset_has(const struct aw_keyset *s, uint64_t key)
 	}
 }
 
-static int keyset_add(struct aw_keyset *s, uint64_t key)
+static void keyset_add(struct aw_keyset *s, uint64_t key)
 {
 	if (!key) {
 		s->has_zero = true;
-		return 0;
+		return;
 	}
 	if (keyset_has(s, key))
-		return 0;
+		return;
 	if ((s->nr + 1) * 2 > s->cap) {
 		struct aw_keyset bigger = { .cap = s->cap ? s->cap * 2 : 1024 };
 
 		bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot));
 		if (!bigger.slot)
-			return -1;
+			aw_oracle_oom("filter shadow");
 		for (uint32_t i = 0; i < s->cap; i++)
 			if (s->slot[i])
 				keyset_add(&bigger, s->slot[i]);
@@ -78,7 +89,7 @@ static int keyset_add(struct aw_keyset *s, uint64_t key)
 		if (!s->slot[i]) {
 			s->slot[i] = key;
 			s->nr++;
-			return 0;
+			return;
 		}
 	}
 }
@@ -115,6 +126,8 @@ struct aw_oracle {
 	struct aw_oracle_metrics metrics[AW_MAX_NODES];
 	struct aw_evicted *evicted;
 	int nr_evicted, cap_evicted;
+	bool reclaim_young;		/* a mapping was young when the reference check began */
+	int reclaim_memcg;
 	struct aw_suppress_run *runs;	/* [region][node] */
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
 	unsigned long (*min_seq_seen)[ANON_AND_FILE];
@@ -173,7 +186,7 @@ int aw_oracle_attach(struct aw_kernel *k)
 	for (int i = 0; i < (k->nr_regions + 1) * AW_MAX_NODES; i++)
 		o->runs[i].last_pass = -2;	/* no pass counted yet, not even pass 0 */
 	k->oracle = o;
-	if (aw_kh_oracle_attach(k)) {
+	if (aw_kh_oracle_attach(k) || aw_oracle_probes_register(k)) {
 		aw_oracle_detach(k);
 		return -1;
 	}
@@ -184,6 +197,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 {
 	struct aw_oracle *o = k->oracle;
 
+	aw_oracle_probes_unregister(k);
 	aw_kh_oracle_detach(k);
 	if (!o)
 		return;
@@ -234,7 +248,7 @@ void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt
 		struct aw_finding *a = realloc(o->findings, cap * sizeof(*a));
 
 		if (!a)
-			return;
+			aw_oracle_oom("findings");
 		o->findings = a;
 		o->cap_findings = cap;
 	}
@@ -337,7 +351,7 @@ void aw_or_feedback(struct aw_kernel *k, struct lruvec *lruvec, struct mm_struct
 		struct aw_obligation *a = realloc(o->obl, cap * sizeof(*a));
 
 		if (!a)
-			return;
+			aw_oracle_oom("feedback obligations");
 		o->obl = a;
 		o->cap_obl = cap;
 	}
@@ -435,7 +449,7 @@ static struct aw_cadence *cadence_of(struct aw_oracle *o, uint32_t mm)
 		struct aw_cadence *a = realloc(o->cadence, cap * sizeof(*a));
 
 		if (!a)
-			return NULL;
+			aw_oracle_oom("emptymap cadence");
 		memset(a + o->cap_cadence, 0, (cap - o->cap_cadence) * sizeof(*a));
 		o->cadence = a;
 		o->cap_cadence = cap;
@@ -518,6 +532,54 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 	(void)target_memcg;
 }
 
+/*
+ * The premature-reclaim rule's own look at the page tables: is any PTE or
+ * PMD mapping this folio, in an mm the reference check looks at, young
+ * right now?  Read through the reverse map before the check clears anything.
+ */
+static bool folio_mapped_young(struct aw_kernel *k, uint32_t pfn, int target_memcg)
+{
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct mm_struct *mm = aw_mm(k, mm_id);
+		pmd_t *pmd;
+		pte_t *pte;
+
+		if (!mm || (target_memcg >= 0 && mm->memcg != target_memcg))
+			continue;
+		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+		if (pmd && pmd_trans_huge(*pmd)) {
+			if (pmd_young(*pmd))
+				return true;
+			continue;
+		}
+		pte = aw_pte_lookup(k, mm, addr, false, NULL);
+		if (pte && pte_present(*pte) && pte_young(*pte))
+			return true;
+	}
+	return false;
+}
+
+void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg)
+{
+	if (!k->oracle)
+		return;
+	k->oracle->reclaim_young = folio_mapped_young(k, pfn, target_memcg);
+	k->oracle->reclaim_memcg = target_memcg;
+}
+
+void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references)
+{
+	if (!k->oracle)
+		return;
+	aw_or_reclaim_decision(k, pfn, k->oracle->reclaim_young, reclaim, ignore_references,
+			       k->oracle->reclaim_memcg);
+	k->oracle->reclaim_young = false;
+}
+
 void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
 {
 	struct aw_oracle *o = k->oracle;
@@ -529,7 +591,7 @@ void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
 		struct aw_evicted *a = realloc(o->evicted, cap * sizeof(*a));
 
 		if (!a)
-			return;
+			aw_oracle_oom("eviction log");
 		o->evicted = a;
 		o->cap_evicted = cap;
 	}

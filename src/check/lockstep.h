@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "event/scenario.h"
+#include "scenario.h"
 #include "oracle.h"
-#include "sim/kernel.h"
+#include "kernel.h"
 
 #define AW_MAX_VARIANTS	4
 

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The seam between the machine and a variant's MGLRU code.
+ *
+ * The machine -- page tables, folios, lruvecs and their lists, the mm
+ * lists, memcgs, faults and address-space operations -- is the model's.
+ * What a series under review changes sits behind the kernel's own entry
+ * points, so that another implementation of them (the kernel's own text,
+ * built from a tree) can run on the same machine and be compared with
+ * the model's:
+ *
+ *   try_to_inc_max_seq()	one aging pass on an lruvec (mm/vmscan.c)
+ *   age_begin/step/end		the same pass split, so eviction can run in
+ *				the middle of an iteration (model only: the
+ *				kernel interleaves through concurrency)
+ *   lru_gen_look_around()	the rmap walk's PTE window (mm/vmscan.c)
+ *   evict_folios()		one eviction scan (mm/vmscan.c)
+ *   lru_gen_add_mm/del_mm/migrate_mm	the mm list (mm/vmscan.c)
+ *
+ * Each implementation reports what it does through the tracepoints of
+ * trace_events.h, never by calling an observer.
+ */
+#ifndef AW_MGLRU_OPS_H
+#define AW_MGLRU_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct aw_kernel;
+struct lruvec;
+struct lru_gen_mm_walk;
+struct mm_struct;
+struct vm_area_struct;
+
+struct aw_mglru_ops {
+	const char *name;
+	bool (*try_to_inc_max_seq)(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+				   int swappiness, bool force_scan);
+	/* 0 started, -EBUSY one is open, other < 0 failed; see aging.c */
+	int (*age_begin)(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan);
+	int (*age_step)(struct aw_kernel *k, struct lruvec *lruvec);
+	int (*age_end)(struct aw_kernel *k, struct lruvec *lruvec);
+	bool (*lru_gen_look_around)(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+				    struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+				    uint32_t target_pfn);
+	int (*evict_folios)(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+			    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
+	void (*lru_gen_add_mm)(struct aw_kernel *k, struct mm_struct *mm);
+	void (*lru_gen_del_mm)(struct aw_kernel *k, struct mm_struct *mm);
+	void (*lru_gen_migrate_mm)(struct aw_kernel *k, struct mm_struct *mm, int memcg);
+};
+
+/* The model's own MGLRU code (aging.c, walk.c, mm_list.c, evict.c). */
+extern const struct aw_mglru_ops aw_model_mglru;
+
+#endif /* AW_MGLRU_OPS_H */
