@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# layering.sh SRCDIR: every quoted #include of a layer resolves inside the
+# layers below it (docs/architecture.md).  The libraries' include
+# directories already refuse a header of a layer above; this also catches
+# relative paths ("../check/oracle.h") that an include directory cannot.
+#   src/event  -> src/event (and the generated agewalk.pb-c.h)
+#   src/sim    -> src/sim, src/event
+#   src/check  -> src/check, src/sim, src/event
+set -u
+src=$1/src
+fail=0
+allowed() {
+	case $1 in
+	event) echo "event" ;;
+	sim) echo "sim event" ;;
+	check) echo "check sim event" ;;
+	esac
+}
+for layer in event sim check; do
+	while IFS=: read -r f hdr; do
+		[ "$hdr" = agewalk.pb-c.h ] && continue
+		case $hdr in
+		*/*) echo "layering: ${f#$1/}: #include \"$hdr\": a path, not a header of an allowed layer"
+		     fail=1; continue ;;
+		esac
+		found=
+		for dir in $(allowed $layer); do
+			[ -f "$src/$dir/$hdr" ] && found=$dir
+		done
+		if [ -z "$found" ]; then
+			echo "layering: ${f#$1/}: #include \"$hdr\" is not in $(allowed $layer | sed 's/ /, /g')"
+			fail=1
+		fi
+	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
+		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+done
+[ $fail = 0 ] && echo "layering: src/event, src/sim and src/check include only their own and lower layers"
+exit $fail
