@@ -19,6 +19,7 @@
 #include "lru_gen.h"
 #include "mm.h"
 #include "pgtable.h"
+#include "warn.h"
 
 /* Variant switches (DESIGN.md §3): features of one model, never copies. */
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
@@ -160,6 +161,7 @@ struct aw_kernel {
 
 	FILE *walk_log;			/* --walk-log: one line per mm considered */
 	char err[256];			/* why the last event failed, if it did */
+	struct aw_warn warn;		/* VM_WARN_ON*() hits (warn.h) */
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
 };
 
