@@ -74,6 +74,8 @@ void aw_fuzz_run(const uint8_t *data, size_t size, enum aw_fuzz_target target,
 	struct aw_lockstep_opts o = {
 		.variants = variants, .nr_variants = 2, .bugs = aw_fuzz_bugs_from_env(),
 		.oracles = true, .findings_only = true, .diff_threshold = thr ? atol(thr) : 0,
+		/* a broken model invariant is a crash the fuzzer keeps, like a finding */
+		.warn_abort = true,
 	};
 
 	if (aw_fuzz_decode_target(data, size, &sc, target)) {

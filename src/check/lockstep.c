@@ -160,6 +160,7 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		}
 		if (o->findings_only)
 			aw_oracle_findings_only(ls->k[v]);
+		ls->k[v]->warn.abort = o->warn_abort;
 		ls->nr_variants = v + 1;
 		/* the walk log follows the first variant only, to stay readable */
 		if (v == 0 && o->walk_log && aw_walk_log_attach(ls->k[v], o->walk_log)) {

@@ -47,6 +47,7 @@ struct aw_lockstep_opts {
 	int khugepaged_rev;		/* enum aw_kh_rev: the patched khugepaged's revision */
 	bool khugepaged_base;		/* MGLRU variants run base khugepaged */
 	bool khugepaged_prctl_enter;	/* prctl enabling THP registers the mm */
+	bool warn_abort;		/* a VM_WARN_ON*() hit aborts (fuzzing: a crash) */
 	FILE *walk_log;
 };
 

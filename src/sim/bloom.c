@@ -6,17 +6,15 @@
 #include <string.h>
 
 #include "bloom.h"
+#include "linux_shim.h"
 
-#define BLOOM_WORDS	((1U << BLOOM_FILTER_SHIFT) / 64)
-
-static bool test_bit(int nr, const uint64_t *map) { return map[nr / 64] >> (nr % 64) & 1; }
-static void set_bit(int nr, uint64_t *map) { map[nr / 64] |= 1ULL << (nr % 64); }
+#define BLOOM_WORDS	BITS_TO_LONGS(BIT(BLOOM_FILTER_SHIFT))
 
 /* mm/vmscan.c: __test_bloom_filter() */
 bool __test_bloom_filter(aw_bloom_t *filters, unsigned long seq, uint64_t item)
 {
 	int key[2];
-	uint64_t *filter = filters[filter_gen_from_seq(seq)];
+	unsigned long *filter = filters[filter_gen_from_seq(seq)];
 
 	/* no filter yet: everything passes, so the first walk sees it all */
 	if (!filter)
@@ -29,7 +27,7 @@ bool __test_bloom_filter(aw_bloom_t *filters, unsigned long seq, uint64_t item)
 void __update_bloom_filter(aw_bloom_t *filters, unsigned long seq, uint64_t item)
 {
 	int key[2];
-	uint64_t *filter = filters[filter_gen_from_seq(seq)];
+	unsigned long *filter = filters[filter_gen_from_seq(seq)];
 
 	if (!filter)
 		return;
@@ -44,10 +42,10 @@ int __reset_bloom_filter(aw_bloom_t *filters, unsigned long seq)
 	int gen = filter_gen_from_seq(seq);
 
 	if (filters[gen]) {
-		memset(filters[gen], 0, BLOOM_WORDS * sizeof(uint64_t));
+		bitmap_zero(filters[gen], BIT(BLOOM_FILTER_SHIFT));
 		return 0;
 	}
-	filters[gen] = calloc(BLOOM_WORDS, sizeof(uint64_t));
+	filters[gen] = calloc(BLOOM_WORDS, sizeof(unsigned long));
 	return filters[gen] ? 0 : -1;
 }
 
@@ -61,12 +59,12 @@ void aw_bloom_free(aw_bloom_t *filters)
 
 unsigned int aw_bloom_weight(aw_bloom_t *filters, unsigned long seq)
 {
-	const uint64_t *filter = filters[filter_gen_from_seq(seq)];
+	const unsigned long *filter = filters[filter_gen_from_seq(seq)];
 	unsigned int n = 0;
 
 	if (!filter)
 		return 0;
 	for (unsigned int i = 0; i < BLOOM_WORDS; i++)
-		n += (unsigned int)__builtin_popcountll(filter[i]);
+		n += (unsigned int)__builtin_popcountl(filter[i]);
 	return n;
 }

@@ -46,8 +46,8 @@ static inline int filter_gen_from_seq(unsigned long seq)
 	return seq % NR_BLOOM_FILTERS;
 }
 
-/* A filter is 2^15 bits; NULL until the first reset (bitmap_zalloc). */
-typedef uint64_t *aw_bloom_t;
+/* A filter is a bitmap of 2^15 bits; NULL until the first reset (bitmap_zalloc). */
+typedef unsigned long *aw_bloom_t;
 
 bool __test_bloom_filter(aw_bloom_t *filters, unsigned long seq, uint64_t item);
 void __update_bloom_filter(aw_bloom_t *filters, unsigned long seq, uint64_t item);

@@ -21,6 +21,7 @@
 #include "pgtable.h"
 #include "mglru_ops.h"
 #include "tracepoint.h"
+#include "warn.h"
 
 /* Variant switches (DESIGN.md §3): features of one model, never copies. */
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
@@ -169,6 +170,7 @@ struct aw_kernel {
 	struct aw_region *regions;	/* index region id - 1 */
 
 	char err[256];			/* why the last event failed, if it did */
+	struct aw_warn warn;		/* VM_WARN_ON*() hits (warn.h) */
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
 };
 
