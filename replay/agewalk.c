@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agewalk: the command-line front end.
+ * agewalk: the command-line front end.  commands[] at the bottom names
+ * every command, its handler and its one-line usage; `agewalk help`, no
+ * command and an unknown command print from it.
  *
  *   agewalk run FILE.aws|FILE.awpb [--variants base,pud] [--thp always|never|madvise]
  *                        [--json] [--check] [--walk-log FILE]
@@ -15,11 +17,10 @@
 #include <unistd.h>
 
 #include "awpb.h"
+#include "commands.h"
 #include "fuzzin.h"
 #include "lockstep.h"
-
-int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
-int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
+#include "options.h"
 
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB, AW_FMT_FUZZ };
 
@@ -170,12 +171,7 @@ static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenar
 	return 0;
 }
 
-/*
- * For minimize: any input format; a file with no known extension is taken
- * as a fuzz input (crash files from libFuzzer and AFL++ have none).
- */
-int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
-		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target);
+/* For minimize (commands.h). */
 int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
 		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target)
 {
@@ -185,6 +181,15 @@ int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc,
 	if (fmt == AW_FMT_NONE || fmt == AW_FMT_FUZZ)
 		return load_fuzz(path, sc, err, errlen, fuzz_variant, target);
 	return load_input(path, fmt, sc, err, errlen, target);
+}
+
+static void convert_usage(FILE *out)
+{
+	fputs("usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
+	      "                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
+	      "  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
+	      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
+	      "  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n", out);
 }
 
 static int cmd_convert(int argc, char **argv)
@@ -197,7 +202,10 @@ static int cmd_convert(int argc, char **argv)
 	int status = 0;
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--from") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--help")) {
+			convert_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--from") && i + 1 < argc) {
 			from = fmt_parse(argv[++i]);
 		} else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
 			to = fmt_parse(argv[++i]);
@@ -214,12 +222,7 @@ static int cmd_convert(int argc, char **argv)
 	}
 	if (!in || !out || (!strcmp(in, "-") && from == AW_FMT_NONE) ||
 	    (!strcmp(out, "-") && to == AW_FMT_NONE)) {
-		fputs("usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
-		      "                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
-		      "  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
-		      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
-		      "  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n",
-		      stderr);
+		convert_usage(stderr);
 		return 2;
 	}
 	aw_scenario_init(&sc);
@@ -233,74 +236,31 @@ static int cmd_convert(int argc, char **argv)
 	return status;
 }
 
-static void usage(FILE *out)
-{
-	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
-	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
-	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
-	      "                 [--khugepaged-prctl-enter]\n"
-	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
-	      "       agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
-	      "       agewalk replay FILE.dat [options]   (agewalk replay --help)\n"
-	      "       agewalk minimize CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]\n"
-	      "  --check   verify the file's expect lines (every THP mode it supports\n"
-	      "            unless --thp picks one); exit 1 if one fails\n"
-	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
-	      "            --khugepaged base), khugepaged-base, khugepaged-patched\n", out);
-}
+static void run_usage(FILE *out);
+
+/* What run takes of the shared model options: all of them. */
+#define AW_RUN_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KHUGEPAGED)
 
 struct opts {
 	const char *file;
-	const char *variants[AW_MAX_VARIANTS];
-	int nr_variants;
-	char *variant_buf;
-	int thp;
-	bool json, check, keep_going, no_oracles;
-	unsigned int bugs;
-	int skip_empty;
+	struct aw_model_opts m;
+	bool json, check, keep_going, no_oracles, help;
 	const char *walk_log;
-	int khugepaged_rev;
-	bool khugepaged_base, khugepaged_prctl_enter;
 };
-
-static int parse_variants(struct opts *o, const char *arg)
-{
-	char *save = NULL, *tok;
-
-	free(o->variant_buf);
-	o->variant_buf = strdup(arg);
-	o->nr_variants = 0;
-	for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
-			fprintf(stderr, "agewalk: unknown or too many variants in '%s' (known: %s)\n", arg,
-				aw_variant_names());
-			return -1;
-		}
-		o->variants[o->nr_variants++] = tok;
-	}
-	return o->nr_variants ? 0 : -1;
-}
-
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	o->thp = -1;
-	o->variants[0] = "base";
-	o->nr_variants = 1;
+	char err[512];
+
+	aw_model_opts_init(&o->m);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
+		int r;
 
-		if (!strcmp(a, "--json")) {
+		if (!strcmp(a, "--help")) {
+			o->help = true;
+			return 0;
+		} else if (!strcmp(a, "--json")) {
 			o->json = true;
 		} else if (!strcmp(a, "--check")) {
 			o->check = true;
@@ -308,47 +268,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->keep_going = true;
 		} else if (!strcmp(a, "--no-oracles")) {
 			o->no_oracles = true;
-		} else if (!strcmp(a, "--variants") && i + 1 < argc) {
-			if (parse_variants(o, argv[++i]))
-				return -1;
-		} else if (!strcmp(a, "--bug") && i + 1 < argc) {
-			int b = aw_bug_parse(argv[++i]);
-
-			if (b < 0) {
-				fprintf(stderr, "agewalk: unknown planted bug '%s'; known:", argv[i]);
-				for (int j = 0; j < AW_BUG_NR; j++)
-					fprintf(stderr, " %s", aw_bug_name(j));
-				fputc('\n', stderr);
+		} else if ((r = aw_model_opts_parse(&o->m, AW_RUN_OPTS, argc, argv, &i, err, sizeof(err)))) {
+			if (r < 0) {
+				fprintf(stderr, "agewalk: %s\n", err);
 				return -1;
 			}
-			o->bugs |= 1U << b;
-		} else if (!strcmp(a, "--skip-empty") && i + 1 < argc) {
-			if (parse_int(argv[++i], 1, 64, &o->skip_empty)) {
-				fprintf(stderr, "agewalk: --skip-empty takes 1..64, not '%s'\n", argv[i]);
-				return -1;
-			}
-		} else if (!strcmp(a, "--thp") && i + 1 < argc) {
-			o->thp = aw_thp_mode_parse(argv[++i]);
-			if (o->thp < 0) {
-				fprintf(stderr, "agewalk: --thp takes always, never or madvise\n");
-				return -1;
-			}
-		} else if (!strcmp(a, "--khugepaged-rev") && i + 1 < argc) {
-			i++;
-			if (strcmp(argv[i], "seed") && strcmp(argv[i], "v8")) {
-				fprintf(stderr, "agewalk: --khugepaged-rev takes seed or v8\n");
-				return -1;
-			}
-			o->khugepaged_rev = !strcmp(argv[i], "v8") ? AW_KH_REV_V8 : AW_KH_REV_SEED;
-		} else if (!strcmp(a, "--khugepaged-prctl-enter")) {
-			o->khugepaged_prctl_enter = true;
-		} else if (!strcmp(a, "--khugepaged") && i + 1 < argc) {
-			i++;
-			if (strcmp(argv[i], "base") && strcmp(argv[i], "patched")) {
-				fprintf(stderr, "agewalk: --khugepaged takes base or patched\n");
-				return -1;
-			}
-			o->khugepaged_base = !strcmp(argv[i], "base");
 		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
 			o->walk_log = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -360,6 +284,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			fprintf(stderr, "agewalk: one input file only\n");
 			return -1;
 		}
+	}
+	if (!o->m.nr_variants) {
+		o->m.variants[0] = "base";
+		o->m.nr_variants = 1;
 	}
 	if (!o->file) {
 		fprintf(stderr, "agewalk: no input file\n");
@@ -373,13 +301,12 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 {
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts lo = {
-		.thp = thp, .variants = o->variants, .nr_variants = o->nr_variants,
-		.bugs = o->bugs, .skip_empty = o->skip_empty, .oracles = !o->no_oracles,
-		.keep_going = o->keep_going, .diff_threshold = 0, .walk_log = walk_log,
-		.khugepaged_rev = o->khugepaged_rev, .khugepaged_base = o->khugepaged_base,
-		.khugepaged_prctl_enter = o->khugepaged_prctl_enter,
+		.thp = thp, .oracles = !o->no_oracles, .keep_going = o->keep_going,
+		.diff_threshold = 0, .walk_log = walk_log,
 	};
 	int status = 0;
+
+	aw_model_opts_apply(&o->m, &lo);
 
 	if (aw_lockstep_run(&ls, sc, &lo)) {
 		fprintf(stderr, "agewalk: %s\n", ls.err);
@@ -415,18 +342,18 @@ static int cmd_run(int argc, char **argv)
 	FILE *walk_log = NULL;
 	int status = 0;
 
-	if (parse_opts(argc, argv, &o)) {
-		usage(stderr);
-		free(o.variant_buf);
-		return 2;
+	if (parse_opts(argc, argv, &o) || o.help) {
+		run_usage(o.help ? stdout : stderr);
+		aw_model_opts_free(&o.m);
+		return o.help ? 0 : 2;
 	}
 	aw_scenario_init(&sc);
 	/* a .fuzz file run with khugepaged-* variants reads as that target's input */
 	if (load_input(o.file, AW_FMT_NONE, &sc, err, sizeof(err),
-		       o.nr_variants && aw_fuzz_target_of(o.variants[o.nr_variants - 1]) == AW_FUZZ_KHUGEPAGED ?
+		       aw_fuzz_target_of(o.m.variants[o.m.nr_variants - 1]) == AW_FUZZ_KHUGEPAGED ?
 		       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP)) {
 		fprintf(stderr, "%s\n", err);
-		free(o.variant_buf);
+		aw_model_opts_free(&o.m);
 		aw_scenario_free(&sc);
 		return 2;
 	}
@@ -435,7 +362,7 @@ static int cmd_run(int argc, char **argv)
 		status = 2;
 	}
 	for (int mode = 0; !status && mode < AW_THP_NR_MODES; mode++) {
-		bool want = o.thp >= 0 ? mode == o.thp :
+		bool want = o.m.thp >= 0 ? mode == o.m.thp :
 			    o.check ? (sc.cfg.thp_modes >> mode & 1) : mode == (int)sc.cfg.thp;
 		int s;
 
@@ -447,25 +374,107 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (walk_log)
 		fclose(walk_log);
-	free(o.variant_buf);
+	aw_model_opts_free(&o.m);
 	aw_scenario_free(&sc);
 	return status;
 }
 
-int main(int argc, char **argv)
+static int cmd_help(int argc, char **argv);
+
+/*
+ * Every command: its name, its handler and its arguments on one line (a
+ * command's own --help has the rest).  main() dispatches on the name; the
+ * program's usage is this table.
+ */
+static const struct aw_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "run",	cmd_run,	 "FILE.aws|FILE.awpb [options]   (agewalk run --help)" },
+	{ "convert",	cmd_convert,	 "IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]" },
+	{ "replay",	aw_cmd_replay,	 "FILE.dat [options]   (agewalk replay --help)" },
+	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]" },
+	{ "help",	cmd_help,	 "[COMMAND]   (or agewalk COMMAND --help)" },
+};
+#define AW_NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct aw_cmd *cmd_find(const char *name)
 {
-	if (argc >= 2 && !strcmp(argv[1], "run"))
-		return cmd_run(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "convert"))
-		return cmd_convert(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "replay"))
-		return aw_cmd_replay(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "minimize"))
-		return aw_cmd_minimize(argc, argv);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
+		fprintf(out, "%sagewalk %s %s\n", i ? "       " : "usage: ", commands[i].name, commands[i].usage);
+}
+
+/*
+ * run's usage has always been the program's: run's options in full, the
+ * lines of the other commands that read input, then notes on --check and
+ * the variants.  Scripts
+ * (and the corpus snapshots) see it after a bad run command line.
+ */
+static void run_usage(FILE *out)
+{
+	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
+	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
+	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
+	      "                 [--khugepaged-prctl-enter]\n"
+	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n", out);
+	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
+		if (commands[i].fn != cmd_run && commands[i].fn != cmd_help)
+			fprintf(out, "       agewalk %s %s\n", commands[i].name, commands[i].usage);
+	fputs("  --check   verify the file's expect lines (every THP mode it supports\n"
+	      "            unless --thp picks one); exit 1 if one fails\n"
+	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
+	      "            --khugepaged base), khugepaged-base, khugepaged-patched\n", out);
+}
+
+static int unknown_command(const char *name)
+{
+	fprintf(stderr, "agewalk: '%s' is not a command; commands:", name);
+	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
+		fprintf(stderr, " %s", commands[i].name);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* agewalk help [COMMAND]: the program's usage, or COMMAND --help. */
+static int cmd_help(int argc, char **argv)
+{
+	const struct aw_cmd *c;
+	char *args[] = { argv[0], NULL, (char *)"--help", NULL };
+
+	if (argc < 3) {
 		usage(stdout);
 		return 0;
 	}
-	usage(stderr);
-	return 2;
+	c = cmd_find(argv[2]);
+	if (!c)
+		return unknown_command(argv[2]);
+	if (c->fn == cmd_help) {
+		usage(stdout);
+		return 0;
+	}
+	args[1] = argv[2];
+	return c->fn(3, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct aw_cmd *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(2, argv);
+	c = cmd_find(argv[1]);
+	return c ? c->fn(argc, argv) : unknown_command(argv[1]);
 }

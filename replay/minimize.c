@@ -17,12 +17,13 @@
 #include <unistd.h>
 
 #include "awpb.h"
+#include "commands.h"
 #include "fuzzin.h"
 #include "lockstep.h"
+#include "options.h"
 
-int aw_cmd_minimize(int argc, char **argv);
-int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
-		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target);
+/* What minimize takes of the shared model options. */
+#define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG)
 
 struct target {
 	enum aw_oracle_id oracle;
@@ -32,9 +33,7 @@ struct target {
 struct mini {
 	const struct aw_scenario *orig;
 	struct aw_config cfg;		/* the original's, simplified as we go */
-	const char *variants[AW_MAX_VARIANTS];
-	int nr_variants;
-	unsigned int bugs;
+	struct aw_model_opts opt;	/* variants and planted bugs */
 	struct target want;
 	enum aw_oracle_id only;		/* --oracle: keep this oracle's finding, AW_OR_NR = the first */
 	double deadline;
@@ -81,11 +80,11 @@ static int run(struct mini *m, const struct aw_event *ev, size_t n, struct targe
 	struct aw_scenario sc;
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts o = {
-		.thp = m->cfg.thp, .variants = m->variants, .nr_variants = m->nr_variants,
-		.bugs = m->bugs, .oracles = true, .findings_only = true,
+		.thp = m->cfg.thp, .oracles = true, .findings_only = true,
 	};
 	int match = 0;
 
+	aw_model_opts_apply(&m->opt, &o);
 	m->tests++;
 	if (build(m, ev, n, &sc)) {
 		aw_scenario_free(&sc);
@@ -270,8 +269,8 @@ static int write_result(const char *out, const struct mini *m, const struct aw_e
 	int ret = -1;
 	char vars[128] = "";
 
-	for (int v = 0; v < m->nr_variants; v++)
-		snprintf(vars + strlen(vars), sizeof(vars) - strlen(vars), "%s%s", v ? "," : "", m->variants[v]);
+	for (int v = 0; v < m->opt.nr_variants; v++)
+		snprintf(vars + strlen(vars), sizeof(vars) - strlen(vars), "%s%s", v ? "," : "", m->opt.variants[v]);
 	if (build(m, ev, n, &sc))
 		goto out;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
@@ -281,10 +280,10 @@ static int write_result(const char *out, const struct mini *m, const struct aw_e
 	fprintf(f, "# minimized by agewalk minimize from %s: %zu event%s\n", crash, n, n == 1 ? "" : "s");
 	fprintf(f, "# the %s oracle fires on %s\n", aw_oracle_name(m->want.oracle), m->want.variants);
 	for (int b = 0; b < AW_BUG_NR; b++)
-		if (m->bugs >> b & 1)
+		if (m->opt.bugs >> b & 1)
 			fprintf(f, "# finding: %s with --bug %s --variants %s\n", aw_oracle_name(m->want.oracle),
 				aw_bug_name(b), vars);
-	if (!m->bugs)
+	if (!m->opt.bugs)
 		fprintf(f, "# expect-finding: %s --variants %s\n", aw_oracle_name(m->want.oracle), vars);
 	if (m->khugepaged)	/* CTest runs the file with these instead of the MGLRU four */
 		fprintf(f, "# variants: %s\n", vars);
@@ -305,7 +304,7 @@ out:
 int aw_cmd_minimize(int argc, char **argv)
 {
 	const char *crash = NULL, *out = "-", *from = NULL, *fuzz_variant = NULL;
-	char *vbuf = NULL, err[512];
+	char err[512];
 	double max_time = 60;
 	struct aw_scenario sc;
 	struct mini m = { .only = AW_OR_NR };
@@ -314,8 +313,10 @@ int aw_cmd_minimize(int argc, char **argv)
 	size_t n;
 	int status = 0;
 
+	aw_model_opts_init(&m.opt);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int r;
 
 		if (!strcmp(a, "-o") && v) {
 			out = v, i++;
@@ -323,16 +324,12 @@ int aw_cmd_minimize(int argc, char **argv)
 			max_time = atof(v), i++;
 		} else if (!strcmp(a, "--from") && v) {
 			from = v, i++;
-		} else if (!strcmp(a, "--variants") && v) {
-			char *save = NULL, *tok;
-
-			free(vbuf);
-			vbuf = strdup(v);
-			m.nr_variants = 0;
-			for (tok = strtok_r(vbuf, ",", &save); tok && m.nr_variants < AW_MAX_VARIANTS;
-			     tok = strtok_r(NULL, ",", &save))
-				m.variants[m.nr_variants++] = tok;
-			i++;
+		} else if ((r = aw_model_opts_parse(&m.opt, AW_MINIMIZE_OPTS, argc, argv, &i, err, sizeof(err)))) {
+			if (r < 0) {
+				fprintf(stderr, "agewalk minimize: %s\n", err);
+				aw_model_opts_free(&m.opt);
+				return 2;
+			}
 		} else if (!strcmp(a, "--oracle") && v) {
 			m.only = AW_OR_NR;
 			for (int o = 0; o < AW_OR_NR; o++)
@@ -340,65 +337,58 @@ int aw_cmd_minimize(int argc, char **argv)
 					m.only = o;
 			if (m.only == AW_OR_NR) {
 				fprintf(stderr, "agewalk minimize: unknown oracle '%s'\n", v);
-				free(vbuf);
+				aw_model_opts_free(&m.opt);
 				return 2;
 			}
-			i++;
-		} else if (!strcmp(a, "--bug") && v) {
-			int b = aw_bug_parse(v);
-
-			if (b < 0) {
-				fprintf(stderr, "agewalk minimize: unknown planted bug '%s'\n", v);
-				free(vbuf);
-				return 2;
-			}
-			m.bugs |= 1U << b;
 			i++;
 		} else if (a[0] != '-' && !crash) {
 			crash = a;
 		} else {
+			bool help = !strcmp(a, "--help");
+
 			fputs("usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
 			      "                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
-			      "  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n", stderr);
-			free(vbuf);
-			return 2;
+			      "  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n",
+			      help ? stdout : stderr);
+			aw_model_opts_free(&m.opt);
+			return help ? 0 : 2;
 		}
 	}
 	if (!crash) {
 		fputs("agewalk minimize: no input\n", stderr);
-		free(vbuf);
+		aw_model_opts_free(&m.opt);
 		return 2;
 	}
 	/* a crash of agewalk_fuzz_khugepaged decodes as that target does (no THP never) */
-	for (int v = 0; v < m.nr_variants; v++)
-		if (aw_fuzz_target_of(m.variants[v]) == AW_FUZZ_KHUGEPAGED)
+	for (int v = 0; v < m.opt.nr_variants; v++)
+		if (aw_fuzz_target_of(m.opt.variants[v]) == AW_FUZZ_KHUGEPAGED)
 			m.khugepaged = true;
 	if (aw_load_scenario(crash, from, &sc, err, sizeof(err), &fuzz_variant,
 			     m.khugepaged ? AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP)) {
 		fprintf(stderr, "%s\n", err);
-		free(vbuf);
+		aw_model_opts_free(&m.opt);
 		return 2;
 	}
-	if (!m.nr_variants) {
-		m.variants[0] = "base";
-		m.variants[1] = fuzz_variant ? fuzz_variant : "pud";
-		m.nr_variants = 2;
+	if (!m.opt.nr_variants) {
+		m.opt.variants[0] = "base";
+		m.opt.variants[1] = fuzz_variant ? fuzz_variant : "pud";
+		m.opt.nr_variants = 2;
 	}
 	m.orig = &sc;
 	m.cfg = sc.cfg;
 	m.deadline = now() + max_time;
 	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */
-	if (!m.bugs && getenv("AGEWALK_BUG")) {
+	if (!m.opt.bugs && getenv("AGEWALK_BUG")) {
 		int b = aw_bug_parse(getenv("AGEWALK_BUG"));
 
 		if (b >= 0)
-			m.bugs = 1U << b;
+			m.opt.bugs = 1U << b;
 	}
 	n = sc.nr_events;
 	ev = malloc((n ? n : 1) * sizeof(*ev));
 	if (!ev) {
 		aw_scenario_free(&sc);
-		free(vbuf);
+		aw_model_opts_free(&m.opt);
 		return 2;
 	}
 	memcpy(ev, sc.events, n * sizeof(*ev));
@@ -430,6 +420,6 @@ int aw_cmd_minimize(int argc, char **argv)
 done:
 	free(ev);
 	aw_scenario_free(&sc);
-	free(vbuf);
+	aw_model_opts_free(&m.opt);
 	return status;
 }

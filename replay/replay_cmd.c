@@ -10,8 +10,13 @@
 #include <unistd.h>
 
 #include "awpb.h"
+#include "commands.h"
 #include "lockstep.h"
+#include "options.h"
 #include "tracedat.h"
+
+/* What replay takes of the shared model options (the khugepaged switches are run's). */
+#define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY)
 
 static void usage(FILE *out)
 {
@@ -78,26 +83,22 @@ static int parse_size(const char *s, uint64_t *bytes)
 
 struct ropts {
 	struct aw_trace_opts t;
-	const char *variants[AW_MAX_VARIANTS];
-	int nr_variants;
-	char *variant_buf;
-	unsigned int bugs;
-	int skip_empty;
+	struct aw_model_opts m;		/* its thp goes to t.thp */
 	bool json, keep_going;
 	const char *save, *walk_log;
 };
 
 static int parse(int argc, char **argv, struct ropts *o)
 {
+	char err[512];
+
 	aw_trace_opts_default(&o->t);
+	aw_model_opts_init(&o->m);
 	o->t.progress = isatty(2);
-	o->variants[0] = "base";
-	o->variants[1] = "pud";
-	o->nr_variants = 2;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = true;
-		int n;
+		int n, r;
 
 		if (!strcmp(a, "--help")) {
 			usage(stdout);
@@ -121,25 +122,12 @@ static int parse(int argc, char **argv, struct ropts *o)
 				return -1;
 			}
 			o->t.path = a;
-		} else if (!strcmp(a, "--variants")) {
-			char *save = NULL, *tok;
-
-			free(o->variant_buf);
-			o->variant_buf = strdup(v);
-			o->nr_variants = 0;
-			for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
-					fprintf(stderr, "agewalk replay: bad --variants '%s' (known: %s)\n", v,
-						aw_variant_names());
-					return -1;
-				}
-				o->variants[o->nr_variants++] = tok;
-			}
-		} else if (!strcmp(a, "--thp")) {
-			if ((o->t.thp = aw_thp_mode_parse(v)) < 0) {
-				fprintf(stderr, "agewalk replay: --thp takes always, never or madvise\n");
+		} else if ((r = aw_model_opts_parse(&o->m, AW_REPLAY_OPTS, argc, argv, &i, err, sizeof(err)))) {
+			if (r < 0) {
+				fprintf(stderr, "agewalk replay: %s\n", err);
 				return -1;
 			}
+			takes = false;	/* i is on the value already */
 		} else if (!strcmp(a, "--assume-access")) {
 			if (!strcmp(v, "faults-only"))
 				o->t.access = AW_ACCESS_FAULTS_ONLY;
@@ -185,31 +173,21 @@ static int parse(int argc, char **argv, struct ropts *o)
 				return -1;
 			}
 			*(a[2] == 'm' ? &o->t.memory_limit : &o->t.swap_bytes) = b;
-		} else if (!strcmp(a, "--force-every") || !strcmp(a, "--nodes") || !strcmp(a, "--skip-empty")) {
+		} else if (!strcmp(a, "--force-every") || !strcmp(a, "--nodes")) {
 			char *end;
 			long x = strtol(v, &end, 10);
 
-			n = a[2] == 'f' ? 1000000 : a[2] == 'n' ? AW_MAX_NODES : 64;
+			n = a[2] == 'f' ? 1000000 : AW_MAX_NODES;
 			if (*end || x < (a[2] == 'f' ? 0 : 1) || x > n) {
 				fprintf(stderr, "agewalk replay: %s out of range\n", a);
 				return -1;
 			}
 			if (a[2] == 'f')
 				o->t.force_every = (int)x;
-			else if (a[2] == 'n')
-				o->t.nr_nodes = (int)x;
 			else
-				o->skip_empty = (int)x;
+				o->t.nr_nodes = (int)x;
 		} else if (!strcmp(a, "--topology")) {
 			o->t.topology = v;
-		} else if (!strcmp(a, "--bug")) {
-			int b = aw_bug_parse(v);
-
-			if (b < 0) {
-				fprintf(stderr, "agewalk replay: unknown planted bug '%s'\n", v);
-				return -1;
-			}
-			o->bugs |= 1U << b;
 		} else if (!strcmp(a, "--save-stream")) {
 			o->save = v;
 		} else if (!strcmp(a, "--walk-log")) {
@@ -228,6 +206,12 @@ static int parse(int argc, char **argv, struct ropts *o)
 		if (takes)
 			i++;
 	}
+	if (!o->m.nr_variants) {
+		o->m.variants[0] = "base";
+		o->m.variants[1] = "pud";
+		o->m.nr_variants = 2;
+	}
+	o->t.thp = o->m.thp;
 	if (!o->t.path) {
 		fprintf(stderr, "agewalk replay: no trace file\n");
 		return -1;
@@ -600,7 +584,7 @@ int aw_cmd_replay(int argc, char **argv)
 
 	if (parse(argc, argv, &o)) {
 		usage(stderr);
-		free(o.variant_buf);
+		aw_model_opts_free(&o.m);
 		return 2;
 	}
 	aw_scenario_init(&sc);
@@ -608,7 +592,7 @@ int aw_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "agewalk: %s\n", err);
 		aw_trace_stats_free(&st);
 		aw_scenario_free(&sc);
-		free(o.variant_buf);
+		aw_model_opts_free(&o.m);
 		return 2;
 	}
 	policy_text(&o, &st, &sc, policy, sizeof(policy));
@@ -631,10 +615,7 @@ int aw_cmd_replay(int argc, char **argv)
 	if (!status) {
 		memset(&lo, 0, sizeof(lo));
 		lo.thp = st.thp;
-		lo.variants = o.variants;
-		lo.nr_variants = o.nr_variants;
-		lo.bugs = o.bugs;
-		lo.skip_empty = o.skip_empty;
+		aw_model_opts_apply(&o.m, &lo);
 		lo.oracles = true;
 		lo.keep_going = o.keep_going;
 		lo.walk_log = walk_log;
@@ -663,6 +644,6 @@ int aw_cmd_replay(int argc, char **argv)
 		fclose(walk_log);
 	aw_trace_stats_free(&st);
 	aw_scenario_free(&sc);
-	free(o.variant_buf);
+	aw_model_opts_free(&o.m);
 	return status;
 }

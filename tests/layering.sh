@@ -7,6 +7,7 @@
 #   src/event  -> src/event (and the generated agewalk.pb-c.h)
 #   src/sim    -> src/sim, src/event
 #   src/check  -> src/check, src/sim, src/event
+#   src/trace  -> src/trace, src/event
 set -u
 src=$1/src
 fail=0
@@ -15,9 +16,10 @@ allowed() {
 	event) echo "event" ;;
 	sim) echo "sim event" ;;
 	check) echo "check sim event" ;;
+	trace) echo "trace event" ;;
 	esac
 }
-for layer in event sim check; do
+for layer in event sim check trace; do
 	while IFS=: read -r f hdr; do
 		[ "$hdr" = agewalk.pb-c.h ] && continue
 		case $hdr in
@@ -35,5 +37,5 @@ for layer in event sim check; do
 	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
 		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
 done
-[ $fail = 0 ] && echo "layering: src/event, src/sim and src/check include only their own and lower layers"
+[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check and src/trace include only their own and lower layers"
 exit $fail

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The agewalk commands that live outside agewalk.c (whose commands[] table
+ * dispatches to them), and what they share with it.  A command gets the
+ * whole argv, argv[1] being its name, and returns the exit status: 0 fine,
+ * 1 a finding (or a failed expectation), 2 bad usage or bad input.
+ */
+#ifndef AW_COMMANDS_H
+#define AW_COMMANDS_H
+
+#include <stddef.h>
+
+#include "fuzzin.h"
+#include "scenario.h"
+
+int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
+int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
+
+/*
+ * agewalk.c, for minimize: read a scenario in any input format (from =
+ * aws, awpb or fuzz, NULL = by the extension); a file with no known
+ * extension is a fuzz input (crash files from libFuzzer and AFL++ have
+ * none), decoded for target, its variant in *fuzz_variant.
+ */
+int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc, char *err,
+		     size_t errlen, const char **fuzz_variant, enum aw_fuzz_target target);
+
+#endif /* AW_COMMANDS_H */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model options run, replay and minimize share (options.h).  Each
+ * option is one small function from its value to the struct, so the
+ * message for a bad value is written once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+void aw_model_opts_init(struct aw_model_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->thp = -1;
+}
+
+void aw_model_opts_free(struct aw_model_opts *o)
+{
+	free(o->variant_buf);
+	o->variant_buf = NULL;
+	o->nr_variants = 0;
+}
+
+/* Names stay in variant_buf: aw_lockstep_opts and reports point at them. */
+static int set_variants(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	char *save = NULL, *tok;
+
+	free(o->variant_buf);
+	o->variant_buf = strdup(arg);
+	o->nr_variants = 0;
+	if (!o->variant_buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
+			snprintf(err, errlen, "unknown or too many variants in '%s' (known: %s)", arg,
+				 aw_variant_names());
+			o->nr_variants = 0;
+			return -1;
+		}
+		o->variants[o->nr_variants++] = tok;
+	}
+	if (!o->nr_variants) {
+		snprintf(err, errlen, "--variants '%s' names no variant (known: %s)", arg, aw_variant_names());
+		return -1;
+	}
+	return 0;
+}
+
+static int add_bug(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int b = aw_bug_parse(arg);
+	size_t n;
+
+	if (b >= 0) {
+		o->bugs |= 1U << b;
+		return 0;
+	}
+	n = (size_t)snprintf(err, errlen, "unknown planted bug '%s'; known:", arg);
+	for (int j = 0; j < AW_BUG_NR && n < errlen; j++)
+		n += (size_t)snprintf(err + n, errlen - n, " %s", aw_bug_name(j));
+	return -1;
+}
+
+static int set_thp(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int mode = aw_thp_mode_parse(arg);
+
+	if (mode < 0) {
+		snprintf(err, errlen, "--thp takes always, never or madvise");
+		return -1;
+	}
+	o->thp = mode;
+	return 0;
+}
+
+static int set_skip_empty(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < 1 || v > 64) {
+		snprintf(err, errlen, "--skip-empty takes 1..64, not '%s'", arg);
+		return -1;
+	}
+	o->skip_empty = (int)v;
+	return 0;
+}
+
+static int set_kh_rev(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "seed")) {
+		o->khugepaged_rev = AW_KH_REV_SEED;
+	} else if (!strcmp(arg, "v8")) {
+		o->khugepaged_rev = AW_KH_REV_V8;
+	} else {
+		snprintf(err, errlen, "--khugepaged-rev takes seed or v8");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_khugepaged(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "base") && strcmp(arg, "patched")) {
+		snprintf(err, errlen, "--khugepaged takes base or patched");
+		return -1;
+	}
+	o->khugepaged_base = !strcmp(arg, "base");
+	return 0;
+}
+
+typedef int (*aw_opt_setter)(struct aw_model_opts *o, const char *arg, char *err, size_t errlen);
+
+/* The options that take a value; --khugepaged-prctl-enter is the one flag. */
+static const struct {
+	const char *name;
+	unsigned int set;
+	aw_opt_setter fn;
+} valued[] = {
+	{ "--variants",		AW_OPT_VARIANTS,	set_variants },
+	{ "--bug",		AW_OPT_BUG,		add_bug },
+	{ "--thp",		AW_OPT_THP,		set_thp },
+	{ "--skip-empty",	AW_OPT_SKIP_EMPTY,	set_skip_empty },
+	{ "--khugepaged-rev",	AW_OPT_KHUGEPAGED,	set_kh_rev },
+	{ "--khugepaged",	AW_OPT_KHUGEPAGED,	set_khugepaged },
+};
+
+int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
+			char *err, size_t errlen)
+{
+	const char *a = argv[*i];
+
+	if ((accept & AW_OPT_KHUGEPAGED) && !strcmp(a, "--khugepaged-prctl-enter")) {
+		o->khugepaged_prctl_enter = true;
+		return 1;
+	}
+	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+		if (!(accept & valued[k].set) || strcmp(a, valued[k].name))
+			continue;
+		if (*i + 1 >= argc) {
+			snprintf(err, errlen, "%s needs a value", a);
+			return -1;
+		}
+		++*i;
+		return valued[k].fn(o, argv[*i], err, errlen) ? -1 : 1;
+	}
+	return 0;
+}
+
+void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo)
+{
+	lo->variants = o->variants;
+	lo->nr_variants = o->nr_variants;
+	lo->bugs = o->bugs;
+	lo->skip_empty = o->skip_empty;
+	lo->khugepaged_rev = o->khugepaged_rev;
+	lo->khugepaged_base = o->khugepaged_base;
+	lo->khugepaged_prctl_enter = o->khugepaged_prctl_enter;
+}

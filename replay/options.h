@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The options that say which model runs, shared by `agewalk run`, `replay`
+ * and `minimize`: the variants, planted bugs, THP mode, skip-empty and the
+ * khugepaged switches.  One parser, so a value means the same and a bad
+ * value gets the same message whichever command reads it.
+ *
+ * A command loops over argv and offers each argument to
+ * aw_model_opts_parse() with the set of options it accepts; the parser
+ * takes the option (and its value) or leaves it to the command.
+ */
+#ifndef AW_OPTIONS_H
+#define AW_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lockstep.h"
+
+/* The options, by flag; a command accepts a union of them. */
+enum aw_model_opt {
+	AW_OPT_VARIANTS		= 1 << 0,	/* --variants A,B,... */
+	AW_OPT_BUG		= 1 << 1,	/* --bug NAME, repeatable */
+	AW_OPT_THP		= 1 << 2,	/* --thp always|never|madvise */
+	AW_OPT_SKIP_EMPTY	= 1 << 3,	/* --skip-empty 1..64 */
+	AW_OPT_KHUGEPAGED	= 1 << 4,	/* --khugepaged-rev, --khugepaged, --khugepaged-prctl-enter */
+};
+
+struct aw_model_opts {
+	const char *variants[AW_MAX_VARIANTS];	/* point into variant_buf */
+	int nr_variants;			/* 0 = not given: the command's default */
+	char *variant_buf;
+	unsigned int bugs;			/* 1 << enum aw_bug */
+	int thp;				/* enum aw_thp_mode, -1 = not given */
+	int skip_empty;				/* 0 = the scenario's */
+	int khugepaged_rev;			/* enum aw_kh_rev */
+	bool khugepaged_base, khugepaged_prctl_enter;
+};
+
+void aw_model_opts_init(struct aw_model_opts *o);
+void aw_model_opts_free(struct aw_model_opts *o);
+
+/*
+ * Offer argv[*i]: if it is one of the options in accept (enum
+ * aw_model_opt), parse it and its value, leave *i on the last argument
+ * taken and return 1.  Return 0 if it is not one of them (nothing
+ * changes), -1 with a one-line message in err (no prefix, no newline)
+ * if its value is missing or bad.  A later --variants replaces an earlier
+ * one; --bug adds up.
+ */
+int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
+			char *err, size_t errlen);
+
+/* The lockstep options these set: variants, bugs, skip_empty, khugepaged_*. */
+void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo);
+
+#endif /* AW_OPTIONS_H */
