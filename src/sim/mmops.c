@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "pagewalk.h"
 
 #define AW_MM_SLAB_BASE		0xffff888200000000ULL	/* synthetic mm_struct slab */
 #define AW_MM_OBJ_SIZE		0x500ULL		/* sizeof(struct mm_struct), rounded */
@@ -138,37 +139,38 @@ static void zap_pmd_leaf(struct aw_kernel *k, struct mm_struct *mm, pmd_t *pmd, 
 		aw_folio_put(k, (uint32_t)pmd_pfn(v));
 }
 
+/*
+ * mm/memory.c: zap_pmd_range() / zap_pte_range() as a walk's callbacks
+ * (walk->private: the VMA the last PTE was in).  A THP the range covers
+ * whole goes as a leaf; one it covers in part is split by the walk
+ * (__split_huge_pmd) and zapped page by page.
+ */
+static int zap_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (!pmd_trans_huge(*pmd) || addr != (addr & PMD_MASK) || next - addr != PMD_SIZE)
+		return 0;
+	zap_pmd_leaf(walk->k, walk->mm, pmd, addr);
+	walk->action = ACTION_CONTINUE;
+	return 0;
+}
+
+static int zap_pte_entry(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	zap_pte(walk->k, walk->mm, pte, addr, walk->private);
+	return 0;
+}
+
+static const struct mm_walk_ops zap_walk_ops = {
+	.pmd_entry = zap_pmd,
+	.pte_entry = zap_pte_entry,
+};
+
 /* mm/memory.c: zap_page_range_single(): unmap [start, end), keep the tables */
 void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	struct vm_area_struct *last_vma = NULL;	/* zapping moves no VMA */
 
-	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd;
-		struct aw_ptable *pt;
-
-		addr = aw_skip_absent(k, mm, addr, end);
-		if (addr >= end)
-			break;
-		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-		next = pmd_addr_end(addr, end);
-		if (!pmd || !pmd_present(*pmd))
-			continue;
-		if (pmd_trans_huge(*pmd)) {
-			if (addr == (addr & PMD_MASK) && next - addr == PMD_SIZE) {
-				zap_pmd_leaf(k, mm, pmd, addr);
-				continue;
-			}
-			/* a partial operation on a THP splits it (__split_huge_pmd) */
-			aw_split_huge_pmd(k, mm, addr & PMD_MASK);
-			pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
-				continue;
-		}
-		pt = aw_table(&k->pt, aw_entry_table(*pmd));
-		for (uint64_t a = addr; a < next; a += PAGE_SIZE)
-			zap_pte(k, mm, &pt->e[pte_index(a)], a, &last_vma);
-	}
+	walk_page_range(k, mm, start, end, &zap_walk_ops, &last_vma);
 }
 
 /*
@@ -403,6 +405,31 @@ void aw_mm_put(struct aw_kernel *k, struct mm_struct *mm)
 		mm_teardown(k, mm);
 }
 
+/*
+ * mm/mprotect.c: change_pmd_range() / change_pte_range() for a write
+ * protect: a THP leaf is write-protected whole, never split.
+ */
+static int wrprotect_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (pmd_trans_huge(*pmd)) {
+		*pmd &= ~_PAGE_RW;
+		walk->action = ACTION_CONTINUE;
+	}
+	return 0;
+}
+
+static int wrprotect_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (pte_present(*pte))
+		*pte &= ~_PAGE_RW;
+	return 0;
+}
+
+static const struct mm_walk_ops wrprotect_walk_ops = {
+	.pmd_entry = wrprotect_pmd,
+	.pte_entry = wrprotect_pte,
+};
+
 /* mm/mprotect.c: mprotect_fixup() + change_protection() (write-protect only) */
 static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end,
 		       unsigned int prot)
@@ -415,29 +442,8 @@ static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start
 		struct vm_area_struct *vma = &mm->vmas[i];
 
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm;
-		if (vm & VM_WRITE)
-			continue;
-		for (uint64_t a = vma->vm_start, next; a < vma->vm_end; a = next) {
-			pmd_t *pmd;
-
-			a = aw_skip_absent(k, mm, a, vma->vm_end);
-			if (a >= vma->vm_end)
-				break;
-			pmd = aw_pmd_lookup(k, mm, a, false, NULL);
-			next = pmd_addr_end(a, vma->vm_end);
-			if (!pmd || !pmd_present(*pmd))
-				continue;
-			if (pmd_trans_huge(*pmd)) {
-				*pmd &= ~_PAGE_RW;
-				continue;
-			}
-			for (uint64_t p = a; p < next; p += PAGE_SIZE) {
-				pte_t *pte = &aw_table(&k->pt, aw_entry_table(*pmd))->e[pte_index(p)];
-
-				if (pte_present(*pte))
-					*pte &= ~_PAGE_RW;
-			}
-		}
+		if (!(vm & VM_WRITE))
+			walk_page_range(k, mm, vma->vm_start, vma->vm_end, &wrprotect_walk_ops, NULL);
 	}
 	return 0;
 }
