@@ -90,19 +90,19 @@ static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *w
 	return 0;
 }
 
-/* copy_pte_range(): the parent's table for this PMD, entry by entry */
+/* copy_pte_range(): the parent's table for this PMD, each PTE that is not none */
 static int copy_pte_entry(pte_t *spte, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
 	struct copy_walk *cw = walk->private;
 
-	if (*spte)
-		copy_pte(walk->k, cw->dst, spte, addr, &cw->dpt);
+	copy_pte(walk->k, cw->dst, spte, addr, &cw->dpt);
 	return 0;
 }
 
 static const struct mm_walk_ops copy_walk_ops = {
 	.pmd_entry = copy_pmd,
 	.pte_entry = copy_pte_entry,
+	.skip_pte_none = true,
 };
 
 static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,

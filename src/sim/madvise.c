@@ -97,6 +97,7 @@ static int advise_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *
 static const struct mm_walk_ops advise_walk_ops = {
 	.pmd_entry = advise_pmd,
 	.pte_entry = advise_pte,
+	.skip_pte_none = true,
 };
 
 int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice)

@@ -114,6 +114,7 @@ static int migrate_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk 
 static const struct mm_walk_ops migrate_walk_ops = {
 	.pmd_entry = migrate_pmd,
 	.pte_entry = migrate_pte,
+	.skip_pte_none = true,
 };
 
 /* move_pages()/mbind(MPOL_MF_MOVE) of a range: each mapped folio once */

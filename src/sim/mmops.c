@@ -163,6 +163,7 @@ static int zap_pte_entry(pte_t *pte, uint64_t addr, uint64_t next, struct mm_wal
 static const struct mm_walk_ops zap_walk_ops = {
 	.pmd_entry = zap_pmd,
 	.pte_entry = zap_pte_entry,
+	.skip_pte_none = true,
 };
 
 /* mm/memory.c: zap_page_range_single(): unmap [start, end), keep the tables */
@@ -218,21 +219,6 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 	}
 }
 
-/* The first entry at or after i (of n, a multiple of AW_PT_BLOCK) that is not zero; n if none. */
-static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
-{
-	while (i < n && (i & (AW_PT_BLOCK - 1)) && !e[i])
-		i++;
-	if (i >= n || e[i])
-		return i;
-	/* most of a table is empty: skip whole blocks */
-	while (i < n && aw_pt_block_empty(&e[i]))
-		i += AW_PT_BLOCK;
-	while (i < n && !e[i])
-		i++;
-	return i;
-}
-
 /*
  * free_pgtables(k, mm, 0, TASK_SIZE) of an mm without VMAs (exit_mmap()):
  * every table goes, in the same order (PTE tables of a PMD table in
@@ -245,24 +231,24 @@ static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
 	const unsigned int nr_pgd = TASK_SIZE / PGDIR_SIZE;
 
-	for (unsigned int gi = next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
-	     gi = next_nonzero(pgd->e, gi + 1, nr_pgd)) {
+	for (unsigned int gi = aw_pt_next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
+	     gi = aw_pt_next_nonzero(pgd->e, gi + 1, nr_pgd)) {
 		uint64_t *pgde = &pgd->e[gi];
 		struct aw_ptable *pud;
 
 		if (!(*pgde & _PAGE_PRESENT))
 			continue;
 		pud = aw_table(&k->pt, aw_entry_table(*pgde));
-		for (unsigned int ui = next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
-		     ui = next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
+		for (unsigned int ui = aw_pt_next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
+		     ui = aw_pt_next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
 			uint64_t *pude = &pud->e[ui];
 			struct aw_ptable *pmdt;
 
 			if (!(*pude & _PAGE_PRESENT))
 				continue;
 			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
-			for (unsigned int mi = next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
-			     mi = next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
+			for (unsigned int mi = aw_pt_next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
+			     mi = aw_pt_next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
 				uint64_t *pmde = &pmdt->e[mi];
 
 				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde)) {
@@ -428,6 +414,7 @@ static int wrprotect_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_wal
 static const struct mm_walk_ops wrprotect_walk_ops = {
 	.pmd_entry = wrprotect_pmd,
 	.pte_entry = wrprotect_pte,
+	.skip_pte_none = true,
 };
 
 /* mm/mprotect.c: mprotect_fixup() + change_protection() (write-protect only) */

@@ -5,9 +5,10 @@
  * the contract and docs/model-notes.md for how it differs from the kernel.
  *
  * The walk descends level by level, so a range costs one read per PGD,
- * PUD and PMD entry it covers and none per PTE beyond the entry itself:
- * the PTE loop reads its table directly and rereads the PMD entry only to
- * notice that a callback changed it.
+ * PUD and PMD entry it covers and no table walk per PTE: the PTE loop
+ * reads its table directly and rereads the PMD entry only to notice that
+ * a callback changed it.  With skip_pte_none it steps over empty 64-entry
+ * blocks of a mostly empty table without calling back at all.
  */
 #include <errno.h>
 
@@ -23,15 +24,20 @@ static int walk_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *wa
  * The PTEs of [addr, end) under *pmd, a PTE table.  The model holds no
  * PTL, so a callback may split, zap or refill what the loop walks: an
  * entry that changed is followed to its new table, and a PMD range left
- * without one (a leaf, none) ends the loop.
+ * without one (a leaf, none) ends the loop.  addr need not be page aligned:
+ * the callbacks get addr, addr + PAGE_SIZE, ... as a loop over the range
+ * would.
  */
 static int walk_pte_range(pmd_t *pmd, uint64_t addr, uint64_t end, struct mm_walk *walk)
 {
-	int (*pte_entry)(pte_t *, uint64_t, uint64_t, struct mm_walk *) = walk->ops->pte_entry;
+	const struct mm_walk_ops *ops = walk->ops;
 	pmd_t pmdval = *pmd;
 	struct aw_ptable *pt = aw_table(&walk->k->pt, aw_entry_table(pmdval));
+	const unsigned int first = (unsigned int)pte_index(addr);
+	const unsigned int n = first + (unsigned int)((end - addr + PAGE_SIZE - 1) >> PAGE_SHIFT);
 
-	for (; addr < end; addr += PAGE_SIZE) {
+	for (unsigned int i = first; i < n; i++) {
+		uint64_t a;
 		int err;
 
 		if (*pmd != pmdval) {
@@ -40,7 +46,10 @@ static int walk_pte_range(pmd_t *pmd, uint64_t addr, uint64_t end, struct mm_wal
 				return 0;
 			pt = aw_table(&walk->k->pt, aw_entry_table(pmdval));
 		}
-		err = pte_entry(&pt->e[pte_index(addr)], addr, addr + PAGE_SIZE, walk);
+		if (ops->skip_pte_none && (i = aw_pt_next_nonzero(pt->e, i, n)) >= n)
+			return 0;
+		a = addr + (uint64_t)(i - first) * PAGE_SIZE;
+		err = ops->pte_entry(&pt->e[i], a, a + PAGE_SIZE, walk);
 		if (err)
 			return err;
 	}

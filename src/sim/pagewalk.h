@@ -16,6 +16,7 @@
 #ifndef AW_PAGEWALK_H
 #define AW_PAGEWALK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pgtable.h"
@@ -38,7 +39,8 @@ struct mm_walk;
  *	walk->action to ACTION_CONTINUE skips the entry's PTEs; left at
  *	ACTION_SUBTREE, a leaf is split (aw_split_huge_pmd()) so that
  *	pte_entry sees its PTEs, as walk_pmd_range() does inside a VMA.
- * pte_entry: every PTE of the range under a PTE table, empty ones too.
+ * pte_entry: every PTE of the range under a PTE table, empty ones too
+ *	unless skip_pte_none is set.
  * pte_hole:  every entry without a table below it (not present) at the
  *	PGD, PUD or PMD level, with its depth; empty PTEs are no holes.
  */
@@ -46,6 +48,13 @@ struct mm_walk_ops {
 	int (*pmd_entry)(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk);
 	int (*pte_entry)(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk);
 	int (*pte_hole)(uint64_t addr, uint64_t next, int depth, struct mm_walk *walk);
+	/*
+	 * model: pte_entry only for PTEs that are not pte_none().  Every
+	 * kernel user of a PTE range starts with "if (pte_none()) continue";
+	 * the flag lets the walk skip empty runs of a table without a call
+	 * per entry (the fuzz machine's tables are mostly empty).
+	 */
+	bool skip_pte_none;
 };
 
 /* What pmd_entry wants next (the kernel's ACTION_AGAIN has no user here). */
