@@ -61,7 +61,7 @@ static void copy_pte(struct aw_kernel *k, struct mm_struct *dst, pte_t *spte, ui
 }
 
 /* What fork's copy walk carries: the child, and its table for the PMD range */
-struct copy_walk {
+struct aw_copy_walk {
 	struct mm_struct *dst;
 	struct aw_ptable *dpt;
 };
@@ -69,7 +69,7 @@ struct copy_walk {
 /* copy_pmd_range(): a THP leaf is shared whole (copy_huge_pmd) */
 static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct copy_walk *cw = walk->private;
+	struct aw_copy_walk *cw = walk->private;
 	struct aw_kernel *k = walk->k;
 	pmd_t *dpmd;
 
@@ -93,7 +93,7 @@ static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *w
 /* copy_pte_range(): the parent's table for this PMD, each PTE that is not none */
 static int copy_pte_entry(pte_t *spte, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct copy_walk *cw = walk->private;
+	struct aw_copy_walk *cw = walk->private;
 
 	copy_pte(walk->k, cw->dst, spte, addr, &cw->dpt);
 	return 0;
@@ -108,7 +108,7 @@ static const struct mm_walk_ops copy_walk_ops = {
 static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
 		       const struct vm_area_struct *vma)
 {
-	struct copy_walk cw = { .dst = dst };
+	struct aw_copy_walk cw = { .dst = dst };
 
 	walk_page_range(k, src, vma->vm_start, vma->vm_end, &copy_walk_ops, &cw);
 }

@@ -83,7 +83,7 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 }
 
 /* What the migration walk carries: the target node, folios moved so far */
-struct migrate_walk {
+struct aw_migrate_walk {
 	int node;
 	int moved;
 };
@@ -91,7 +91,7 @@ struct migrate_walk {
 /* queue_folios_pmd(): a THP moves whole, the huge zero page stays */
 static int migrate_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct migrate_walk *mw = walk->private;
+	struct aw_migrate_walk *mw = walk->private;
 
 	if (!pmd_trans_huge(*pmd))
 		return 0;
@@ -103,7 +103,7 @@ static int migrate_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk 
 
 static int migrate_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct migrate_walk *mw = walk->private;
+	struct aw_migrate_walk *mw = walk->private;
 
 	if (pte_present(*pte) && !is_zero_pfn(pte_pfn(*pte)) &&
 	    migrate_folio(walk->k, (uint32_t)pte_pfn(*pte), mw->node) > 0)
@@ -120,7 +120,7 @@ static const struct mm_walk_ops migrate_walk_ops = {
 /* move_pages()/mbind(MPOL_MF_MOVE) of a range: each mapped folio once */
 int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int node)
 {
-	struct migrate_walk mw = { .node = node };
+	struct aw_migrate_walk mw = { .node = node };
 
 	walk_page_range(k, mm, start & ~(PAGE_SIZE - 1), start + len, &migrate_walk_ops, &mw);
 	return mw.moved;

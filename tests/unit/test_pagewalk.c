@@ -22,10 +22,10 @@
 #define PG(n)	((uint64_t)(n) * PAGE_SIZE)
 #define PMD(n)	((uint64_t)(n) * PMD_SIZE)
 
-enum rec_kind { REC_PMD, REC_PTE, REC_HOLE };
+enum aw_rec_kind { REC_PMD, REC_PTE, REC_HOLE };
 
-struct rec {
-	enum rec_kind kind;
+struct aw_rec {
+	enum aw_rec_kind kind;
 	uint64_t addr, next;
 	int depth;		/* holes */
 	bool present;		/* PTEs: pte_present(*pte) */
@@ -36,8 +36,8 @@ struct rec {
 #define MAX_RECS	1024
 
 /* walk->private: what the callbacks record, and when they stop or meddle */
-struct log {
-	struct rec r[MAX_RECS + 1];		/* the last one takes what does not fit */
+struct aw_walk_log {
+	struct aw_rec r[MAX_RECS + 1];		/* the last one takes what does not fit */
 	int n, overflow;
 	int nr_pte, nr_pmd, nr_hole;
 	int pte_stop, pmd_stop, hole_stop;	/* return `ret` on the nth call of that kind, 0 = never */
@@ -47,19 +47,19 @@ struct log {
 	pmd_t *change_pmd, change_to;		/* ... change_to into *change_pmd */
 };
 
-static struct rec *rec_add(struct log *l, enum rec_kind kind, uint64_t addr, uint64_t next)
+static struct aw_rec *rec_add(struct aw_walk_log *l, enum aw_rec_kind kind, uint64_t addr, uint64_t next)
 {
 	if (l->n == MAX_RECS) {
 		l->overflow++;
 		return &l->r[MAX_RECS];
 	}
-	l->r[l->n] = (struct rec){ .kind = kind, .addr = addr, .next = next, .depth = -1 };
+	l->r[l->n] = (struct aw_rec){ .kind = kind, .addr = addr, .next = next, .depth = -1 };
 	return &l->r[l->n++];
 }
 
 static int rec_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct log *l = walk->private;
+	struct aw_walk_log *l = walk->private;
 
 	rec_add(l, REC_PMD, addr, next)->huge = pmd_trans_huge(*pmd);
 	if (pmd_trans_huge(*pmd))
@@ -69,8 +69,8 @@ static int rec_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *wal
 
 static int rec_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	struct log *l = walk->private;
-	struct rec *r = rec_add(l, REC_PTE, addr, next);
+	struct aw_walk_log *l = walk->private;
+	struct aw_rec *r = rec_add(l, REC_PTE, addr, next);
 
 	r->present = pte_present(*pte);
 	r->pte = pte;
@@ -81,7 +81,7 @@ static int rec_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *wal
 
 static int rec_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *walk)
 {
-	struct log *l = walk->private;
+	struct aw_walk_log *l = walk->private;
 
 	rec_add(l, REC_HOLE, addr, next)->depth = depth;
 	return ++l->nr_hole == l->hole_stop ? l->ret : 0;
@@ -128,7 +128,7 @@ static struct mm_struct *setup(struct aw_kernel *k)
 	return aw_mm(k, aw_task_get(k, 1)->mm);
 }
 
-static void check_rec(const struct log *l, int i, enum rec_kind kind, uint64_t addr, uint64_t next)
+static void check_rec(const struct aw_walk_log *l, int i, enum aw_rec_kind kind, uint64_t addr, uint64_t next)
 {
 	CHECK(i < l->n);
 	if (i >= l->n)
@@ -138,7 +138,7 @@ static void check_rec(const struct log *l, int i, enum rec_kind kind, uint64_t a
 	CHECK_EQ(l->r[i].next, next);
 }
 
-static void check_hole(const struct log *l, int i, uint64_t addr, uint64_t next, int depth)
+static void check_hole(const struct aw_walk_log *l, int i, uint64_t addr, uint64_t next, int depth)
 {
 	check_rec(l, i, REC_HOLE, addr, next);
 	if (i < l->n)
@@ -158,7 +158,7 @@ static void test_holes(void)
 {
 	struct aw_kernel *k = new_kernel(AW_THP_NEVER);
 	struct mm_struct *mm = setup(k);
-	struct log l;
+	struct aw_walk_log l;
 
 	memset(&l, 0, sizeof(l));
 	CHECK_EQ(walk_page_range(k, mm, BASE - PUD_SIZE, BASE + PUD_SIZE + PMD(1), &upper_ops, &l), 0);
@@ -189,7 +189,7 @@ static void test_ptes_unaligned(void)
 	struct aw_kernel *k = new_kernel(AW_THP_NEVER);
 	struct mm_struct *mm = setup(k);
 	const uint64_t start = BASE + PG(1), end = BASE + PMD(2) + PG(8);
-	struct log l;
+	struct aw_walk_log l;
 	int present = 0;
 
 	memset(&l, 0, sizeof(l));
@@ -226,7 +226,7 @@ static void test_skip_pte_none(void)
 	struct aw_kernel *k = new_kernel(AW_THP_NEVER);
 	struct mm_struct *mm = setup(k);
 	const uint64_t start = BASE + PG(1), end = BASE + PMD(2) + PG(8);
-	struct log l;
+	struct aw_walk_log l;
 
 	memset(&l, 0, sizeof(l));
 	CHECK_EQ(walk_page_range(k, mm, start, end, &skip_ops, &l), 0);
@@ -255,7 +255,7 @@ static void test_early_stop(void)
 {
 	struct aw_kernel *k = new_kernel(AW_THP_NEVER);
 	struct mm_struct *mm = setup(k);
-	struct log l;
+	struct aw_walk_log l;
 
 	memset(&l, 0, sizeof(l));
 	l.pte_stop = 3;
@@ -300,7 +300,7 @@ static void test_thp_leaf(void)
 {
 	struct aw_kernel *k = new_kernel(AW_THP_ALWAYS);
 	struct mm_struct *mm;
-	struct log l;
+	struct aw_walk_log l;
 	pmd_t *pmd;
 	int present = 0;
 
@@ -361,7 +361,7 @@ static void test_pmd_changed(void)
 	pmd_t *pmd0 = aw_pmd_lookup(k, mm, BASE, false, NULL);
 	pmd_t *pmd2 = aw_pmd_lookup(k, mm, BASE + PMD(2), false, NULL);
 	const pmd_t saved = *pmd0;
-	struct log l;
+	struct aw_walk_log l;
 
 	memset(&l, 0, sizeof(l));
 	l.change_at = BASE + PG(2);
