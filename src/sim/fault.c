@@ -57,24 +57,6 @@ pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 }
 
 /*
- * The PTE for addr under *pmd, a present PMD entry read as *pmdval, for a
- * loop over one PMD range: while the entry is unchanged its table is
- * the same, so only a changed entry (the loop's work split, collapsed or
- * freed something) costs a full aw_pte_lookup(), which also resyncs.
- */
-pte_t *aw_pte_in(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, const pmd_t *pmd, pmd_t *pmdval)
-{
-	pmd_t *now;
-	pte_t *pte;
-
-	if (*pmd == *pmdval && pmd_present(*pmdval) && !pmd_trans_huge(*pmdval))
-		return &aw_table(&k->pt, aw_entry_table(*pmdval))->e[pte_index(addr)];
-	pte = aw_pte_lookup(k, mm, addr, false, &now);
-	*pmdval = now ? *now : 0;
-	return pte;
-}
-
-/*
  * pte_offset_map() with allocation (pte_alloc()), the one walk of the
  * model's faults: path[] gets the PGD, PUD and PMD entries as far as the
  * walk got (NULL past that), so that an access can mark them young
@@ -644,31 +626,4 @@ uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t ad
 	if (!pud || !pud_present(*pud))
 		return 0;
 	return aw_table_entry_kva(aw_entry_table(*pud), (unsigned int)pmd_index(addr));
-}
-
-/*
- * The first address in [addr, end) whose PMD table exists, or end: range
- * operations use it to step over unpopulated PGD/PUD slots instead of
- * visiting 2^26 empty PMD slots of a 128 TiB reservation.
- */
-uint64_t aw_skip_absent(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t end)
-{
-	const struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
-
-	while (addr < end) {
-		uint64_t pgde = pgd->e[pgd_index(addr)];
-		uint64_t pude;
-
-		if (!(pgde & _PAGE_PRESENT)) {
-			addr = (addr & ~(PGDIR_SIZE - 1)) + PGDIR_SIZE;
-			continue;
-		}
-		pude = aw_table(&k->pt, aw_entry_table(pgde))->e[pud_index(addr)];
-		if (!(pude & _PAGE_PRESENT)) {
-			addr = (addr & PUD_MASK) + PUD_SIZE;
-			continue;
-		}
-		return addr;
-	}
-	return end;
 }

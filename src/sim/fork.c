@@ -9,6 +9,7 @@
  * skips VMAs without anon_vma; anonymous copies inside file VMAs are.
  */
 #include "kernel.h"
+#include "pagewalk.h"
 
 /*
  * The child's PTE for addr, allocating its table: *dpt caches the table
@@ -59,41 +60,57 @@ static void copy_pte(struct aw_kernel *k, struct mm_struct *dst, pte_t *spte, ui
 	}
 }
 
+/* What fork's copy walk carries: the child, and its table for the PMD range */
+struct aw_copy_walk {
+	struct mm_struct *dst;
+	struct aw_ptable *dpt;
+};
+
+/* copy_pmd_range(): a THP leaf is shared whole (copy_huge_pmd) */
+static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	struct aw_copy_walk *cw = walk->private;
+	struct aw_kernel *k = walk->k;
+	pmd_t *dpmd;
+
+	cw->dpt = NULL;	/* a new PMD range: the child's table is looked up again */
+	if (!pmd_trans_huge(*spmd))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	/* share the THP, write-protect both sides */
+	dpmd = aw_pmd_lookup(k, cw->dst, addr, true, NULL);
+	if (!dpmd)
+		return 0;
+	*spmd &= ~_PAGE_RW;
+	*dpmd = *spmd & ~_PAGE_ACCESSED;
+	if (!is_huge_zero_pmd(*spmd)) {
+		aw_rmap_add(&k->mem, pfn_folio(&k->mem, pmd_pfn(*spmd)), cw->dst->id, addr);
+		cw->dst->rss += HPAGE_PMD_NR;
+	}
+	return 0;
+}
+
+/* copy_pte_range(): the parent's table for this PMD, each PTE that is not none */
+static int copy_pte_entry(pte_t *spte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	struct aw_copy_walk *cw = walk->private;
+
+	copy_pte(walk->k, cw->dst, spte, addr, &cw->dpt);
+	return 0;
+}
+
+static const struct mm_walk_ops copy_walk_ops = {
+	.pmd_entry = copy_pmd,
+	.pte_entry = copy_pte_entry,
+	.skip_pte_none = true,
+};
+
 static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
 		       const struct vm_area_struct *vma)
 {
-	for (uint64_t addr = vma->vm_start, next; addr < vma->vm_end; addr = next) {
-		pmd_t *spmd, *dpmd;
+	struct aw_copy_walk cw = { .dst = dst };
 
-		addr = aw_skip_absent(k, src, addr, vma->vm_end);
-		if (addr >= vma->vm_end)
-			break;
-		spmd = aw_pmd_lookup(k, src, addr, false, NULL);
-		next = pmd_addr_end(addr, vma->vm_end);
-		if (!spmd || !pmd_present(*spmd))
-			continue;
-		if (pmd_trans_huge(*spmd)) {
-			/* copy_huge_pmd(): share the THP, write-protect both sides */
-			dpmd = aw_pmd_lookup(k, dst, addr, true, NULL);
-			if (!dpmd)
-				continue;
-			*spmd &= ~_PAGE_RW;
-			*dpmd = *spmd & ~_PAGE_ACCESSED;
-			if (!is_huge_zero_pmd(*spmd)) {
-				aw_rmap_add(&k->mem, pfn_folio(&k->mem, pmd_pfn(*spmd)), dst->id, addr);
-				dst->rss += HPAGE_PMD_NR;
-			}
-			continue;
-		}
-		{
-			/* copy_pte_range(): the parent's table for this PMD, entry by entry */
-			struct aw_ptable *spt = aw_table(&k->pt, aw_entry_table(*spmd)), *dpt = NULL;
-
-			for (uint64_t a = addr; a < next; a += PAGE_SIZE)
-				if (spt->e[pte_index(a)])
-					copy_pte(k, dst, &spt->e[pte_index(a)], a, &dpt);
-		}
-	}
+	walk_page_range(k, src, vma->vm_start, vma->vm_end, &copy_walk_ops, &cw);
 }
 
 int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)

@@ -241,7 +241,6 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);
 /* page-table helpers shared with mmops.c */
-pte_t *aw_pte_in(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, const pmd_t *pmd, pmd_t *pmdval);
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp);
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
@@ -255,7 +254,6 @@ int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_stru
 bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			uint64_t haddr);
 void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr);
-uint64_t aw_skip_absent(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t end);
 /* &pmd[pmd_index(addr)] as a kernel address: the PMD filter's item */
 uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr);
 

@@ -7,6 +7,7 @@
  * and PAGEOUT, as the kernel skips folios that may be mapped shared.
  */
 #include "kernel.h"
+#include "pagewalk.h"
 
 /* mm/swap.c: lru_lazyfree(): anon folio becomes lazyfree, file type */
 static void mark_lazyfree(struct aw_kernel *k, uint32_t pfn)
@@ -67,42 +68,37 @@ static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, in
 	}
 }
 
-/* madvise_free_pte_range / madvise_cold_or_pageout_pte_range */
-static void advise_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end, int advice)
+/*
+ * madvise_free_pte_range / madvise_cold_or_pageout_pte_range, as the
+ * pmd_entry and pte_entry of one walk (walk->private: the advice).  A THP
+ * the range covers whole is advised as one folio; one it covers in part
+ * is split by the walk and advised page by page.
+ */
+static int advise_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd, pmdval;
-
-		addr = aw_skip_absent(k, mm, addr, end);
-		if (addr >= end)
-			break;
-		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-		next = pmd_addr_end(addr, end);
-		if (!pmd || !pmd_present(*pmd))
-			continue;
-		if (pmd_trans_huge(*pmd)) {
-			if (!(addr & ~PMD_MASK) && next - addr == PMD_SIZE) {
-				advise_folio(k, pmd, true, advice);
-				continue;
-			}
-			aw_split_huge_pmd(k, mm, addr & PMD_MASK);
-			pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
-				continue;
-		}
-		pmdval = *pmd;
-		for (uint64_t a = addr; a < next; a += PAGE_SIZE) {
-			pte_t *pte = aw_pte_in(k, mm, a, pmd, &pmdval);
-
-			if (!pte)
-				break;
-			if (pte_present(*pte))
-				advise_folio(k, pte, false, advice);
-			else if (advice == AW_MADV_FREE && pte_swp(*pte))
-				aw_zap_range(k, mm, a, a + PAGE_SIZE);	/* free_swap_and_cache() */
-		}
-	}
+	if (!pmd_trans_huge(*pmd) || (addr & ~PMD_MASK) || next - addr != PMD_SIZE)
+		return 0;
+	advise_folio(walk->k, pmd, true, *(const int *)walk->private);
+	walk->action = ACTION_CONTINUE;
+	return 0;
 }
+
+static int advise_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	int advice = *(const int *)walk->private;
+
+	if (pte_present(*pte))
+		advise_folio(walk->k, pte, false, advice);
+	else if (advice == AW_MADV_FREE && pte_swp(*pte))
+		aw_zap_range(walk->k, walk->mm, addr, next);	/* free_swap_and_cache() */
+	return 0;
+}
+
+static const struct mm_walk_ops advise_walk_ops = {
+	.pmd_entry = advise_pmd,
+	.pte_entry = advise_pte,
+	.skip_pte_none = true,
+};
 
 int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice)
 {
@@ -124,7 +120,7 @@ int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64
 				continue;
 			if (advice == AW_MADV_FREE && vma->file)
 				continue;	/* MADV_FREE is for private anonymous memory */
-			advise_range(k, mm, s, e, advice);
+			walk_page_range(k, mm, s, e, &advise_walk_ops, &advice);
 		}
 		return 0;
 	case AW_MADV_HUGEPAGE:

@@ -8,6 +8,7 @@
  */
 
 #include "kernel.h"
+#include "pagewalk.h"
 
 static void remap(struct aw_kernel *k, struct folio *nf, uint64_t old_pfn, uint64_t new_pfn)
 {
@@ -80,34 +81,46 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 	return 1;
 }
 
+/* What the migration walk carries: the target node, folios moved so far */
+struct aw_migrate_walk {
+	int node;
+	int moved;
+};
+
+/* queue_folios_pmd(): a THP moves whole, the huge zero page stays */
+static int migrate_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	struct aw_migrate_walk *mw = walk->private;
+
+	if (!pmd_trans_huge(*pmd))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	if (!is_huge_zero_pmd(*pmd) && migrate_folio(walk->k, (uint32_t)pmd_pfn(*pmd), mw->node) > 0)
+		mw->moved++;
+	return 0;
+}
+
+static int migrate_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	struct aw_migrate_walk *mw = walk->private;
+
+	if (pte_present(*pte) && !is_zero_pfn(pte_pfn(*pte)) &&
+	    migrate_folio(walk->k, (uint32_t)pte_pfn(*pte), mw->node) > 0)
+		mw->moved++;
+	return 0;
+}
+
+static const struct mm_walk_ops migrate_walk_ops = {
+	.pmd_entry = migrate_pmd,
+	.pte_entry = migrate_pte,
+	.skip_pte_none = true,
+};
+
 /* move_pages()/mbind(MPOL_MF_MOVE) of a range: each mapped folio once */
 int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int node)
 {
-	int moved = 0;
+	struct aw_migrate_walk mw = { .node = node };
 
-	for (uint64_t addr = start & ~(PAGE_SIZE - 1), next; addr < start + len; addr = next) {
-		pmd_t *pmd, pmdval;
-		pte_t *pte;
-
-		addr = aw_skip_absent(k, mm, addr, start + len);
-		if (addr >= start + len)
-			break;
-		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-		next = (addr & PMD_MASK) + PMD_SIZE;
-		if (!pmd || !pmd_present(*pmd))
-			continue;
-		if (pmd_trans_huge(*pmd)) {
-			if (!is_huge_zero_pmd(*pmd) && migrate_folio(k, (uint32_t)pmd_pfn(*pmd), node) > 0)
-				moved++;
-			continue;
-		}
-		pmdval = *pmd;
-		for (uint64_t a = addr; a < next && a < start + len; a += PAGE_SIZE) {
-			pte = aw_pte_in(k, mm, a, pmd, &pmdval);
-			if (pte && pte_present(*pte) && !is_zero_pfn(pte_pfn(*pte)) &&
-			    migrate_folio(k, (uint32_t)pte_pfn(*pte), node) > 0)
-				moved++;
-		}
-	}
-	return moved;
+	walk_page_range(k, mm, start & ~(PAGE_SIZE - 1), start + len, &migrate_walk_ops, &mw);
+	return mw.moved;
 }

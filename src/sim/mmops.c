@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "pagewalk.h"
 
 #define AW_MM_SLAB_BASE		0xffff888200000000ULL	/* synthetic mm_struct slab */
 #define AW_MM_OBJ_SIZE		0x500ULL		/* sizeof(struct mm_struct), rounded */
@@ -138,37 +139,39 @@ static void zap_pmd_leaf(struct aw_kernel *k, struct mm_struct *mm, pmd_t *pmd, 
 		aw_folio_put(k, (uint32_t)pmd_pfn(v));
 }
 
+/*
+ * mm/memory.c: zap_pmd_range() / zap_pte_range() as a walk's callbacks
+ * (walk->private: the VMA the last PTE was in).  A THP the range covers
+ * whole goes as a leaf; one it covers in part is split by the walk
+ * (__split_huge_pmd) and zapped page by page.
+ */
+static int zap_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (!pmd_trans_huge(*pmd) || addr != (addr & PMD_MASK) || next - addr != PMD_SIZE)
+		return 0;
+	zap_pmd_leaf(walk->k, walk->mm, pmd, addr);
+	walk->action = ACTION_CONTINUE;
+	return 0;
+}
+
+static int zap_pte_entry(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	zap_pte(walk->k, walk->mm, pte, addr, walk->private);
+	return 0;
+}
+
+static const struct mm_walk_ops zap_walk_ops = {
+	.pmd_entry = zap_pmd,
+	.pte_entry = zap_pte_entry,
+	.skip_pte_none = true,
+};
+
 /* mm/memory.c: zap_page_range_single(): unmap [start, end), keep the tables */
 void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	struct vm_area_struct *last_vma = NULL;	/* zapping moves no VMA */
 
-	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pmd_t *pmd;
-		struct aw_ptable *pt;
-
-		addr = aw_skip_absent(k, mm, addr, end);
-		if (addr >= end)
-			break;
-		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-		next = pmd_addr_end(addr, end);
-		if (!pmd || !pmd_present(*pmd))
-			continue;
-		if (pmd_trans_huge(*pmd)) {
-			if (addr == (addr & PMD_MASK) && next - addr == PMD_SIZE) {
-				zap_pmd_leaf(k, mm, pmd, addr);
-				continue;
-			}
-			/* a partial operation on a THP splits it (__split_huge_pmd) */
-			aw_split_huge_pmd(k, mm, addr & PMD_MASK);
-			pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-			if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
-				continue;
-		}
-		pt = aw_table(&k->pt, aw_entry_table(*pmd));
-		for (uint64_t a = addr; a < next; a += PAGE_SIZE)
-			zap_pte(k, mm, &pt->e[pte_index(a)], a, &last_vma);
-	}
+	walk_page_range(k, mm, start, end, &zap_walk_ops, &last_vma);
 }
 
 /*
@@ -216,21 +219,6 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 	}
 }
 
-/* The first entry at or after i (of n, a multiple of AW_PT_BLOCK) that is not zero; n if none. */
-static unsigned int next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
-{
-	while (i < n && (i & (AW_PT_BLOCK - 1)) && !e[i])
-		i++;
-	if (i >= n || e[i])
-		return i;
-	/* most of a table is empty: skip whole blocks */
-	while (i < n && aw_pt_block_empty(&e[i]))
-		i += AW_PT_BLOCK;
-	while (i < n && !e[i])
-		i++;
-	return i;
-}
-
 /*
  * free_pgtables(k, mm, 0, TASK_SIZE) of an mm without VMAs (exit_mmap()):
  * every table goes, in the same order (PTE tables of a PMD table in
@@ -243,24 +231,24 @@ static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
 	const unsigned int nr_pgd = TASK_SIZE / PGDIR_SIZE;
 
-	for (unsigned int gi = next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
-	     gi = next_nonzero(pgd->e, gi + 1, nr_pgd)) {
+	for (unsigned int gi = aw_pt_next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
+	     gi = aw_pt_next_nonzero(pgd->e, gi + 1, nr_pgd)) {
 		uint64_t *pgde = &pgd->e[gi];
 		struct aw_ptable *pud;
 
 		if (!(*pgde & _PAGE_PRESENT))
 			continue;
 		pud = aw_table(&k->pt, aw_entry_table(*pgde));
-		for (unsigned int ui = next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
-		     ui = next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
+		for (unsigned int ui = aw_pt_next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
+		     ui = aw_pt_next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
 			uint64_t *pude = &pud->e[ui];
 			struct aw_ptable *pmdt;
 
 			if (!(*pude & _PAGE_PRESENT))
 				continue;
 			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
-			for (unsigned int mi = next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
-			     mi = next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
+			for (unsigned int mi = aw_pt_next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
+			     mi = aw_pt_next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
 				uint64_t *pmde = &pmdt->e[mi];
 
 				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde)) {
@@ -403,6 +391,32 @@ void aw_mm_put(struct aw_kernel *k, struct mm_struct *mm)
 		mm_teardown(k, mm);
 }
 
+/*
+ * mm/mprotect.c: change_pmd_range() / change_pte_range() for a write
+ * protect: a THP leaf is write-protected whole, never split.
+ */
+static int wrprotect_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (pmd_trans_huge(*pmd)) {
+		*pmd &= ~_PAGE_RW;
+		walk->action = ACTION_CONTINUE;
+	}
+	return 0;
+}
+
+static int wrprotect_pte(pte_t *pte, uint64_t addr, uint64_t next, struct mm_walk *walk)
+{
+	if (pte_present(*pte))
+		*pte &= ~_PAGE_RW;
+	return 0;
+}
+
+static const struct mm_walk_ops wrprotect_walk_ops = {
+	.pmd_entry = wrprotect_pmd,
+	.pte_entry = wrprotect_pte,
+	.skip_pte_none = true,
+};
+
 /* mm/mprotect.c: mprotect_fixup() + change_protection() (write-protect only) */
 static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end,
 		       unsigned int prot)
@@ -415,29 +429,8 @@ static int do_mprotect(struct aw_kernel *k, struct mm_struct *mm, uint64_t start
 		struct vm_area_struct *vma = &mm->vmas[i];
 
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) | vm;
-		if (vm & VM_WRITE)
-			continue;
-		for (uint64_t a = vma->vm_start, next; a < vma->vm_end; a = next) {
-			pmd_t *pmd;
-
-			a = aw_skip_absent(k, mm, a, vma->vm_end);
-			if (a >= vma->vm_end)
-				break;
-			pmd = aw_pmd_lookup(k, mm, a, false, NULL);
-			next = pmd_addr_end(a, vma->vm_end);
-			if (!pmd || !pmd_present(*pmd))
-				continue;
-			if (pmd_trans_huge(*pmd)) {
-				*pmd &= ~_PAGE_RW;
-				continue;
-			}
-			for (uint64_t p = a; p < next; p += PAGE_SIZE) {
-				pte_t *pte = &aw_table(&k->pt, aw_entry_table(*pmd))->e[pte_index(p)];
-
-				if (pte_present(*pte))
-					*pte &= ~_PAGE_RW;
-			}
-		}
+		if (!(vm & VM_WRITE))
+			walk_page_range(k, mm, vma->vm_start, vma->vm_end, &wrprotect_walk_ops, NULL);
 	}
 	return 0;
 }

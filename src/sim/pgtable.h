@@ -125,6 +125,25 @@ static inline bool aw_pt_block_empty(const uint64_t *e)
 }
 
 /*
+ * The first of entries i..n-1 of table e (n <= 512) that is not zero, or
+ * a value >= n if there is none.  Whole empty blocks are skipped; one that
+ * straddles n is read to its end, which is still inside the table.
+ */
+static inline unsigned int aw_pt_next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
+{
+	while (i < n && (i & (AW_PT_BLOCK - 1)) && !e[i])
+		i++;
+	if (i >= n || e[i])
+		return i;
+	/* most of a table is empty: skip whole blocks */
+	while (i < n && aw_pt_block_empty(&e[i]))
+		i += AW_PT_BLOCK;
+	while (i < n && !e[i])
+		i++;
+	return i;
+}
+
+/*
  * The table-page allocator.  Table id 0 is never used so that a zero entry
  * is pmd_none().  Ids are reused LIFO, like a per-CPU page list would.
  */
