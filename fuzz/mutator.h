@@ -21,8 +21,8 @@
 /*
  * Mutate data (size <= max_size bytes, a buffer of max_size) in place;
  * returns the new size: at most max_size, and a header plus whole records
- * (at most AW_FUZZ_MAX_EVENTS new ones) unless max_size is below a header,
- * when data is left alone.  Deterministic in seed.
+ * (insertions stop at AW_FUZZ_MAX_EVENTS records) unless max_size is below
+ * a header, when data is left alone.  Deterministic in seed.
  */
 size_t aw_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed);
 /*
