@@ -32,12 +32,12 @@ static uint32_t below(struct rng *g, uint32_t n)
 
 static size_t nrec(size_t size)
 {
-	return size > H ? (size - H) / R : 0;
+	return aw_fuzz_nr_records(size);
 }
 
 static uint8_t *rec(uint8_t *d, size_t i)
 {
-	return d + H + i * R;
+	return aw_fuzz_rec(d, i);
 }
 
 /* Make room for one record at index i (if it fits); returns its address. */
@@ -58,36 +58,25 @@ static void random_record(struct rng *g, uint8_t *r)
 		r[i] = (uint8_t)next(g);
 	/* ages and accesses are what the oracles need most: favour them */
 	if (below(g, 2))
-		r[0] = (uint8_t)(below(g, 2) ? AW_FK_AGE : (below(g, 2) ? AW_FK_READ : AW_FK_WRITE));
+		aw_fuzz_rec_set(r, AW_FR_KIND, below(g, 2) ? AW_FK_AGE : (below(g, 2) ? AW_FK_READ : AW_FK_WRITE));
 }
 
-static size_t pick_kind(uint8_t *d, size_t n, struct rng *g, int kind)
+static size_t pick_kind(uint8_t *d, size_t n, struct rng *g, enum aw_fuzz_kind kind)
 {
 	size_t start = below(g, (uint32_t)n);
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = (start + k) % n;
 
-		if (rec(d, i)[0] % AW_FUZZ_NR_KINDS == kind)
+		if (aw_fuzz_rec_kind(rec(d, i)) == kind)
 			return i;
 	}
 	return n;
 }
 
-static void set_u16(uint8_t *p, uint32_t v)
+static bool is_kind(const uint8_t *r, enum aw_fuzz_kind kind)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static uint32_t get_u16(const uint8_t *p)
-{
-	return (uint32_t)(p[0] | p[1] << 8);
-}
-
-static bool is_kind(const uint8_t *r, int kind)
-{
-	return r[0] % AW_FUZZ_NR_KINDS == kind;
+	return aw_fuzz_rec_kind(r) == kind;
 }
 
 static bool is_access(const uint8_t *r)
@@ -95,25 +84,33 @@ static bool is_access(const uint8_t *r)
 	return is_kind(r, AW_FK_READ) || is_kind(r, AW_FK_WRITE);
 }
 
+/* Both records act on the same process's same region (as the decoder folds them). */
+static bool same_proc_region(const uint8_t *a, const uint8_t *b)
+{
+	return aw_fuzz_rec_get(a, AW_FR_PROC) % AW_FUZZ_PROCS == aw_fuzz_rec_get(b, AW_FR_PROC) % AW_FUZZ_PROCS &&
+	       aw_fuzz_rec_get(a, AW_FR_REGION) % AW_FUZZ_REGIONS ==
+	       aw_fuzz_rec_get(b, AW_FR_REGION) % AW_FUZZ_REGIONS;
+}
+
 /* the madvise advice of a record (the decoder's 1 + b % 7) */
 static int advice(const uint8_t *r)
 {
-	return 1 + r[10] % (AW_MADV_NR - 1);
+	return 1 + aw_fuzz_rec_get(r, AW_FR_ARG) % (AW_MADV_NR - 1);
 }
 
 static void set_advice(uint8_t *r, int adv)
 {
-	r[10] = (uint8_t)(adv - 1);
+	aw_fuzz_rec_set(r, AW_FR_ARG, (uint32_t)(adv - 1));
 }
 
 /* A khugepaged wake-up: mostly a few with the knob's budget, sometimes full scans. */
 static void kh_wakeup(struct rng *g, uint8_t *r)
 {
 	memset(r, 0, R);
-	r[0] = AW_FK_KHUGEPAGED;
-	r[1] = below(g, 4) ? 0 : 1;
-	r[10] = (uint8_t)(below(g, 2) ? 0 : next(g));
-	r[11] = (uint8_t)next(g);
+	aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_KHUGEPAGED);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, below(g, 4) ? 0 : 1);
+	aw_fuzz_rec_set(r, AW_FR_ARG, below(g, 2) ? 0 : next(g));
+	aw_fuzz_rec_set(r, AW_FR_REPEAT, next(g));
 }
 
 static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng *g)
@@ -125,18 +122,18 @@ static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng 
 	case 0:		/* a knob store */
 		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0))) {
 			memset(r, 0, R);
-			r[0] = AW_FK_KH_SET;
-			r[1] = (uint8_t)(below(g, 8) ? below(g, 4) : 7);	/* illegal one in eight */
-			r[10] = (uint8_t)below(g, 4);
-			set_u16(r + 8, next(g));
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_KH_SET);
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, below(g, 8) ? below(g, 4) : 7);	/* illegal one in eight */
+			aw_fuzz_rec_set(r, AW_FR_ARG, below(g, 4));
+			aw_fuzz_rec_set_u16(r, AW_FR_KH_VALUE, next(g));
 		}
 		break;
 	case 1:		/* prctl for a process */
 		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0))) {
 			memset(r, 0, R);
-			r[0] = AW_FK_PRCTL;
-			r[2] = (uint8_t)below(g, AW_FUZZ_PROCS);
-			r[10] = (uint8_t)below(g, 3);
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_PRCTL);
+			aw_fuzz_rec_set(r, AW_FR_PROC, below(g, AW_FUZZ_PROCS));
+			aw_fuzz_rec_set(r, AW_FR_ARG, below(g, 3));
 		}
 		break;
 	case 2: {	/* the advice khugepaged cares about */
@@ -151,8 +148,8 @@ static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng 
 		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
 		    (r = insert_at(d, &size, max, j + 1))) {
 			memcpy(r, rec(d, j), R);
-			r[0] = AW_FK_MADVISE;
-			r[1] = 0;	/* widened to whole 2 MiB ranges */
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MADVISE);
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);	/* widened to whole 2 MiB ranges */
 			set_advice(r, below(g, 4) ? AW_MADV_HUGEPAGE : AW_MADV_COLLAPSE);
 			if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, j + 2)))
 				kh_wakeup(g, r);
@@ -177,18 +174,17 @@ static size_t toggle_dirty(uint8_t *d, size_t size, size_t max, struct rng *g)
 		for (size_t a = i + 1; a < n; a++) {
 			uint8_t *x = rec(d, a);
 
-			if (is_access(x) && x[2] % AW_FUZZ_PROCS == f[2] % AW_FUZZ_PROCS &&
-			    x[3] % AW_FUZZ_REGIONS == f[3] % AW_FUZZ_REGIONS) {
-				x[0] = is_kind(x, AW_FK_READ) ? AW_FK_WRITE : AW_FK_READ;
+			if (is_access(x) && same_proc_region(x, f)) {
+				aw_fuzz_rec_set(x, AW_FR_KIND, is_kind(x, AW_FK_READ) ? AW_FK_WRITE : AW_FK_READ);
 				return size;
 			}
 		}
 		/* none: touch the freed range again, then let khugepaged look */
 		if ((r = insert_at(d, &size, max, i + 1))) {
 			memcpy(r, rec(d, i), R);
-			r[0] = below(g, 2) ? AW_FK_READ : AW_FK_WRITE;
-			r[1] = 0;
-			r[11] = 0;
+			aw_fuzz_rec_set(r, AW_FR_KIND, below(g, 2) ? AW_FK_READ : AW_FK_WRITE);
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);
+			aw_fuzz_rec_set(r, AW_FR_REPEAT, 0);
 			if ((r = insert_at(d, &size, max, i + 2)))
 				kh_wakeup(g, r);
 		}
@@ -237,42 +233,54 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 		break;
 	case 5:		/* move an address within its PMD (512 pages) */
 		if (n) {
-			uint32_t off = get_u16(rec(d, i) + 6) % AW_FUZZ_MAX_PAGES;
+			uint32_t off = aw_fuzz_rec_get_u16(rec(d, i), AW_FR_OFF) % AW_FUZZ_MAX_PAGES;
 
-			set_u16(rec(d, i) + 6, (off & ~511U) | below(g, 512));
+			aw_fuzz_rec_set_u16(rec(d, i), AW_FR_OFF, (off & ~511U) | below(g, 512));
 		}
 		break;
 	case 6:		/* ...or to the neighbouring PMD, or the neighbouring region (PUD) */
 		if (n) {
 			r = rec(d, i);
 			if (below(g, 2))
-				set_u16(r + 6, (get_u16(r + 6) + (below(g, 2) ? 512 : AW_FUZZ_MAX_PAGES - 512)) %
-					       AW_FUZZ_MAX_PAGES);
+				aw_fuzz_rec_set_u16(r, AW_FR_OFF, (aw_fuzz_rec_get_u16(r, AW_FR_OFF) +
+								   (below(g, 2) ? 512 : AW_FUZZ_MAX_PAGES - 512)) %
+								  AW_FUZZ_MAX_PAGES);
 			else
-				r[3] = (uint8_t)((r[3] + (below(g, 2) ? 1 : AW_FUZZ_REGIONS - 1)) % AW_FUZZ_REGIONS);
+				aw_fuzz_rec_set(r, AW_FR_REGION, (aw_fuzz_rec_get(r, AW_FR_REGION) +
+								  (below(g, 2) ? 1 : AW_FUZZ_REGIONS - 1)) % AW_FUZZ_REGIONS);
 		}
 		break;
 	case 7:		/* another node or CPU */
-		if (n)
-			rec(d, i)[below(g, 2) ? 4 : 5] = (uint8_t)next(g);
+		if (n) {
+			/*
+			 * The value is drawn before the field, here, in the
+			 * header tweak and in the byte flip: a single
+			 * expression used to leave the order of the two draws
+			 * to the compiler, gcc and clang both drew the value
+			 * first, and so a seed keeps its mutation.
+			 */
+			uint32_t v = next(g);
+
+			aw_fuzz_rec_set(rec(d, i), below(g, 2) ? AW_FR_NODE : AW_FR_CPU, v);
+		}
 		break;
 	case 8:		/* turn an aging pass into a forced one */
 		if ((j = pick_kind(d, n, g, AW_FK_AGE)) < n)
-			rec(d, j)[0] = AW_FK_AGE_FORCED;
+			aw_fuzz_rec_set(rec(d, j), AW_FR_KIND, AW_FK_AGE_FORCED);
 		break;
 	case 9:		/* munmap + mmap at the same address */
 		if (n && (r = insert_at(d, &size, max, i))) {
-			uint8_t region = r[3];
+			uint8_t region = aw_fuzz_rec_get(r, AW_FR_REGION);
 
 			memset(r, 0, R);
-			r[0] = AW_FK_MUNMAP;
-			r[3] = region;
-			set_u16(r + 8, AW_FUZZ_MAX_PAGES - 1);
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MUNMAP);
+			aw_fuzz_rec_set(r, AW_FR_REGION, region);
+			aw_fuzz_rec_set_u16(r, AW_FR_LEN, AW_FUZZ_MAX_PAGES - 1);
 			if ((r = insert_at(d, &size, max, i + 1))) {
 				memcpy(r, rec(d, i), R);
-				r[0] = AW_FK_MMAP;
-				r[1] = (uint8_t)next(g);
-				set_u16(r + 8, below(g, AW_FUZZ_MAX_PAGES));
+				aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MMAP);
+				aw_fuzz_rec_set(r, AW_FR_FLAGS, next(g));
+				aw_fuzz_rec_set_u16(r, AW_FR_LEN, below(g, AW_FUZZ_MAX_PAGES));
 			}
 		}
 		break;
@@ -280,43 +288,43 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
 		    (r = insert_at(d, &size, max, j + 1))) {
 			memcpy(r, rec(d, j), R);
-			r[0] = AW_FK_MIGRATE;
-			r[4] = (uint8_t)(r[4] + 1 + below(g, 2));
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MIGRATE);
+			aw_fuzz_rec_set(r, AW_FR_NODE, aw_fuzz_rec_get(r, AW_FR_NODE) + 1 + below(g, 2));
 		}
 		break;
 	case 11:	/* the memcg limit: header, or a limit event */
 		if (below(g, 2))
-			d[4] = (uint8_t)next(g);
+			aw_fuzz_hdr_set(d, AW_FH_MEMCG_LIMIT, next(g));
 		else if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n) : 0))) {
 			memset(r, 0, R);
-			r[0] = AW_FK_LIMIT;
-			r[10] = (uint8_t)next(g);
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_LIMIT);
+			aw_fuzz_rec_set(r, AW_FR_ARG, next(g));
 		}
 		break;
 	case 12:	/* split an aging pass into begin/step/end with an eviction inside */
 		if ((j = pick_kind(d, n, g, AW_FK_AGE)) < n) {
-			uint8_t node = rec(d, j)[4];
+			uint8_t node = aw_fuzz_rec_get(rec(d, j), AW_FR_NODE);
 
-			rec(d, j)[0] = AW_FK_AGE_BEGIN;
+			aw_fuzz_rec_set(rec(d, j), AW_FR_KIND, AW_FK_AGE_BEGIN);
 			r = insert_at(d, &size, max, j + 1);
 			if (r) {
 				memset(r, 0, R);
-				r[0] = AW_FK_AGE_STEP;
-				r[4] = node;
+				aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_AGE_STEP);
+				aw_fuzz_rec_set(r, AW_FR_NODE, node);
 			}
 			r = r ? insert_at(d, &size, max, j + 2) : NULL;
 			if (r) {
 				memset(r, 0, R);
-				r[0] = AW_FK_EVICT;
-				r[1] = (uint8_t)below(g, 2);
-				r[4] = node;
-				r[10] = (uint8_t)next(g);
+				aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_EVICT);
+				aw_fuzz_rec_set(r, AW_FR_FLAGS, below(g, 2));
+				aw_fuzz_rec_set(r, AW_FR_NODE, node);
+				aw_fuzz_rec_set(r, AW_FR_ARG, next(g));
 			}
 			r = r ? insert_at(d, &size, max, j + 3) : NULL;
 			if (r) {
 				memset(r, 0, R);
-				r[0] = AW_FK_AGE_END;
-				r[4] = node;
+				aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_AGE_END);
+				aw_fuzz_rec_set(r, AW_FR_NODE, node);
 			}
 		}
 		break;
@@ -328,12 +336,15 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 			size -= len * R;
 		}
 		break;
-	case 13:	/* tweak the header */
-		d[below(g, 6)] = (uint8_t)next(g);
+	case 13: {	/* tweak a header field (the reserved bytes would change nothing) */
+		uint32_t v = next(g);	/* the value first, as in case 7 */
+
+		aw_fuzz_hdr_set(d, (enum aw_fuzz_hdr_field)below(g, AW_FH_NR_USED), v);
 		break;
+	}
 	case 14:	/* change a kind */
 		if (n)
-			rec(d, i)[0] = (uint8_t)below(g, AW_FUZZ_NR_KINDS);
+			aw_fuzz_rec_set(rec(d, i), AW_FR_KIND, below(g, AW_FUZZ_NR_KINDS));
 		break;
 	case 16:	/* a khugepaged wake-up after a madvise (or anywhere) */
 		j = pick_kind(d, n, g, AW_FK_MADVISE);
@@ -346,9 +357,12 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 	case 18:	/* knob stores, prctl, advice, collapse-worthy ranges */
 		size = mutate_khugepaged(d, size, max, g);
 		break;
-	default:	/* flip a byte of a record */
-		if (n)
-			rec(d, i)[below(g, R)] ^= (uint8_t)(1 + below(g, 255));
+	default:	/* flip a byte of a record: any byte, not only a field's */
+		if (n) {
+			uint8_t x = (uint8_t)(1 + below(g, 255));
+
+			rec(d, i)[below(g, R)] ^= x;
+		}
 		break;
 	}
 	return size;

@@ -18,9 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Mutate data (size bytes, buffer of max_size) in place; returns the new size. */
+/*
+ * Mutate data (size <= max_size bytes, a buffer of max_size) in place;
+ * returns the new size: at most max_size, and a header plus whole records
+ * (insertions stop at AW_FUZZ_MAX_EVENTS records) unless max_size is below
+ * a header, when data is left alone.  Deterministic in seed.
+ */
 size_t aw_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed);
-/* One-point crossover: a prefix of a, then a suffix of b, into out; returns its size. */
+/*
+ * One-point crossover: a's header and a prefix of its records, then a
+ * suffix of b's, into out (max_size bytes); returns its size, whole records
+ * as for aw_mutate(), 0 if a or max_size is below a header.
+ */
 size_t aw_crossover(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out,
 		    size_t max_size, uint32_t seed);
 

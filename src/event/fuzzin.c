@@ -26,12 +26,7 @@ enum aw_fuzz_target aw_fuzz_target_of(const char *variant)
 
 const char *aw_fuzz_variant(const uint8_t *data, size_t size)
 {
-	return variants[(size > 2 ? data[2] : 0) % 3];
-}
-
-static uint16_t u16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
+	return variants[(size > AW_FH_VARIANT ? aw_fuzz_hdr_get(data, AW_FH_VARIANT) : 0) % 3];
 }
 
 static int names(struct aw_scenario *sc)
@@ -54,20 +49,20 @@ static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target
 	struct aw_config *cfg = &sc->cfg;
 
 	aw_config_default(cfg);
-	cfg->nr_nodes = 2 + h[0] % 2;
+	cfg->nr_nodes = 2 + aw_fuzz_hdr_get(h, AW_FH_NODES) % 2;
 	for (int n = 0; n < cfg->nr_nodes; n++) {
 		cfg->node[n].mem_bytes = 512ULL << 20;
 		cfg->node[n].cpu_mask = 3ULL << (2 * n);
 	}
-	cfg->thp = (enum aw_thp_mode)(h[1] % 3);
+	cfg->thp = (enum aw_thp_mode)(aw_fuzz_hdr_get(h, AW_FH_THP) % 3);
 	/* khugepaged does not run with THP never (start_stop_khugepaged()) */
 	if (target == AW_FUZZ_KHUGEPAGED && cfg->thp == AW_THP_NEVER)
-		cfg->thp = (h[1] / 3) % 2 ? AW_THP_ALWAYS : AW_THP_MADVISE;
+		cfg->thp = (aw_fuzz_hdr_get(h, AW_FH_THP) / 3) % 2 ? AW_THP_ALWAYS : AW_THP_MADVISE;
 	cfg->thp_modes = 1U << cfg->thp;
-	cfg->skip_empty = 1 + h[3] % 8;
+	cfg->skip_empty = 1 + aw_fuzz_hdr_get(h, AW_FH_SKIP_EMPTY) % 8;
 	cfg->nr_memcgs = 2;
-	cfg->memcg_limit[1] = (uint64_t)(h[4] % 64) * (4ULL << 20);
-	cfg->swap_bytes = h[5] % 4 ? 512ULL << 20 : 0;
+	cfg->memcg_limit[1] = (uint64_t)(aw_fuzz_hdr_get(h, AW_FH_MEMCG_LIMIT) % 64) * (4ULL << 20);
+	cfg->swap_bytes = aw_fuzz_hdr_get(h, AW_FH_SWAP) % 4 ? 512ULL << 20 : 0;
 	/*
 	 * Processes start with a quarter of the standard resident layout:
 	 * creating and tearing down processes, and moving their layout
@@ -141,22 +136,27 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 	const struct aw_config *cfg = &sc->cfg;
 	int cpus = 2 * cfg->nr_nodes;
 	struct aw_event ev = { .repeat = 1, .swappiness = AW_SWAPPINESS_DEFAULT, .cpu = AW_CPU_CURRENT };
-	uint64_t off = u16(r + 6) % AW_FUZZ_MAX_PAGES;
-	uint64_t len = 1 + u16(r + 8) % AW_FUZZ_MAX_PAGES;
-	uint8_t flags = r[1], arg = r[10];
+	uint64_t off = aw_fuzz_rec_get_u16(r, AW_FR_OFF) % AW_FUZZ_MAX_PAGES;
+	uint64_t len = 1 + aw_fuzz_rec_get_u16(r, AW_FR_LEN) % AW_FUZZ_MAX_PAGES;
+	uint8_t flags = aw_fuzz_rec_get(r, AW_FR_FLAGS), arg = aw_fuzz_rec_get(r, AW_FR_ARG);
 
 	if (off + len > AW_FUZZ_MAX_PAGES)
 		len = AW_FUZZ_MAX_PAGES - off;
-	ev.pid = 1 + r[2] % AW_FUZZ_PROCS;
-	ev.region = (uint16_t)(1 + r[3] % AW_FUZZ_REGIONS);
-	ev.node = (uint16_t)(r[4] % cfg->nr_nodes);
+	ev.pid = 1 + aw_fuzz_rec_get(r, AW_FR_PROC) % AW_FUZZ_PROCS;
+	ev.region = (uint16_t)(1 + aw_fuzz_rec_get(r, AW_FR_REGION) % AW_FUZZ_REGIONS);
+	ev.node = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_NODE) % cfg->nr_nodes);
 	ev.addr = off * PAGE;
 	ev.len = len * PAGE;
-	switch (r[0] % AW_FUZZ_NR_KINDS) {
+	/*
+	 * The kind and the fields are read where they are used, not into
+	 * locals up front: with locals gcc kept more live values across
+	 * the switch and the decoder ran ~4% more instructions.
+	 */
+	switch (aw_fuzz_rec_kind(r)) {
 	case AW_FK_READ:
 	case AW_FK_WRITE:
 		ev.kind = AW_EV_ACCESS;
-		ev.flags = r[0] % AW_FUZZ_NR_KINDS == AW_FK_WRITE ? AW_ACC_WRITE : 0;
+		ev.flags = aw_fuzz_rec_kind(r) == AW_FK_WRITE ? AW_ACC_WRITE : 0;
 		ev.stride = flags & 1 ? 2ULL << 20 : 0;
 		/*
 		 * An access touches at most 16 pages (64 KiB, or one page per
@@ -165,21 +165,21 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		 */
 		if (!ev.stride && len > AW_FUZZ_ACCESS_PAGES)
 			ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
-		ev.repeat = 1 + r[11] % 4;
+		ev.repeat = 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 4;
 		if (flags & 2)
-			ev.cpu = (uint16_t)(r[5] % cpus);
+			ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
 		break;
 	case AW_FK_AGE:
 	case AW_FK_AGE_FORCED:
 	case AW_FK_AGE_BEGIN:
-		ev.kind = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_BEGIN ? AW_EV_AGE_BEGIN : AW_EV_AGE;
-		ev.flags = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_FORCED || (ev.kind == AW_EV_AGE_BEGIN && (flags & 1)) ?
+		ev.kind = aw_fuzz_rec_kind(r) == AW_FK_AGE_BEGIN ? AW_EV_AGE_BEGIN : AW_EV_AGE;
+		ev.flags = aw_fuzz_rec_kind(r) == AW_FK_AGE_FORCED || (ev.kind == AW_EV_AGE_BEGIN && (flags & 1)) ?
 			   AW_AGE_FORCE : 0;
 		ev.memcg = 1;
 		goto no_target;
 	case AW_FK_AGE_STEP:
 	case AW_FK_AGE_END:
-		ev.kind = r[0] % AW_FUZZ_NR_KINDS == AW_FK_AGE_STEP ? AW_EV_AGE_STEP : AW_EV_AGE_END;
+		ev.kind = aw_fuzz_rec_kind(r) == AW_FK_AGE_STEP ? AW_EV_AGE_STEP : AW_EV_AGE_END;
 		ev.memcg = 1;
 		ev.swappiness = 0;
 		goto no_target;
@@ -229,18 +229,18 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		break;
 	case AW_FK_RUN:
 		ev.kind = AW_EV_RUN;
-		ev.cpu = (uint16_t)(r[5] % cpus);
+		ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
 		goto no_range;
 	case AW_FK_FORK:
 		ev.kind = AW_EV_FORK;
-		ev.pid2 = 1 + (ev.pid + r[5] % (AW_FUZZ_PROCS - 1)) % AW_FUZZ_PROCS;
+		ev.pid2 = 1 + (ev.pid + aw_fuzz_rec_get(r, AW_FR_CPU) % (AW_FUZZ_PROCS - 1)) % AW_FUZZ_PROCS;
 		goto no_range;
 	case AW_FK_EXIT:
 		ev.kind = AW_EV_EXIT;
 		goto no_range;
 	case AW_FK_PROC:
 		ev.kind = AW_EV_PROC;
-		ev.cpu = (uint16_t)(r[5] % cpus);
+		ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
 		ev.memcg = 1;
 		ev.flags = flags & 1 ? AW_PROC_NOLAYOUT : 0;
 		goto no_range;
@@ -256,8 +256,8 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 	case AW_FK_MREMAP:
 		ev.kind = AW_EV_MREMAP;
 		ev.addr = 0;
-		ev.stride = (1 + (uint64_t)(r[11] << 8 | arg) % AW_FUZZ_MAX_PAGES) * PAGE;
-		ev.addr2 = flags & 1 ? AW_FUZZ_REGION_BASE + (uint64_t)(r[5] % AW_FUZZ_REGIONS) * GIB : 0;
+		ev.stride = (1 + (uint64_t)aw_fuzz_rec_get_u16(r, AW_FR_NEWSIZE) % AW_FUZZ_MAX_PAGES) * PAGE;
+		ev.addr2 = flags & 1 ? AW_FUZZ_REGION_BASE + (uint64_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % AW_FUZZ_REGIONS) * GIB : 0;
 		break;
 	case AW_FK_LIMIT:
 		ev.kind = AW_EV_MEMCG_LIMIT;
@@ -269,10 +269,10 @@ static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line
 		ev.len = aw_fuzz_kh_pages[arg % 16];
 		/* a full scan costs at most a few hundred ranges here: two are cheap */
 		ev.flags = flags & 1 ? AW_KH_FULL : 0;
-		ev.repeat = ev.flags ? 1 + r[11] % 2 : 1 + r[11] % 8;
+		ev.repeat = ev.flags ? 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 2 : 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 8;
 		goto no_machine;
 	case AW_FK_KH_SET: {
-		uint32_t v = u16(r + 8);
+		uint32_t v = aw_fuzz_rec_get_u16(r, AW_FR_KH_VALUE);
 
 		ev.kind = AW_EV_KHUGEPAGED;
 		ev.arg = AW_KH_PAGES_TO_SCAN + arg % 4;
@@ -369,7 +369,7 @@ int aw_fuzz_decode_target(const uint8_t *data, size_t size, struct aw_scenario *
 	if (n > AW_FUZZ_MAX_EVENTS)
 		n = AW_FUZZ_MAX_EVENTS;
 	for (size_t i = 0; i < n; i++)
-		if (decode_record(data + AW_FUZZ_HEADER + i * AW_FUZZ_RECORD, sc, (uint32_t)(i + 1), rlen))
+		if (decode_record(aw_fuzz_rec_const(data, i), sc, (uint32_t)(i + 1), rlen))
 			return -1;
 	return 0;
 }
@@ -404,6 +404,130 @@ static uint8_t fkind(const struct aw_event *ev)
 	}
 }
 
+/* A khugepaged wake-up or knob store (fkind() chose which) into record r. */
+static void encode_khugepaged(const struct aw_event *ev, uint8_t *r)
+{
+	/* no process, region, node, cpu or range */
+	aw_fuzz_rec_set(r, AW_FR_PROC, 0);
+	aw_fuzz_rec_set(r, AW_FR_REGION, 0);
+	aw_fuzz_rec_set(r, AW_FR_NODE, 0);
+	aw_fuzz_rec_set(r, AW_FR_CPU, 0);
+	aw_fuzz_rec_set_u16(r, AW_FR_OFF, 0);
+	aw_fuzz_rec_set_u16(r, AW_FR_LEN, 0);
+	if (ev->arg) {
+		uint64_t val = ev->len;
+
+		aw_fuzz_rec_set(r, AW_FR_ARG, ev->arg - AW_KH_PAGES_TO_SCAN);
+		if (ev->arg == AW_KH_PAGES_TO_SCAN ? !val : val >= PMD_PAGES) {
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, 7);	/* illegal */
+			val = val >= PMD_PAGES ? (val - PMD_PAGES) % 1024 : 0;
+		} else if (ev->arg == AW_KH_PAGES_TO_SCAN) {
+			val = val > 65536 ? 65535 : val - 1;
+		}
+		aw_fuzz_rec_set_u16(r, AW_FR_KH_VALUE, (uint32_t)val);
+		return;
+	}
+	/* the listed pages_to_scan nearest from below (0 = the knob) */
+	for (int p = 15; p >= 8; p--)
+		if (ev->len >= aw_fuzz_kh_pages[p]) {
+			aw_fuzz_rec_set(r, AW_FR_ARG, (uint32_t)p);
+			break;
+		}
+	if (ev->flags & AW_KH_FULL) {
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, 1);
+		aw_fuzz_rec_set(r, AW_FR_REPEAT, ev->repeat > 1 ? 1 : 0);
+	} else {
+		aw_fuzz_rec_set(r, AW_FR_REPEAT, ev->repeat > 8 ? 7 : ev->repeat ? ev->repeat - 1 : 0);
+	}
+}
+
+/* One event into record r, whose kind fkind() chose: the decoder's inverse where it has one. */
+static void encode_record(const struct aw_event *ev, uint8_t k, uint8_t *r)
+{
+	uint64_t off = ev->addr / PAGE, len = ev->len / PAGE;
+
+	memset(r, 0, AW_FUZZ_RECORD);
+	aw_fuzz_rec_set(r, AW_FR_KIND, k);
+	aw_fuzz_rec_set(r, AW_FR_PROC, (ev->pid ? ev->pid - 1 : 0) % AW_FUZZ_PROCS);
+	aw_fuzz_rec_set(r, AW_FR_REGION, (ev->region ? ev->region - 1 : 0) % AW_FUZZ_REGIONS);
+	aw_fuzz_rec_set(r, AW_FR_NODE, ev->node);
+	aw_fuzz_rec_set(r, AW_FR_CPU, ev->cpu == AW_CPU_CURRENT ? 0 : ev->cpu);
+	if (len > AW_FUZZ_MAX_PAGES)
+		len = AW_FUZZ_MAX_PAGES;
+	aw_fuzz_rec_set_u16(r, AW_FR_OFF, (uint32_t)(off % AW_FUZZ_MAX_PAGES));
+	aw_fuzz_rec_set_u16(r, AW_FR_LEN, (uint32_t)(len ? len - 1 : 0));
+	switch (ev->kind) {
+	case AW_EV_ACCESS:
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, (ev->stride >= (2ULL << 20) ? 1 : 0) |
+						(ev->cpu != AW_CPU_CURRENT ? 2 : 0));
+		aw_fuzz_rec_set(r, AW_FR_REPEAT, ev->repeat ? (ev->repeat - 1) % 4 : 0);
+		break;
+	case AW_EV_MMAP:
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, (ev->flags & AW_MAP_HUGEPAGE ? 1 : 0) |
+						(ev->flags & AW_MAP_NOHUGEPAGE ? 2 : 0) |
+						(ev->flags & AW_MAP_FILE ? 4 : 0) |
+						(len % PMD_PAGES ? AW_FUZZ_EXACT : 0) |
+						(ev->flags & AW_MAP_DROPPABLE ? AW_FUZZ_DROPPABLE : 0));
+		break;
+	case AW_EV_MADVISE:
+		aw_fuzz_rec_set(r, AW_FR_ARG, ev->arg ? ev->arg - 1 : 0);
+		if (off % PMD_PAGES || len % PMD_PAGES)
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, AW_FUZZ_EXACT);
+		break;
+	case AW_EV_KHUGEPAGED:
+		encode_khugepaged(ev, r);
+		break;
+	case AW_EV_PRCTL_THP:
+		/* the process only */
+		aw_fuzz_rec_set(r, AW_FR_REGION, 0);
+		aw_fuzz_rec_set(r, AW_FR_NODE, 0);
+		aw_fuzz_rec_set(r, AW_FR_CPU, 0);
+		aw_fuzz_rec_set_u16(r, AW_FR_OFF, 0);
+		aw_fuzz_rec_set_u16(r, AW_FR_LEN, 0);
+		aw_fuzz_rec_set(r, AW_FR_ARG, ev->arg);
+		break;
+	case AW_EV_EVICT:
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, ev->flags & AW_EVICT_DIRECT ? 1 : 0);
+		aw_fuzz_rec_set(r, AW_FR_ARG, (uint32_t)(ev->len ? (ev->len > 256 ? 255 : ev->len - 1) : 255));
+		break;
+	case AW_EV_AGE_BEGIN:
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, ev->flags & AW_AGE_FORCE ? 1 : 0);
+		break;
+	case AW_EV_CONTEND:
+		aw_fuzz_rec_set(r, AW_FR_ARG, ev->arg == AW_LOCK_PTL ? 1 : 0);
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, ev->flags & AW_CONTEND_ON ? 1 : 0);
+		break;
+	case AW_EV_PROC:
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, ev->flags & AW_PROC_NOLAYOUT ? 1 : 0);
+		break;
+	case AW_EV_MPROTECT:
+		aw_fuzz_rec_set(r, AW_FR_ARG, ev->arg);
+		break;
+	case AW_EV_MEMCG_LIMIT: {
+		uint64_t units = ev->len / (4ULL << 20);
+
+		aw_fuzz_rec_set(r, AW_FR_ARG, units > 255 ? 255 : (uint32_t)units);
+		break;
+	}
+	case AW_EV_TIME: {
+		uint64_t ticks = ev->len / 100000000ULL;	/* 0.1 s */
+
+		aw_fuzz_rec_set(r, AW_FR_ARG, ticks ? (ticks - 1 > 255 ? 255 : (uint32_t)(ticks - 1)) : 0);
+		break;
+	}
+	case AW_EV_MREMAP: {
+		uint64_t nl = ev->stride / PAGE;
+
+		nl = nl ? (nl - 1) % AW_FUZZ_MAX_PAGES : 0;
+		aw_fuzz_rec_set_u16(r, AW_FR_NEWSIZE, (uint32_t)nl);
+		aw_fuzz_rec_set(r, AW_FR_FLAGS, ev->addr2 ? 1 : 0);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t *out, size_t cap)
 {
 	const struct aw_config *cfg = &sc->cfg;
@@ -416,124 +540,28 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 		if (variant && !strcmp(variant, variants[i]))
 			v = i;
 	memset(out, 0, AW_FUZZ_HEADER);
-	out[0] = (uint8_t)(cfg->nr_nodes > 2);
-	out[1] = (uint8_t)cfg->thp;
+	aw_fuzz_hdr_set(out, AW_FH_NODES, cfg->nr_nodes > 2);
+	aw_fuzz_hdr_set(out, AW_FH_THP, cfg->thp);
 	/* the khugepaged target reads THP never as madvise (never = 0, (0 / 3) % 2 = 0) */
-	out[2] = (uint8_t)v;
-	out[3] = (uint8_t)((cfg->skip_empty + 7) % 8);
+	aw_fuzz_hdr_set(out, AW_FH_VARIANT, (uint32_t)v);
+	aw_fuzz_hdr_set(out, AW_FH_SKIP_EMPTY, (cfg->skip_empty + 7) % 8);
 	for (int m = 1; m < cfg->nr_memcgs; m++)
 		if (cfg->memcg_limit[m]) {
 			uint64_t units = cfg->memcg_limit[m] / (4ULL << 20);
 
-			out[4] = (uint8_t)(units < 1 ? 1 : units > 63 ? 63 : units);
+			aw_fuzz_hdr_set(out, AW_FH_MEMCG_LIMIT, units < 1 ? 1 : units > 63 ? 63 : (uint32_t)units);
 		}
-	out[5] = cfg->swap_bytes ? 1 : 0;
+	aw_fuzz_hdr_set(out, AW_FH_SWAP, cfg->swap_bytes ? 1 : 0);
 	n = AW_FUZZ_HEADER;
 	for (size_t i = 0; i < sc->nr_events && n + AW_FUZZ_RECORD <= cap &&
-	     (n - AW_FUZZ_HEADER) / AW_FUZZ_RECORD < AW_FUZZ_MAX_EVENTS; i++) {
+	     aw_fuzz_nr_records(n) < AW_FUZZ_MAX_EVENTS; i++) {
 		const struct aw_event *ev = &sc->events[i];
 		uint8_t k = fkind(ev), *r = out + n;
-		uint64_t off = ev->addr / PAGE, len = ev->len / PAGE;
 
 		/* the decoder creates the processes: leading proc events add nothing */
 		if (k == 0xff || (ev->kind == AW_EV_PROC && ev->pid <= AW_FUZZ_PROCS && i < AW_FUZZ_PROCS))
 			continue;
-		memset(r, 0, AW_FUZZ_RECORD);
-		r[0] = k;
-		r[2] = (uint8_t)((ev->pid ? ev->pid - 1 : 0) % AW_FUZZ_PROCS);
-		r[3] = (uint8_t)((ev->region ? ev->region - 1 : 0) % AW_FUZZ_REGIONS);
-		r[4] = (uint8_t)ev->node;
-		r[5] = (uint8_t)(ev->cpu == AW_CPU_CURRENT ? 0 : ev->cpu);
-		if (len > AW_FUZZ_MAX_PAGES)
-			len = AW_FUZZ_MAX_PAGES;
-		r[6] = (uint8_t)(off % AW_FUZZ_MAX_PAGES);
-		r[7] = (uint8_t)((off % AW_FUZZ_MAX_PAGES) >> 8);
-		r[8] = (uint8_t)((len ? len - 1 : 0) & 0xff);
-		r[9] = (uint8_t)((len ? len - 1 : 0) >> 8);
-		switch (ev->kind) {
-		case AW_EV_ACCESS:
-			r[1] = (uint8_t)((ev->stride >= (2ULL << 20) ? 1 : 0) | (ev->cpu != AW_CPU_CURRENT ? 2 : 0));
-			r[11] = (uint8_t)(ev->repeat ? (ev->repeat - 1) % 4 : 0);
-			break;
-		case AW_EV_MMAP:
-			r[1] = (uint8_t)((ev->flags & AW_MAP_HUGEPAGE ? 1 : 0) | (ev->flags & AW_MAP_NOHUGEPAGE ? 2 : 0) |
-					 (ev->flags & AW_MAP_FILE ? 4 : 0) |
-					 (len % PMD_PAGES ? AW_FUZZ_EXACT : 0) |
-					 (ev->flags & AW_MAP_DROPPABLE ? AW_FUZZ_DROPPABLE : 0));
-			break;
-		case AW_EV_MADVISE:
-			r[10] = (uint8_t)(ev->arg ? ev->arg - 1 : 0);
-			if (off % PMD_PAGES || len % PMD_PAGES)
-				r[1] = AW_FUZZ_EXACT;
-			break;
-		case AW_EV_KHUGEPAGED:
-			memset(r + 2, 0, 8);
-			if (ev->arg) {
-				uint64_t val = ev->len;
-
-				r[10] = (uint8_t)(ev->arg - AW_KH_PAGES_TO_SCAN);
-				if (ev->arg == AW_KH_PAGES_TO_SCAN ? !val : val >= PMD_PAGES) {
-					r[1] = 7;	/* illegal */
-					val = val >= PMD_PAGES ? (val - PMD_PAGES) % 1024 : 0;
-				} else if (ev->arg == AW_KH_PAGES_TO_SCAN) {
-					val = val > 65536 ? 65535 : val - 1;
-				}
-				r[8] = (uint8_t)val;
-				r[9] = (uint8_t)(val >> 8);
-				break;
-			}
-			/* the listed pages_to_scan nearest from below (0 = the knob) */
-			for (int p = 15; p >= 8; p--)
-				if (ev->len >= aw_fuzz_kh_pages[p]) {
-					r[10] = (uint8_t)p;
-					break;
-				}
-			if (ev->flags & AW_KH_FULL) {
-				r[1] = 1;
-				r[11] = ev->repeat > 1 ? 1 : 0;
-			} else {
-				r[11] = (uint8_t)(ev->repeat > 8 ? 7 : ev->repeat ? ev->repeat - 1 : 0);
-			}
-			break;
-		case AW_EV_PRCTL_THP:
-			memset(r + 3, 0, 7);
-			r[10] = (uint8_t)ev->arg;
-			break;
-		case AW_EV_EVICT:
-			r[1] = ev->flags & AW_EVICT_DIRECT ? 1 : 0;
-			r[10] = (uint8_t)(ev->len ? (ev->len > 256 ? 255 : ev->len - 1) : 255);
-			break;
-		case AW_EV_AGE_BEGIN:
-			r[1] = ev->flags & AW_AGE_FORCE ? 1 : 0;
-			break;
-		case AW_EV_CONTEND:
-			r[10] = ev->arg == AW_LOCK_PTL ? 1 : 0;
-			r[1] = ev->flags & AW_CONTEND_ON ? 1 : 0;
-			break;
-		case AW_EV_PROC:
-			r[1] = ev->flags & AW_PROC_NOLAYOUT ? 1 : 0;
-			break;
-		case AW_EV_MPROTECT:
-			r[10] = (uint8_t)ev->arg;
-			break;
-		case AW_EV_MEMCG_LIMIT:
-			r[10] = (uint8_t)(ev->len / (4ULL << 20) > 255 ? 255 : ev->len / (4ULL << 20));
-			break;
-		case AW_EV_TIME:
-			r[10] = (uint8_t)(ev->len / 100000000ULL ? (ev->len / 100000000ULL - 1 > 255 ? 255 : ev->len / 100000000ULL - 1) : 0);
-			break;
-		case AW_EV_MREMAP: {
-			uint64_t nl = ev->stride / PAGE;
-
-			nl = nl ? (nl - 1) % AW_FUZZ_MAX_PAGES : 0;
-			r[10] = (uint8_t)nl;
-			r[11] = (uint8_t)(nl >> 8);
-			r[1] = ev->addr2 ? 1 : 0;
-			break;
-		}
-		default:
-			break;
-		}
+		encode_record(ev, k, r);
 		n += AW_FUZZ_RECORD;
 	}
 	return n;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The fuzz input format (DESIGN.md §4): a 16-byte header and fixed 16-byte
- * event records, so that every byte string decodes to some valid stream
- * and a mutation of one byte changes one field of one event.
+ * The fuzz input format: a 16-byte header and fixed 16-byte event records
+ * (their byte layout, field names and accessors are in fuzzrec.h), so that
+ * every byte string decodes to some valid stream and a mutation of one
+ * byte changes one field of one event.
  *
  * The simulated machine is kept small for speed: 2-3 nodes of 512 MiB,
  * four processes (the layout small: 16 resident pages each), eight
@@ -16,10 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzzrec.h"
 #include "scenario.h"
 
-#define AW_FUZZ_HEADER		16
-#define AW_FUZZ_RECORD		16
 #define AW_FUZZ_MAX_EVENTS	256
 #define AW_FUZZ_PROCS		4
 #define AW_FUZZ_REGIONS		8
@@ -28,17 +28,17 @@
 #define AW_FUZZ_ACCESS_PAGES	16			/* 64 KiB per access (4 KiB stride) */
 
 /*
- * Header bytes: 0 nodes (2 + b % 2), 1 THP mode (b % 3; the khugepaged
- * target folds never into always when (b / 3) % 2, else madvise), 2 patched
- * variant (b % 3: pud, emptymap, rfc; ignored by the khugepaged target),
- * 3 skip_empty (1 + b % 8), 4 memcg limit in 4 MiB units (b % 64, 0 = none;
- * 4-252 MiB), 5 swap (b % 4 == 0 ? none : 512 MiB), 6-15 reserved (kept by
- * the mutator, ignored by the decoder).
+ * Header bytes (AW_FH_*): 0 nodes (2 + b % 2), 1 THP mode (b % 3; the
+ * khugepaged target folds never into always when (b / 3) % 2, else
+ * madvise), 2 patched variant (b % 3: pud, emptymap, rfc; ignored by the
+ * khugepaged target), 3 skip_empty (1 + b % 8), 4 memcg limit in 4 MiB
+ * units (b % 64, 0 = none; 4-252 MiB), 5 swap (b % 4 == 0 ? none :
+ * 512 MiB), 6-15 reserved (kept by the mutator, ignored by the decoder).
  *
- * Record bytes: 0 kind (b % AW_FUZZ_NR_KINDS, see aw_fuzz_kinds), 1 flags,
- * 2 process (b % 4), 3 region (b % 8), 4 node, 5 cpu, 6-7 page offset,
- * 8-9 length in pages, 10 argument (advice, prot, lock, swappiness...),
- * 11 repeat, 12-15 reserved.
+ * Record bytes (AW_FR_*): 0 kind (b % AW_FUZZ_NR_KINDS, enum aw_fuzz_kind),
+ * 1 flags, 2 process (b % 4), 3 region (b % 8), 4 node, 5 cpu, 6-7 page
+ * offset, 8-9 length in pages, 10 argument (advice, prot, lock,
+ * swappiness...), 11 repeat, 12-15 reserved.
  *
  * Flag bit 0x08 of mmap and of madvise hugepage/nohugepage/collapse asks
  * for the exact length (and offset); without it the mapping's length is
@@ -60,18 +60,6 @@
  *  - PRCTL: PR_SET_THP_DISABLE for the process, argument b % 3 (enable,
  *    disable, disable except advised).
  */
-enum aw_fuzz_kind {
-	AW_FK_READ, AW_FK_WRITE, AW_FK_AGE, AW_FK_AGE_FORCED, AW_FK_EVICT, AW_FK_MMAP,
-	AW_FK_MUNMAP, AW_FK_MADVISE, AW_FK_MIGRATE, AW_FK_RUN, AW_FK_FORK, AW_FK_EXIT,
-	AW_FK_PROC, AW_FK_AGE_BEGIN, AW_FK_AGE_STEP, AW_FK_AGE_END, AW_FK_CONTEND,
-	AW_FK_MPROTECT, AW_FK_MREMAP, AW_FK_LIMIT, AW_FK_TIME,
-	AW_FK_KHUGEPAGED, AW_FK_KH_SET, AW_FK_PRCTL,
-	AW_FUZZ_NR_KINDS
-};
-
-#define AW_FUZZ_EXACT		0x08	/* record flag: mmap/madvise ranges as given */
-#define AW_FUZZ_DROPPABLE	0x10	/* record flag: mmap MAP_DROPPABLE */
-
 /* pages_to_scan of a KHUGEPAGED record by argument % 16 (0 = the knob) */
 extern const uint32_t aw_fuzz_kh_pages[16];
 /* KH_SET max_ptes_* values with flag 2, by bytes 8-9 % 8 */
