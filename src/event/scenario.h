@@ -109,7 +109,7 @@ void aw_scenario_free(struct aw_scenario *sc);
 int aw_scenario_push(struct aw_scenario *sc, const struct aw_event *ev, uint32_t line);
 
 /*
- * .aws text scenarios (src/event/aws.c).  Parse errors are reported as
+ * .aws text scenarios (src/event/aws_*.c).  Parse errors are reported as
  * "FILE:LINE:COL: message" into err (one line) and return -1.  A path of
  * "-" reads standard input.
  */

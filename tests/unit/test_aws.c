@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Unit tests of the .aws parser and writer (src/event/aws.c).  Expected
+ * Unit tests of the .aws parser and writer (src/event/aws_*.c).  Expected
  * values are worked out by hand from docs/aws-format.md; the comment next to
  * a value says how when it is not obvious.
  */
