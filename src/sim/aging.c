@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "linux_shim.h"
+#include "warn.h"
 
 void aw_walk_init(struct lru_gen_mm_walk *walk, struct aw_kernel *k)
 {
@@ -91,8 +93,10 @@ static bool aging_turn(struct lru_gen_mm_walk *walk, bool *last)
 
 static void aging_finish(struct aw_kernel *k, struct lru_gen_mm_walk *walk, bool success, int swappiness)
 {
-	if (success)
+	if (success) {
 		success = inc_max_seq(k, walk->lruvec, walk->seq, swappiness);
+		WARN_ON_ONCE(!success);
+	}
 	if (walk->batched)	/* only with the planted bug: the batch waited */
 		reset_batch_size(walk);
 	trace_lru_gen_aging_done(k, walk->lruvec, success);
@@ -100,30 +104,47 @@ static void aging_finish(struct aw_kernel *k, struct lru_gen_mm_walk *walk, bool
 		aw_pass_end(k, walk->lruvec, walk->pass_idx, success);
 }
 
-/* mm/vmscan.c: try_to_inc_max_seq() */
+/*
+ * mm/vmscan.c: try_to_inc_max_seq().  The walk is on the stack
+ * (set_mm_walk() never fails, should_walk_mmu() is true); the model adds
+ * the seed's per-walk accounting after walk_mm() and records the pass.
+ */
 bool try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 			int swappiness, bool force_scan)
 {
-	struct lru_gen_mm_walk walk;
-	bool last = false;
+	bool success;
+	struct lru_gen_mm_walk walk_struct;
+	struct lru_gen_mm_walk *walk = &walk_struct;
+	struct mm_struct *mm = NULL;
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
 	int idx;
 
+	VM_WARN_ON_ONCE(seq > READ_ONCE(lrugen->max_seq));
+
 	/* see the comment in iterate_mm_list() */
-	if (seq <= lruvec->mm_state.seq)
+	if (seq <= READ_ONCE(mm_state->seq))
 		return false;
 
 	idx = aw_pass_begin(k, lruvec, force_scan, seq);
-	aw_walk_init(&walk, k);
-	walk.lruvec = lruvec;
-	walk.seq = seq;
-	walk.swappiness = swappiness;
-	walk.force_scan = force_scan;
-	walk.pass_idx = idx;
+	aw_walk_init(walk, k);
+	walk->lruvec = lruvec;
+	walk->seq = seq;
+	walk->swappiness = swappiness;
+	walk->force_scan = force_scan;
+	walk->pass_idx = idx;
 
-	while (!aging_turn(&walk, &last))
-		;
-	aging_finish(k, &walk, last, swappiness);
-	return last && lruvec->lrugen.max_seq == seq + 1;
+	do {
+		success = iterate_mm_list(walk, &mm);
+		if (mm) {
+			int err = walk_mm(mm, walk);
+
+			account_walk(walk, mm, err, walk->force_scan);
+		}
+	} while (mm);
+
+	aging_finish(k, walk, success, swappiness);	/* done: inc_max_seq() */
+	return success && lrugen->max_seq == seq + 1;
 }
 
 /* Split aging: start an iteration for the current max_seq; walk nothing yet. */

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "linux_shim.h"
+#include "warn.h"
 
 enum folio_references {
 	FOLIOREF_RECLAIM,
@@ -52,37 +54,55 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 	lru_gen_add_folio(k, lruvec, pfn, false);
 }
 
-/* mm/vmscan.c: lru_gen_look_around(); target_pfn is isolated by the caller */
+/*
+ * mm/vmscan.c: lru_gen_look_around() for the young PTE of the folio at
+ * target_pfn, which the caller isolated, mapped at address in vma.
+ *
+ * This function exploits spatial locality when shrink_folio_list() walks the
+ * rmap. It scans the adjacent PTEs of a young PTE and promotes hot pages. If
+ * the scan was done cacheline efficiently, it adds the PMD entry pointing to
+ * the PTE table to the Bloom filter. This forms a feedback loop between the
+ * eviction and the aging.
+ */
 bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
-			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
 			 uint32_t target_pfn)
 {
-	struct folio *target = pfn_folio(&k->mem, target_pfn);
-	int memcg = target->memcg, nid = target->nid;
+	int i;
+	unsigned long start;
+	unsigned long end;
+	int young = 1;
+	pmd_t *pmd;
+	pte_t *pte = aw_pte_lookup(k, mm, address, false, &pmd);	/* pvmw->pte */
+	unsigned long addr = address;
+	struct folio *folio = pfn_folio(&k->mem, target_pfn);
+	int memcg = folio->memcg;
+	int nid = folio->nid;
 	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
-	unsigned long max_seq = lruvec->lrugen.max_seq;
+	struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
+	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
 	int gen = lru_gen_from_seq(max_seq);
-	pmd_t *pmdp;
-	pte_t *pte = aw_pte_lookup(k, mm, addr, false, &pmdp);
-	uint64_t start, end, a;
 	uint32_t last = AW_NIL;
 	bool dirty = false;
-	int young = 1, i;
 
-	/* ptep_clear_young_notify() on the target */
-	if (!pte || !ptep_test_and_clear_young(k, mm, addr, pte))
+	VM_WARN_ON_ONCE(folio_test(folio, PG_lru));
+
+	if (!pte || !ptep_test_and_clear_young(k, mm, addr, pte))	/* _notify() */
 		return false;
 
 	if (mm->ptl_contended)		/* spin_is_contended(pvmw->ptl) */
 		return true;
+
 	/* exclude special VMAs containing anon pages from COW */
 	if (vma->vm_flags & VM_SPECIAL)
 		return true;
 
-	start = (addr & PMD_MASK) > vma->vm_start ? (addr & PMD_MASK) : vma->vm_start;
-	end = ((addr | ~PMD_MASK) < vma->vm_end - 1 ? (addr | ~PMD_MASK) : vma->vm_end - 1) + 1;
+	start = max(addr & PMD_MASK, vma->vm_start);
+	end = min(addr | ~PMD_MASK, vma->vm_end - 1) + 1;
+
 	if (end - start == PAGE_SIZE)
 		return true;
+
 	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
 		if (addr - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
 			end = start + MIN_LRU_BATCH * PAGE_SIZE;
@@ -95,39 +115,49 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 	}
 
 	pte -= (addr - start) / PAGE_SIZE;
-	for (i = 0, a = start; a != end; i++, a += PAGE_SIZE) {
-		pte_t ptent = pte[i];
-		uint64_t pfn = get_pte_pfn(k, ptent, mm, nid);
 
-		if (pfn == (uint64_t)-1)
+	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
+		unsigned long pfn;
+		pte_t ptent = pte[i];	/* ptep_get(pte + i) */
+
+		pfn = get_pte_pfn(k, ptent, mm, nid);
+		if (pfn == -1UL)
 			continue;
-		if (!get_pfn_folio(k, pfn, memcg, nid))
+
+		folio = get_pfn_folio(k, pfn, memcg, nid);
+		if (!folio)
 			continue;
-		if (!ptep_test_and_clear_young(k, mm, a, &pte[i]))
+
+		if (!ptep_test_and_clear_young(k, mm, addr, pte + i))	/* _notify() */
 			continue;
+
 		if (last != (uint32_t)pfn) {
 			walk_update_folio(k, walk, last, gen, dirty);
+
 			last = (uint32_t)pfn;
 			dirty = false;
 		}
+
 		if (pte_dirty(ptent))
 			dirty = true;
+
 		young++;
 	}
+
 	walk_update_folio(k, walk, last, gen, dirty);
 
 	/* feedback from rmap walkers to page table walkers */
 	if (suitable_to_scan(i, young)) {
-		struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
-		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, addr);
-		uint64_t pud_key = mm->kaddr ^ (addr & PUD_MASK);
+		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, address);	/* pvmw->pmd */
+		uint64_t pud_key = mm->kaddr ^ (address & PUD_MASK);
 
-		trace_lru_gen_look_around(k, lruvec, mm, addr, pmd_item, max_seq);
+		trace_lru_gen_look_around(k, lruvec, mm, address, pmd_item, max_seq);
 		update_bloom_filter(mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
 		/* seed v3 3/4; the planted bug marks the PMD but not the PUD */
 		if ((k->features & AW_FEAT_PUD_FILTER) && !AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
 			update_bloom_filter(mm_state, BLOOM_FILTER_PUD, max_seq, pud_key);
 	}
+
 	return true;
 }
 

@@ -9,49 +9,94 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "linux_shim.h"
+#include "warn.h"
 
-/* mm/vmscan.c: lru_gen_add_mm() */
+/* the memcg's mm list and the lruvec's walk state, as the kernel gets them */
+static struct lru_gen_mm_list *get_mm_list(struct aw_kernel *k, int memcg)
+{
+	return &k->mm_list[memcg];
+}
+
+static struct lru_gen_mm_state *get_mm_state(struct lruvec *lruvec)
+{
+	return &lruvec->mm_state;
+}
+
+/* every node has memory: N_MEMORY and N_POSSIBLE are the same */
+#define for_each_node(nid)		for ((nid) = 0; (nid) < k->nr_nodes; (nid)++)
+#define for_each_node_state(nid, state)	for_each_node(nid)
+#ifndef list_entry
+#define list_entry(ptr, type, member)	container_of(ptr, type, member)
+#endif
+#ifndef BITS_PER_TYPE
+#define BITS_PER_TYPE(type)		(sizeof(type) * __CHAR_BIT__)
+#endif
+
+/*
+ * mm/vmscan.c: lru_gen_add_mm().  The model's memcg is the mm's (the
+ * owner's, get_mem_cgroup_from_mm()); -1 in mm->lru_gen.memcg is NULL.
+ */
 void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
-	struct lru_gen_mm_list *mm_list = &k->mm_list[mm->memcg];
+	int nid;
+	int memcg = mm->memcg;
+	struct lru_gen_mm_list *mm_list = get_mm_list(k, memcg);
 
-	mm->lru_gen.memcg = mm->memcg;
-	for (int nid = 0; nid < k->nr_nodes; nid++) {
-		struct lru_gen_mm_state *mm_state = &aw_lruvec(k, mm->memcg, nid)->mm_state;
+	VM_WARN_ON_ONCE(!list_empty(&mm->lru_gen.list));
+	VM_WARN_ON_ONCE(mm->lru_gen.memcg >= 0);
+	mm->lru_gen.memcg = memcg;
+
+	for_each_node_state(nid, N_MEMORY) {
+		struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+		struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
 
 		/* the first addition since the last iteration */
 		if (mm_state->tail == &mm_list->fifo)
 			mm_state->tail = &mm->lru_gen.list;
 	}
+
 	list_add_tail(&mm->lru_gen.list, &mm_list->fifo);
 }
 
 /* mm/vmscan.c: lru_gen_del_mm() */
 void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
-	int memcg = mm->lru_gen.memcg;
+	int nid;
+	int memcg;
 
-	if (memcg < 0 || list_empty(&mm->lru_gen.list))
+	if (list_empty(&mm->lru_gen.list))
 		return;
-	for (int nid = 0; nid < k->nr_nodes; nid++) {
-		struct lru_gen_mm_state *mm_state = &aw_lruvec(k, memcg, nid)->mm_state;
+
+	memcg = mm->lru_gen.memcg;
+
+	for_each_node(nid) {
+		struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+		struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
 
 		/* where the current iteration continues after */
 		if (mm_state->head == &mm->lru_gen.list)
 			mm_state->head = mm_state->head->prev;
+
 		/* where the last iteration ended before */
 		if (mm_state->tail == &mm->lru_gen.list)
 			mm_state->tail = mm_state->tail->next;
 	}
+
 	list_del_init(&mm->lru_gen.list);
+
 	mm->lru_gen.memcg = -1;
 }
 
-/* mm/vmscan.c: lru_gen_migrate_mm(): the owner moved to another memcg */
+/*
+ * mm/vmscan.c: lru_gen_migrate_mm(): the owner moved to memcg (the model
+ * passes what mem_cgroup_from_task() returns, and moves the mm's memcg).
+ */
 void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 {
-	if (mm->lru_gen.memcg == memcg)
+	if (memcg == mm->lru_gen.memcg)
 		return;
+
 	lru_gen_del_mm(k, mm);
 	mm->memcg = memcg;
 	lru_gen_add_mm(k, mm);
@@ -91,20 +136,28 @@ static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 	return mm->lru_gen.empty_count[clock] < k->skip_empty;
 }
 
-/* mm/vmscan.c: get_next_mm() (the current form of should_skip_mm()) */
+/*
+ * mm/vmscan.c: get_next_mm() (the current form of should_skip_mm()), with
+ * the RFC's empty_map skip after the kernel's tests; each outcome is a fact.
+ */
 static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 {
-	struct lru_gen_mm_state *mm_state = &walk->lruvec->mm_state;
-	struct mm_struct *mm = container_of(mm_state->head, struct mm_struct, lru_gen.list);
-	int key = walk->lruvec->nid % 64;
+	int key;
+	struct mm_struct *mm;
+	struct lru_gen_mm_state *mm_state = get_mm_state(walk->lruvec);
 
-	if (!walk->force_scan && !(mm->lru_gen.bitmap >> key & 1)) {
+	mm = list_entry(mm_state->head, struct mm_struct, lru_gen.list);
+	key = walk->lruvec->nid % BITS_PER_TYPE(mm->lru_gen.bitmap);
+
+	if (!walk->force_scan && !test_bit(key, &mm->lru_gen.bitmap)) {
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_BITMAP);
 		return NULL;
 	}
+
 	/* cleared before walking, even if the walk then fails */
-	mm->lru_gen.bitmap &= ~(1ULL << key);
-	if (mm->exiting) {	/* mmget_not_zero() failed */
+	clear_bit(key, &mm->lru_gen.bitmap);
+
+	if (mm->exiting) {	/* !mmget_not_zero(mm) */
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EXITING);
 		return NULL;
 	}
@@ -116,47 +169,72 @@ static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 	return mm;
 }
 
-/* mm/vmscan.c: reset_mm_stats(): NR_HIST_GENS == 1, cumulative */
-static void reset_mm_stats(struct lru_gen_mm_walk *walk)
+/*
+ * mm/vmscan.c: reset_mm_stats().  NR_HIST_GENS == 1 (no debugfs history):
+ * the stats are cumulative, and there is no next generation's to clear.
+ * The model also closes the walk's record in its aging pass.
+ */
+static void reset_mm_stats(struct lru_gen_mm_walk *walk, bool last)
 {
-	struct lru_gen_mm_state *mm_state = &walk->lruvec->mm_state;
+	int i;
+	struct lruvec *lruvec = walk->lruvec;
+	struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
 
 	aw_pass_add_walk(walk->k, walk);
-	for (int i = 0; i < NR_MM_STATS; i++) {
-		mm_state->stats[i] += walk->mm_stats[i];
+
+	for (i = 0; i < NR_MM_STATS; i++) {
+		WRITE_ONCE(mm_state->stats[i],
+			   mm_state->stats[i] + walk->mm_stats[i]);
 		walk->mm_stats[i] = 0;
 	}
-	for (int i = 0; i < NR_AW_WALK_STATS; i++)
+
+	for (i = 0; i < NR_AW_WALK_STATS; i++)	/* model */
 		walk->aw_stats[i] = 0;
+
+	(void)last;	/* with NR_HIST_GENS > 1: clear the next generation's */
 }
 
 /* mm/vmscan.c: iterate_mm_list() */
 bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 {
-	struct aw_kernel *k = walk->k;
-	struct lruvec *lruvec = walk->lruvec;
-	struct lru_gen_mm_list *mm_list = &k->mm_list[lruvec->memcg];
-	struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
+	bool first = false;
+	bool last = false;
 	struct mm_struct *mm = NULL;
-	bool first = false, last = false;
+	struct lruvec *lruvec = walk->lruvec;
+	struct aw_kernel *k = walk->k;
+	struct lru_gen_mm_list *mm_list = get_mm_list(k, lruvec->memcg);
+	struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
 
-	/* a stale max_seq: someone else finished this iteration */
+	/*
+	 * mm_state->seq is incremented after each iteration of mm_list. There
+	 * are three interesting cases for this page table walker:
+	 * 1. It tries to start a new iteration with a stale max_seq: there is
+	 *    nothing left to do.
+	 * 2. It started the next iteration: it needs to reset the Bloom filter
+	 *    so that a fresh set of PTE tables can be recorded.
+	 * 3. It ended the current iteration: it needs to reset the mm stats
+	 *    counters and tell its caller to increment max_seq.
+	 */
+	VM_WARN_ON_ONCE(mm_state->seq + 1 < walk->seq);
+
 	if (walk->seq <= mm_state->seq)
 		goto done;
 
 	if (!mm_state->head)
 		mm_state->head = &mm_list->fifo;
+
 	if (mm_state->head == &mm_list->fifo)
 		first = true;
 
 	do {
 		mm_state->head = mm_state->head->next;
 		if (mm_state->head == &mm_list->fifo) {
-			mm_state->seq++;
+			WRITE_ONCE(mm_state->seq, mm_state->seq + 1);
 			last = true;
 			break;
 		}
-		/* force scan for those added after the last iteration: sticky */
+
+		/* force scan for those added after the last iteration */
 		if (!mm_state->tail || mm_state->tail == mm_state->head) {
 			mm_state->tail = mm_state->head->next;
 			walk->force_scan = true;
@@ -164,9 +242,8 @@ bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 	} while (!(mm = get_next_mm(walk)));
 done:
 	if (*iter || last)
-		reset_mm_stats(walk);
+		reset_mm_stats(walk, last);
 
-	/* only a walker that actually got an mm starts the new filters */
 	if (mm && first) {
 		trace_lru_gen_iterate_first(k, walk);
 		reset_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1);
@@ -174,6 +251,8 @@ done:
 			reset_bloom_filter(mm_state, BLOOM_FILTER_PUD,
 					   AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
 	}
+
 	*iter = mm;
+
 	return last;
 }

@@ -9,8 +9,55 @@
  * (PMD slots read, filter tests, per-region figures) are marked as such.
  */
 #include <errno.h>
+#include <limits.h>
 
 #include "kernel.h"
+#include "linux_shim.h"
+#include "warn.h"
+
+/*
+ * Kernel spellings for the model's page tables and folio flags.  A table
+ * is a struct aw_ptable reached from its parent entry's table id, so the
+ * *_offset() helpers need the kernel k; they are cheap inline lookups.
+ * The model has no p4d level of its own (4-level paging): a p4d entry is
+ * the pgd entry.  Guarded, so a shared definition elsewhere wins.
+ */
+#ifndef pud_offset
+#define pud_offset(k, p4d, addr)	(aw_table(&(k)->pt, aw_entry_table(*(p4d)))->e + pud_index(addr))
+#endif
+#ifndef pmd_offset
+#define pmd_offset(k, pud, addr)	(aw_table(&(k)->pt, aw_entry_table(*(pud)))->e + pmd_index(addr))
+#endif
+#ifndef pte_offset_map
+#define pte_offset_map(k, pmd, addr)	(aw_table(&(k)->pt, aw_entry_table(*(pmd)))->e + pte_index(addr))
+#endif
+#ifndef ptep_get
+#define ptep_get(ptep)			(*(ptep))
+#endif
+#ifndef pudp_get
+#define pudp_get(pudp)			(*(pudp))
+#endif
+#ifndef pmdp_get_lockless
+#define pmdp_get_lockless(pmdp)		(*(pmdp))
+#endif
+#ifndef pud_leaf
+#define pud_leaf(pud)			(((pud) & (_PAGE_PRESENT | _PAGE_PSE)) == (_PAGE_PRESENT | _PAGE_PSE))
+#endif
+#ifndef p4d_leaf
+#define p4d_leaf(p4d)			pud_leaf(p4d)
+#endif
+#ifndef folio_test_dirty
+#define folio_test_dirty(folio)		folio_test(folio, PG_dirty)
+#define folio_test_anon(folio)		folio_test(folio, PG_anon)
+#define folio_test_swapbacked(folio)	folio_test(folio, PG_swapbacked)
+#define folio_test_swapcache(folio)	folio_test(folio, PG_swapcache)
+#define folio_mark_dirty(folio)		folio_set(folio, PG_dirty)
+#endif
+/* mmap_lock and PTL contention are scenario events */
+#define mmap_read_trylock(mm)		(!(mm)->mmap_contended)
+#define mm_has_notifiers(mm)		((mm)->has_notifiers)
+#define cache_line_size()		64
+#define DEFINE_MAX_SEQ(lruvec)		unsigned long max_seq = READ_ONCE((lruvec)->lrugen.max_seq)
 
 /*
  * should_clear_pmd_young(): arch_has_hw_nonleaf_pmd_young() && the
@@ -21,50 +68,113 @@ static bool should_clear_pmd_young(void)
 	return true;
 }
 
-/* mm/vmscan.c: suitable_to_scan(): at least one young PTE per cache line */
-bool suitable_to_scan(int total, int young)
+/*
+ * mm/vmscan.c: should_skip_vma(), the test_walk callback.  The model has
+ * no hugetlb, gate, DAX or shmem VMAs: its file VMAs are regular files with
+ * ->read_folio, skipped only when the walk is anon-only (swappiness above
+ * MAX_SWAPPINESS, the base's can_swap split by type).
+ */
+static bool should_skip_vma(const struct vm_area_struct *vma, const struct lru_gen_mm_walk *walk)
 {
-	int n = 64 / (int)sizeof(pte_t);	/* clamp(cache_line_size() / sizeof(pte_t), 2, 8) */
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))	/* !vma_is_accessible() */
+		return true;
 
-	if (n > 8)
-		n = 8;
-	if (n < 2)
-		n = 2;
-	/* suitable if the average number of young PTEs per cacheline is >=1 */
-	return young * n >= total;
+	if (vma->vm_flags & VM_HUGETLB)				/* is_vm_hugetlb_page() */
+		return true;
+
+	if (vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ))	/* !vma_has_recency() */
+		return true;
+
+	if (vma->vm_flags & (VM_LOCKED | VM_SPECIAL))
+		return true;
+
+	if (!vma->file)						/* vma_is_anonymous() */
+		return !walk->swappiness;
+
+	return walk->swappiness > MAX_SWAPPINESS;
 }
 
-/* mm/vmscan.c: get_pte_pfn() */
+/*
+ * Some userspace memory allocators map many single-page VMAs. Instead of
+ * returning back to the PGD table for each of such VMAs, finish an entire PMD
+ * table to reduce zigzags and improve cache performance.
+ */
+static bool get_next_vma(unsigned long mask, unsigned long size, struct lru_gen_mm_walk *walk,
+			 unsigned long *vm_start, unsigned long *vm_end)
+{
+	unsigned long start = round_up(*vm_end, size);
+	unsigned long end = (start | ~mask) + 1;
+	struct mm_struct *mm = walk->mm;
+	struct aw_kernel *k = walk->k;
+
+	VM_WARN_ON_ONCE(mask & size);
+	VM_WARN_ON_ONCE((start & mask) != (*vm_start & mask));
+
+	/* for_each_vma(vmi, args->vma), from the VMA iterator at start */
+	for (int i = aw_vma_index(mm, start); i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];	/* model: kept in a register */
+
+		walk->vma = vma;
+		if (end && end <= vma->vm_start)
+			return false;
+
+		if (should_skip_vma(vma, walk))
+			continue;
+
+		*vm_start = max(start, vma->vm_start);
+		*vm_end = min(end - 1, vma->vm_end - 1) + 1;
+
+		return true;
+	}
+
+	walk->vma = NULL;
+	return false;
+}
+
+/* mm/vmscan.c: get_pte_pfn(); the node is the model's pgdat */
 uint64_t get_pte_pfn(struct aw_kernel *k, pte_t pte, struct mm_struct *mm, int nid)
 {
-	uint64_t pfn = pte_pfn(pte);
-	const struct aw_node_mem *nm = &k->mem.node[nid];
+	unsigned long pfn = pte_pfn(pte);
+	const struct aw_node_mem *pgdat = &k->mem.node[nid];
 
 	if (!pte_present(pte) || is_zero_pfn(pfn))
-		return (uint64_t)-1;
-	if (!pte_young(pte) && !mm->has_notifiers)
-		return (uint64_t)-1;
-	if (pfn < nm->start_pfn || pfn >= nm->start_pfn + nm->spanned)
-		return (uint64_t)-1;
+		return -1;
+
+	if (!pte_young(pte) && !mm_has_notifiers(mm))
+		return -1;
+
+	if (pfn < pgdat->start_pfn || pfn >= pgdat->start_pfn + pgdat->spanned)
+		return -1;
+
 	return pfn;
 }
 
-/* mm/vmscan.c: get_pmd_pfn() */
-static uint64_t get_pmd_pfn(struct aw_kernel *k, pmd_t pmd, struct mm_struct *mm, int nid)
+/* mm/vmscan.c: get_pmd_pfn(); the walk gives the kernel, the mm and the node */
+static unsigned long get_pmd_pfn(pmd_t pmd, struct vm_area_struct *vma, unsigned long addr,
+				 struct lru_gen_mm_walk *walk)
 {
-	uint64_t pfn = pmd_pfn(pmd);
-	const struct aw_node_mem *nm = &k->mem.node[nid];
+	unsigned long pfn = pmd_pfn(pmd);
+	struct aw_kernel *k = walk->k;
+	const struct aw_node_mem *pgdat = &k->mem.node[walk->lruvec->nid];
+
+	VM_WARN_ON_ONCE(addr < vma->vm_start || addr >= vma->vm_end);
 
 	if (!pmd_present(pmd) || is_huge_zero_pmd(pmd))
-		return (uint64_t)-1;
-	if (!pmd_young(pmd) && !mm->has_notifiers)
-		return (uint64_t)-1;
-	if (pfn < nm->start_pfn || pfn >= nm->start_pfn + nm->spanned)
-		return (uint64_t)-1;
+		return -1;
+
+	if (!pmd_young(pmd) && !mm_has_notifiers(walk->mm))
+		return -1;
+
+	if (pfn < pgdat->start_pfn || pfn >= pgdat->start_pfn + pgdat->spanned)
+		return -1;
+
 	return pfn;
 }
 
-/* mm/vmscan.c: get_pfn_folio(): only folios of this lruvec */
+/*
+ * mm/vmscan.c: get_pfn_folio(): only folios of this lruvec.  A pfn the
+ * model has no folio for (never allocated) is not on any LRU either.
+ */
 struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid)
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
@@ -72,90 +182,64 @@ struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int ni
 	/* try to avoid unnecessary memory loads */
 	if (!folio || folio_lru_gen(folio) < 0)
 		return NULL;
+
 	if (folio->nid != nid)
 		return NULL;
+
 	if (folio->memcg != memcg)
 		return NULL;
+
 	return folio;
 }
 
-/* mm/vmscan.c: walk_update_folio() */
+/* mm/vmscan.c: suitable_to_scan() */
+bool suitable_to_scan(int total, int young)
+{
+	int n = clamp_t(int, cache_line_size() / sizeof(pte_t), 2, 8);
+
+	/* suitable if the average number of young PTEs per cacheline is >=1 */
+	return young * n >= total;
+}
+
+/*
+ * mm/vmscan.c: walk_update_folio(), for the folio at pfn (AW_NIL: none).
+ * The model counts the promotions, per walk and per node.
+ */
 void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32_t pfn,
 		       int new_gen, bool dirty)
 {
-	struct folio *folio;
 	int old_gen;
+	struct folio *folio;
 
 	if (pfn == AW_NIL)
 		return;
+
 	folio = pfn_folio(&k->mem, pfn);
-	if (dirty && !folio_test(folio, PG_dirty) &&
-	    !(folio_test(folio, PG_anon) && folio_test(folio, PG_swapbacked) &&
-	      !folio_test(folio, PG_swapcache)))
-		folio_set(folio, PG_dirty);
+
+	if (dirty && !folio_test_dirty(folio) &&
+	    !(folio_test_anon(folio) && folio_test_swapbacked(folio) &&
+	      !folio_test_swapcache(folio)))
+		folio_mark_dirty(folio);
 
 	if (walk) {
 		old_gen = folio_update_gen(folio, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			trace_folio_update_gen(k, folio, old_gen, new_gen);
 			update_batch_size(walk, folio, old_gen, new_gen);
-			walk->aw_stats[AW_WS_PROMOTED]++;
-			k->node_stats[folio->nid].promoted++;
+			walk->aw_stats[AW_WS_PROMOTED]++;	/* model */
+			k->node_stats[folio->nid].promoted++;	/* model */
 		}
 	} else if (lru_gen_set_refs(folio)) {
 		old_gen = folio_lru_gen(folio);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			folio_activate(k, pfn);
-			k->node_stats[folio->nid].promoted++;
+			k->node_stats[folio->nid].promoted++;	/* model */
 			k->node_stats[folio->nid].lookaround_promoted++;
 		}
 	}
 }
 
-/* mm/vmscan.c: should_skip_vma() */
-static bool should_skip_vma(const struct vm_area_struct *vma, const struct lru_gen_mm_walk *walk)
-{
-	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))	/* !vma_is_accessible() */
-		return true;
-	if (vma->vm_flags & VM_HUGETLB)
-		return true;
-	if (vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ))	/* !vma_has_recency() */
-		return true;
-	if (vma->vm_flags & (VM_LOCKED | VM_SPECIAL))
-		return true;
-	if (!vma->file)						/* vma_is_anonymous() */
-		return !walk->swappiness;
-	/* regular file mappings with ->read_folio: skipped only when anon-only */
-	return walk->swappiness > MAX_SWAPPINESS;
-}
-
-/*
- * mm/vmscan.c: get_next_vma(): hop to the next VMA that shares the
- * enclosing table (mask) without going back to the generic page walker.
- */
-static bool get_next_vma(uint64_t mask, uint64_t size, struct lru_gen_mm_walk *walk,
-			 uint64_t *vm_start, uint64_t *vm_end)
-{
-	uint64_t start = (*vm_end + size - 1) & ~(size - 1);	/* round_up */
-	uint64_t end = (start | ~mask) + 1;
-	struct mm_struct *mm = walk->mm;
-
-	for (int i = aw_vma_index(mm, start); i < mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &mm->vmas[i];
-
-		walk->vma = vma;
-		if (end && end <= vma->vm_start)
-			return false;
-		if (should_skip_vma(vma, walk))
-			continue;
-		*vm_start = start > vma->vm_start ? start : vma->vm_start;
-		*vm_end = ((end - 1 < vma->vm_end - 1) ? end - 1 : vma->vm_end - 1) + 1;
-		return true;
-	}
-	walk->vma = NULL;
-	return false;
-}
-
+/* model: the region of vma, for the per-region T/Y/P/S shares */
 static struct aw_region_acc *region_acc(struct lru_gen_mm_walk *walk, const struct vm_area_struct *vma)
 {
 	struct aw_region *r = vma ? aw_region_of(walk->k, vma) : NULL;
@@ -164,70 +248,99 @@ static struct aw_region_acc *region_acc(struct lru_gen_mm_walk *walk, const stru
 }
 
 /*
- * mm/vmscan.c: walk_pte_range().  The per-entry counters are kept in locals
- * and added to the walk's stats per VMA run, which the compiler can keep in
- * registers; the sums are the kernel's.
+ * model: what walk_pte_range() counts entry by entry (total, young,
+ * MM_LEAF_TOTAL, MM_LEAF_ASSOCIATED, MM_LEAF_YOUNG and the region's
+ * shares), added once per VMA run: the run's counts stay in registers in
+ * the hot loop, a measured win.
  */
-static bool walk_pte_range(pmd_t pmdval, uint64_t start, uint64_t end, struct lru_gen_mm_walk *walk)
+static void walk_pte_range_account(struct lru_gen_mm_walk *walk, struct aw_region_acc *racc,
+				   int total, int associated, int young)
 {
-	struct aw_kernel *k = walk->k;
-	struct aw_ptable *pt = aw_table(&k->pt, aw_entry_table(pmdval));
-	const struct aw_node_mem *nm = &k->mem.node[walk->lruvec->nid];
-	uint64_t start_pfn = nm->start_pfn, end_pfn = nm->start_pfn + nm->spanned;
-	int nid = walk->lruvec->nid, memcg = walk->lruvec->memcg;
-	int gen = lru_gen_from_seq(walk->lruvec->lrugen.max_seq);
-	bool notifiers = walk->mm->has_notifiers;
-	int total = 0, young = 0;
+	walk->mm_stats[MM_LEAF_TOTAL] += total;
+	walk->mm_stats[MM_LEAF_ASSOCIATED] += associated;
+	walk->mm_stats[MM_LEAF_YOUNG] += young;
+	if (racc) {
+		racc->leaf_total += total;
+		racc->young += young;
+	}
+}
+
+/*
+ * mm/vmscan.c: walk_pte_range().  A failed spin_trylock(ptl) (the `ptl`
+ * contention event) returns true, as at the seeds' base: the table stays
+ * in the Bloom filter.
+ */
+static bool walk_pte_range(pmd_t *pmd, unsigned long start, unsigned long end,
+			   struct lru_gen_mm_walk *walk)
+{
+	int i;
+	pte_t *pte;
+	unsigned long addr;
+	int total = 0;
+	int young = 0;
 	uint32_t last = AW_NIL;
 	bool dirty = false;
-	unsigned int i;
-	uint64_t addr;
+	struct aw_kernel *k = walk->k;
+	int memcg = walk->lruvec->memcg;
+	int nid = walk->lruvec->nid;
+	DEFINE_MAX_SEQ(walk->lruvec);
+	int gen = lru_gen_from_seq(max_seq);
+	bool notifiers = mm_has_notifiers(walk->mm);	/* model: for the hot loop */
+	struct aw_region_acc *racc;	/* model */
+	int run_total, run_young, associated;
 
-	/* spin_trylock(ptl) failed: counts as suitable, nothing walked */
-	if (walk->mm->ptl_contended)
+	pte = pte_offset_map(k, pmd, start & PMD_MASK);
+	if (!pte)
+		return false;
+
+	if (walk->mm->ptl_contended)	/* !spin_trylock(ptl) */
 		return true;
+
 restart:
-	{
-		struct aw_region_acc *racc = region_acc(walk, walk->vma);
-		int run_total = 0, run_young = 0, run_assoc = 0;
+	racc = region_acc(walk, walk->vma);
+	run_total = 0;
+	run_young = 0;
+	associated = 0;
+	for (i = pte_index(start), addr = start; addr != end; i++, addr += PAGE_SIZE) {
+		unsigned long pfn;
+		struct folio *folio;
+		pte_t ptent = ptep_get(pte + i);
 
-		for (i = pte_index(start), addr = start; addr != end; i++, addr += PAGE_SIZE) {
-			pte_t pte = pt->e[i];
-			uint64_t pfn = pte_pfn(pte);
-			struct folio *folio;
+		run_total++;	/* total++ */
 
-			run_total++;
-			/* get_pte_pfn(), inlined: not present, zero page, old, other node */
-			if (!pte_present(pte) || (!pte_young(pte) && !notifiers) ||
-			    is_zero_pfn(pfn) || pfn < start_pfn || pfn >= end_pfn)
-				continue;
-			folio = get_pfn_folio(k, pfn, memcg, nid);
-			if (!folio)
-				continue;
-			run_assoc++;	/* MM_LEAF_ASSOCIATED, seed v3 1/4 */
+		/* model: get_pte_pfn() says -1 to these too; most entries are */
+		if (!pte_present(ptent) || (!pte_young(ptent) && !notifiers))
+			continue;
 
-			if (!ptep_test_and_clear_young(k, walk->mm, addr, &pt->e[i]))	/* _notify() */
-				continue;
+		pfn = get_pte_pfn(k, ptent, walk->mm, nid);
+		if (pfn == -1UL)
+			continue;
 
-			if (last != (uint32_t)pfn) {
-				walk_update_folio(k, walk, last, gen, dirty);
-				last = (uint32_t)pfn;
-				dirty = false;
-			}
-			if (pte_dirty(pte))
-				dirty = true;
-			run_young++;
+		folio = get_pfn_folio(k, pfn, memcg, nid);
+		if (!folio)
+			continue;
+
+		associated++;	/* MM_LEAF_ASSOCIATED, seed v3 1/4 */
+
+		if (!ptep_test_and_clear_young(k, walk->mm, addr, pte + i))	/* _notify() */
+			continue;
+
+		if (last != (uint32_t)pfn) {
+			walk_update_folio(k, walk, last, gen, dirty);
+
+			last = (uint32_t)pfn;
+			dirty = false;
 		}
-		total += run_total;
-		young += run_young;
-		walk->mm_stats[MM_LEAF_TOTAL] += run_total;
-		walk->mm_stats[MM_LEAF_ASSOCIATED] += run_assoc;
-		walk->mm_stats[MM_LEAF_YOUNG] += run_young;
-		if (racc) {
-			racc->leaf_total += run_total;
-			racc->young += run_young;
-		}
+
+		if (pte_dirty(ptent))
+			dirty = true;
+
+		run_young++;	/* young++ */
 	}
+	total += run_total;
+	young += run_young;
+	walk_pte_range_account(walk, racc, run_total, associated, run_young);
+
 	walk_update_folio(k, walk, last, gen, dirty);
 	last = AW_NIL;
 
@@ -237,117 +350,136 @@ restart:
 	return suitable_to_scan(total, young);
 }
 
-struct pmd_batch {
-	uint64_t first;		/* (unsigned long)-1 when empty */
-	uint64_t bitmap;	/* DECLARE_BITMAP(bitmap, MIN_LRU_BATCH) */
-};
-
 /* mm/vmscan.c: walk_pmd_range_locked(): PMD leaves and non-leaf young bits */
-static void walk_pmd_range_locked(struct aw_ptable *pmd_tbl, uint64_t addr,
-				  struct lru_gen_mm_walk *walk, struct pmd_batch *b)
+static void walk_pmd_range_locked(pud_t *pud, unsigned long addr, struct vm_area_struct *vma,
+				  struct lru_gen_mm_walk *walk, unsigned long *bitmap,
+				  unsigned long *first)
 {
-	struct aw_kernel *k = walk->k;
-	int nid = walk->lruvec->nid, memcg = walk->lruvec->memcg;
-	int gen = lru_gen_from_seq(walk->lruvec->lrugen.max_seq);
+	int i;
+	pmd_t *pmd;
 	uint32_t last = AW_NIL;
 	bool dirty = false;
-	uint64_t *pmd;
-	long i;
+	struct aw_kernel *k = walk->k;
+	int memcg = walk->lruvec->memcg;
+	int nid = walk->lruvec->nid;
+	DEFINE_MAX_SEQ(walk->lruvec);
+	int gen = lru_gen_from_seq(max_seq);
+
+	VM_WARN_ON_ONCE(pud_leaf(*pud));
 
 	/* try to batch at most 1+MIN_LRU_BATCH+1 entries */
-	if (b->first == (uint64_t)-1) {
-		b->first = addr;
-		b->bitmap = 0;
-		return;
-	}
-	i = addr == (uint64_t)-1 ? 0 : (long)pmd_index(addr) - (long)pmd_index(b->first);
-	if (i && i <= MIN_LRU_BATCH) {
-		b->bitmap |= 1ULL << (i - 1);
+	if (*first == -1UL) {
+		*first = addr;
+		bitmap_zero(bitmap, MIN_LRU_BATCH);
 		return;
 	}
 
-	pmd = &pmd_tbl->e[pmd_index(b->first)];
-	if (walk->mm->ptl_contended)	/* !spin_trylock(ptl): drop the batch */
+	i = addr == -1UL ? 0 : (int)pmd_index(addr) - (int)pmd_index(*first);
+	if (i && i <= MIN_LRU_BATCH) {
+		__set_bit(i - 1, bitmap);
+		return;
+	}
+
+	pmd = pmd_offset(k, pud, *first);
+
+	if (walk->mm->ptl_contended)	/* !spin_trylock(ptl) */
 		goto done;
 
 	do {
-		uint64_t pfn;
+		unsigned long pfn;
 		struct folio *folio;
 
 		/* don't round down the first address */
-		addr = i ? (b->first & PMD_MASK) + (uint64_t)i * PMD_SIZE : b->first;
+		addr = i ? (*first & PMD_MASK) + i * PMD_SIZE : *first;
 
 		if (!pmd_present(pmd[i]))
 			goto next;
+
 		if (!pmd_trans_huge(pmd[i])) {
-			if (!walk->force_scan && should_clear_pmd_young() && !walk->mm->has_notifiers)
-				pmdp_test_and_clear_young(k, walk->mm, addr, &pmd[i]);
+			if (!walk->force_scan && should_clear_pmd_young() &&
+			    !mm_has_notifiers(walk->mm))
+				pmdp_test_and_clear_young(k, walk->mm, addr, pmd + i);
 			goto next;
 		}
-		pfn = get_pmd_pfn(k, pmd[i], walk->mm, nid);
-		if (pfn == (uint64_t)-1)
+
+		pfn = get_pmd_pfn(pmd[i], vma, addr, walk);
+		if (pfn == -1UL)
 			goto next;
+
 		folio = get_pfn_folio(k, pfn, memcg, nid);
 		if (!folio)
 			goto next;
-		walk->mm_stats[MM_LEAF_ASSOCIATED]++;	/* seed v3 1/4 */
 
-		if (!pmdp_test_and_clear_young(k, walk->mm, addr, &pmd[i]))	/* _notify() */
+		walk->mm_stats[MM_LEAF_ASSOCIATED]++;
+
+		if (!pmdp_test_and_clear_young(k, walk->mm, addr, pmd + i))	/* _notify() */
 			goto next;
 
 		if (last != (uint32_t)pfn) {
 			walk_update_folio(k, walk, last, gen, dirty);
+
 			last = (uint32_t)pfn;
 			dirty = false;
 		}
+
 		if (pmd_dirty(pmd[i]))
 			dirty = true;
+
 		walk->mm_stats[MM_LEAF_YOUNG]++;
 		{
 			struct aw_region_acc *racc = region_acc(walk, find_vma(walk->mm, addr));
 
-			if (racc)
+			if (racc)	/* model */
 				racc->young++;
 		}
 next:
-		if (i > MIN_LRU_BATCH) {
-			i = 0;
-		} else {
-			/* find_next_bit(bitmap, MIN_LRU_BATCH, i) + 1 */
-			uint64_t rest = i < 64 ? b->bitmap >> i : 0;
-
-			i = rest ? i + __builtin_ctzll(rest) + 1 : MIN_LRU_BATCH + 1;
-		}
+		i = i > MIN_LRU_BATCH ? 0 : (int)find_next_bit(bitmap, MIN_LRU_BATCH, i) + 1;
 	} while (i <= MIN_LRU_BATCH);
 
 	walk_update_folio(k, walk, last, gen, dirty);
 done:
-	b->first = (uint64_t)-1;
+	*first = -1;
 }
 
-/* mm/vmscan.c: walk_pmd_range(); returns "young" for the PUD filter (seed v3 3/4) */
-static bool walk_pmd_range(pud_t pudval, uint64_t start, uint64_t end, struct lru_gen_mm_walk *walk)
+/*
+ * mm/vmscan.c: walk_pmd_range(); returns "young" for the PUD filter (seed
+ * v3 3/4).  The model's PMD filter item is the PMD entry's synthetic kernel
+ * address, &pmd[i] in the kernel.
+ */
+static bool walk_pmd_range(pud_t *pud, unsigned long start, unsigned long end,
+			   struct lru_gen_mm_walk *walk)
 {
-	struct aw_kernel *k = walk->k;
-	struct aw_ptable *pmd_tbl = aw_table(&k->pt, aw_entry_table(pudval));
-	uint32_t pmd_tid = aw_entry_table(pudval);
-	struct lru_gen_mm_state *mm_state = &walk->lruvec->mm_state;
-	int nid = walk->lruvec->nid;
-	struct pmd_batch b = { (uint64_t)-1, 0 };
+	int i;
+	bool young = false;
+	pmd_t *pmd;
+	unsigned long next;
+	unsigned long addr;
 	struct vm_area_struct *vma;
-	struct aw_region_acc *racc;
-	bool young = false, suitable;
-	unsigned int i;
-	uint64_t addr, next;
+	DECLARE_BITMAP(bitmap, MIN_LRU_BATCH);
+	unsigned long first = -1;
+	struct lru_gen_mm_state *mm_state = &walk->lruvec->mm_state;
+	struct aw_kernel *k = walk->k;
+	uint32_t pmd_tid = aw_entry_table(*pud);
+	struct aw_region_acc *racc;	/* model */
+	bool suitable;
 
+	VM_WARN_ON_ONCE(pud_leaf(*pud));
+
+	/*
+	 * Finish an entire PMD in two passes: the first only reaches to PTE
+	 * tables to avoid taking the PMD lock; the second, if necessary, takes
+	 * the PMD lock to clear the accessed bit in PMD entries.
+	 */
+	pmd = pmd_offset(k, pud, start & PUD_MASK);
 restart:
 	/* walk_pte_range() may call get_next_vma() */
 	vma = walk->vma;
 	racc = region_acc(walk, vma);
 	for (i = pmd_index(start), addr = start; addr != end; i++, addr = next) {
-		pmd_t val = pmd_tbl->e[i];
+		pmd_t val = pmdp_get_lockless(pmd + i);
 
 		next = pmd_addr_end(addr, end);
+
 		walk->aw_stats[AW_WS_PMD_READ]++;	/* model: the cost the PUD filter saves */
 		if (racc)
 			racc->pmd_read++;
@@ -360,27 +492,30 @@ restart:
 		}
 
 		if (pmd_trans_huge(val)) {
-			uint64_t pfn = get_pmd_pfn(k, val, walk->mm, nid);
+			unsigned long pfn = get_pmd_pfn(val, vma, addr, walk);
 
 			walk->mm_stats[MM_LEAF_TOTAL]++;
 			if (racc)
 				racc->leaf_total++;
-			if (pfn != (uint64_t)-1) {
-				walk_pmd_range_locked(pmd_tbl, addr, walk, &b);
+
+			if (pfn != -1UL) {
+				walk_pmd_range_locked(pud, addr, vma, walk, bitmap, &first);
 				young = true;
 			}
 			continue;
 		}
 
-		if (!walk->force_scan && should_clear_pmd_young() && !walk->mm->has_notifiers) {
+		if (!walk->force_scan && should_clear_pmd_young() &&
+		    !mm_has_notifiers(walk->mm)) {
 			if (!pmd_young(val))
 				continue;
-			walk_pmd_range_locked(pmd_tbl, addr, walk, &b);
+
+			walk_pmd_range_locked(pud, addr, vma, walk, bitmap, &first);
 			young = true;
 		}
 
 		if (!walk->force_scan) {
-			walk->aw_stats[AW_WS_BLOOM_PMD]++;
+			walk->aw_stats[AW_WS_BLOOM_PMD]++;	/* model */
 			if (!test_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq,
 					       aw_table_entry_kva(pmd_tid, i)))
 				continue;
@@ -388,7 +523,7 @@ restart:
 
 		walk->mm_stats[MM_NONLEAF_FOUND]++;
 
-		suitable = walk_pte_range(val, addr, next, walk);
+		suitable = walk_pte_range(&val, addr, next, walk);
 		trace_lru_gen_walk_pte_range(k, walk, addr, aw_table_entry_kva(pmd_tid, i), suitable);
 		if (!suitable)
 			continue;
@@ -400,7 +535,7 @@ restart:
 		update_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1, aw_table_entry_kva(pmd_tid, i));
 	}
 
-	walk_pmd_range_locked(pmd_tbl, (uint64_t)-1, walk, &b);
+	walk_pmd_range_locked(pud, -1, vma, walk, bitmap, &first);
 
 	if (i < PTRS_PER_PMD && get_next_vma(PUD_MASK, PMD_SIZE, walk, &start, &end))
 		goto restart;
@@ -408,57 +543,65 @@ restart:
 	return young;
 }
 
-/* seed v3 3/4: the PUD filter key is (mm, PUD-aligned address) */
-static inline uint64_t aw_pud_key(const struct mm_struct *mm, uint64_t addr)
+/*
+ * mm/vmscan.c: walk_pud_range(), the p4d_entry callback.  AW_FEAT_PUD_FILTER
+ * is seed v3 3/4 and 4/4; the model counts the filter's tests, records the
+ * per-region skips and reports each PUD entry's outcome.
+ */
+static int walk_pud_range(pgd_t *p4d, unsigned long start, unsigned long end,
+			  struct lru_gen_mm_walk *walk)
 {
-	return mm->kaddr ^ (addr & PUD_MASK);
-}
-
-/* mm/vmscan.c: walk_pud_range(): the p4d_entry callback */
-static int walk_pud_range(pgd_t p4dval, uint64_t start, uint64_t end, struct lru_gen_mm_walk *walk)
-{
-	struct aw_kernel *k = walk->k;
-	const struct aw_ptable *pud = aw_table(&k->pt, aw_entry_table(p4dval));
+	int i;
+	pud_t *pud;
+	unsigned long addr;
+	unsigned long next;
 	struct lru_gen_mm_state *mm_state = &walk->lruvec->mm_state;
+	struct aw_kernel *k = walk->k;
 	bool pud_filter = k->features & AW_FEAT_PUD_FILTER;
-	unsigned int i;
-	uint64_t addr, next;
 
+	VM_WARN_ON_ONCE(p4d_leaf(*p4d));
+
+	pud = pud_offset(k, p4d, start & P4D_MASK);
 restart:
 	for (i = pud_index(start), addr = start; addr != end; i++, addr = next) {
-		pud_t val = pud->e[i];
+		pud_t val = pudp_get(pud + i);
+		unsigned long pud_key;
+		bool young;
 
 		next = pud_addr_end(addr, end);
-		if (!pud_present(val))
+
+		if (!pud_present(val) || WARN_ON_ONCE(pud_leaf(val)))
 			continue;
 
-		if (pud_filter) {
-			uint64_t key = aw_pud_key(walk->mm, addr);
-			bool young;
+		/*
+		 * Use (mm, PUD-aligned address) as the filter key instead of
+		 * the page table pointer.
+		 */
+		pud_key = walk->mm->kaddr ^ (addr & PUD_MASK);
 
-			/* Skip a subtree that had nothing young for this lruvec last gen */
-			if (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS)) {
-				walk->aw_stats[AW_WS_BLOOM_PUD]++;
-				if (!test_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq, key)) {
-					struct aw_region_acc *racc = region_acc(walk, walk->vma);
+		/* Skip a subtree that had nothing young for this lruvec last gen */
+		if (pud_filter && (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS))) {
+			walk->aw_stats[AW_WS_BLOOM_PUD]++;	/* model */
+			if (!test_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq, pud_key)) {
+				struct aw_region_acc *racc = region_acc(walk, walk->vma);
 
-					walk->mm_stats[MM_PUD_EMPTY_SKIPPED]++;
-					if (racc)
-						racc->pud_skipped++;
-					trace_lru_gen_walk_pud(k, walk, addr, val, true, false);
-					continue;
-				}
+				walk->mm_stats[MM_PUD_EMPTY_SKIPPED]++;
+				if (racc)	/* model */
+					racc->pud_skipped++;
+				trace_lru_gen_walk_pud(k, walk, addr, val, true, false);
+				continue;
 			}
-			young = walk_pmd_range(val, addr, next, walk);
+		}
+
+		young = walk_pmd_range(pud + i, addr, next, walk);
+		if (pud_filter) {
 			trace_lru_gen_walk_pud(k, walk, addr, val, false, young);
 			/* the planted bug: a forced walk does not re-mark what it found young */
 			if (young && !(walk->force_scan && AW_BUG(k, AW_BUG_PUD_FORCE_NO_REMARK)))
-				update_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq + 1, key);
-		} else {
-			walk_pmd_range(val, addr, next, walk);
+				update_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq + 1, pud_key);
 		}
 
-		/* need_resched() never fires in the model; the batch limit does */
+		/* need_resched() never fires in the model */
 		if (walk->batched >= MAX_LRU_BATCH) {
 			end = (addr | ~PUD_MASK) + 1;
 			goto done;
@@ -468,11 +611,13 @@ restart:
 	if (i < PTRS_PER_PUD && get_next_vma(P4D_MASK, PUD_SIZE, walk, &start, &end))
 		goto restart;
 
-	end = (end + P4D_SIZE - 1) & P4D_MASK;	/* round_up(end, P4D_SIZE) */
+	end = round_up(end, P4D_SIZE);
 done:
 	if (!end || !walk->vma)
 		return 1;
-	walk->next_addr = end > walk->vma->vm_start ? end : walk->vma->vm_start;
+
+	walk->next_addr = max(end, walk->vma->vm_start);
+
 	return -EAGAIN;
 }
 
@@ -484,7 +629,7 @@ done:
 static int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 			   struct lru_gen_mm_walk *walk)
 {
-	const struct aw_ptable *pgd = aw_table(&walk->k->pt, mm->pgd);
+	struct aw_ptable *pgd = aw_table(&walk->k->pt, mm->pgd);
 	int idx = aw_vma_index(mm, start);
 
 	while (idx < mm->nr_vmas && mm->vmas[idx].vm_start < end) {
@@ -496,13 +641,13 @@ static int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
 		if (should_skip_vma(vma, walk))
 			continue;
 		for (uint64_t addr = s, next; addr < e; addr = next) {
-			pgd_t val = pgd->e[pgd_index(addr)];
+			pgd_t *p4d = &pgd->e[pgd_index(addr)];
 			int err;
 
 			next = pgd_addr_end(addr, e);
-			if (!pud_present(val))
+			if (!pud_present(*p4d))
 				continue;
-			err = walk_pud_range(val, addr, next, walk);
+			err = walk_pud_range(p4d, addr, next, walk);
 			if (err)
 				return err;
 		}
@@ -516,27 +661,35 @@ static int walk_page_range(struct mm_struct *mm, uint64_t start, uint64_t end,
  */
 int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk)
 {
+	int err;
 	struct lruvec *lruvec = walk->lruvec;
-	int err, ret = 0;
+	int ret = 0;	/* model: why the walk stopped early, for the walk log */
 
-	walk->mm = mm;
+	walk->mm = mm;	/* model: args->mm */
 	walk->next_addr = FIRST_USER_ADDRESS;
 	trace_lru_gen_walk_begin(walk->k, walk, mm);
+
 	do {
+		DEFINE_MAX_SEQ(lruvec);
+
 		err = -EBUSY;
+
 		/* another thread might have called inc_max_seq() */
-		if (walk->seq != lruvec->lrugen.max_seq) {
+		if (walk->seq != max_seq) {
 			ret = -ESTALE;
 			break;
 		}
+
 		/* the caller might be holding the lock for write */
-		if (!mm->mmap_contended)
-			err = walk_page_range(mm, walk->next_addr, TASK_SIZE, walk);
+		if (mmap_read_trylock(mm))
+			err = walk_page_range(mm, walk->next_addr, ULONG_MAX, walk);
 		else
 			ret = -EBUSY;
+
 		/* the planted bug leaves the batch for after inc_max_seq() */
 		if (walk->batched && !AW_BUG(walk->k, AW_BUG_WALK_BATCH_NOT_FLUSHED))
 			reset_batch_size(walk);
 	} while (err == -EAGAIN);
+
 	return ret;
 }
