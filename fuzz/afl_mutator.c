@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "afl_mutator.h"
 #include "mutator.h"
 #include "trim.h"
 
@@ -26,13 +27,6 @@ struct aw_afl {
 	struct aw_trim trim;
 };
 
-void *afl_custom_init(void *afl, unsigned int seed);
-size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
-		       uint8_t *add_buf, size_t add_buf_size, size_t max_size);
-int afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size);
-size_t afl_custom_trim(void *data, uint8_t **out_buf);
-int afl_custom_post_trim(void *data, unsigned char success);
-void afl_custom_deinit(void *data);
 
 void *afl_custom_init(void *afl, unsigned int seed)
 {

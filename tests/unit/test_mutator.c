@@ -19,14 +19,7 @@
 #define H	AW_FUZZ_HEADER
 #define R	AW_FUZZ_RECORD
 
-/* the AFL++ hooks (afl_mutator.c declares them for AFL++'s dlsym) */
-void *afl_custom_init(void *afl, unsigned int seed);
-size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
-		       uint8_t *add_buf, size_t add_buf_size, size_t max_size);
-int afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size);
-size_t afl_custom_trim(void *data, uint8_t **out_buf);
-int afl_custom_post_trim(void *data, unsigned char success);
-void afl_custom_deinit(void *data);
+#include "afl_mutator.h"
 
 /*
  * A typical input of n records: an mmap of each region, then accesses,
