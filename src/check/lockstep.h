@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The lockstep engine (DESIGN.md §5): one simulated kernel per variant, the
+ * The lockstep engine (docs/oracles.md): one simulated kernel per variant, the
  * same events applied to every kernel in order, the oracles checked after
  * every event.  Deterministic: the same stream gives the same bytes out.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The oracles of DESIGN.md §5, as shadows kept beside one simulated kernel.
+ * The oracles of docs/oracles.md, as shadows kept beside one simulated kernel.
  *
  * The shadows are fed from the *rules*: a filter shadow is reset where the
  * kernel rule says an iteration starts, it learns a key where the cause of

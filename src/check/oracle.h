@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Oracles (DESIGN.md §5).  Each simulated kernel carries a struct aw_oracle
+ * Oracles (docs/oracles.md).  Each simulated kernel carries a struct aw_oracle
  * whose shadows are maintained from the kernel *rules* at the places the
  * model calls the hooks below, never from the code under test: a filter
  * shadow is reset where the rule says a reset happens, feedback is recorded

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * khugepaged oracles (DESIGN.md §5, issue 7).  Like the MGLRU oracles, they
+ * khugepaged oracles (docs/oracles.md).  Like the MGLRU oracles, they
  * judge the model from the rules, read off the page tables before the code
  * under test acts, never from what that code computed:
  *

@@ -480,7 +480,7 @@ static double cond_value(const struct aw_lockstep *ls, const struct aw_src *s, c
 	/*
 	 * "young_diverges": 1 when this variant found a different number of
 	 * young leaves than base at the same place -- how a scenario declares
-	 * a divergence the design accepts (scenarios.md marks S4 and S12).
+	 * a divergence the design accepts (the S4 and S12 scenario files say so).
 	 */
 	if (!strcmp(key, "young_diverges")) {
 		mine = metric(s, "young", ok);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The one event type every input format decodes into (DESIGN.md §4).
+ * The one event type every input format decodes into.
  *
  * An event is a fixed-size record so that a stream of millions of them is an
  * array, the fuzz input format can map onto it one to one, and the lockstep

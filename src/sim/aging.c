@@ -43,7 +43,7 @@ static void account_walk(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int
 		}
 	}
 	/*
-	 * The RFC's empty mark (kernel-model.md §11.3): a completed walk sets
+	 * The RFC's empty mark (docs/oracles.md): a completed walk sets
 	 * or clears this node's mark from its own result and restarts the
 	 * node's clock.  A walk that never ran (trylock failed, seq moved on)
 	 * leaves both alone -- unless the planted bug marks it anyway.

@@ -500,7 +500,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
 	/*
 	 * protected by tier: the model keeps tier state at zero (no fd
 	 * accesses), so refs never reach the all-bits-set case either
-	 * (kernel-model.md 1.5, docs/model-notes.md).
+	 * (docs/model-notes.md).
 	 */
 
 	/* waiting for writeback: dirty page cache (never with the model's files) */

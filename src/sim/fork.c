@@ -152,7 +152,7 @@ int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)
 
 /*
  * The small realistic layout every process gets unless told otherwise
- * (scenarios.md §0): text and heap in one PUD, a library in another, the
+ * (aw_setup_layout()): text and heap in one PUD, a library in another, the
  * stack in a third, each faulted in once at start (the first pages of
  * each; AW_LAYOUT_SMALL faults a quarter as many).
  */

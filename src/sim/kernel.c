@@ -383,7 +383,7 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 	case AW_EV_PRCTL_THP:
 		/* prctl_set_thp_disable(): the mm's flags only ... */
 		mm->thp_disable = (uint8_t)(ev->arg < AW_THP_DISABLE_NR ? ev->arg : 0);
-		/* ... unless asked to model kernel-model.md §10.0's "prctl re-enabling
+		/* ... unless asked to model the unmerged proposal's (docs/oracles.md) "prctl re-enabling
 		 * THP" registration (not in mainline at the seed's base) */
 		if ((k->features & AW_FEAT_KH_PRCTL_ENTER) && mm->thp_disable != AW_THP_DISABLE_COMPLETELY)
 			for (int i = 0; i < mm->nr_vmas; i++)

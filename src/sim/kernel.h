@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * struct aw_kernel: one whole simulated machine (DESIGN.md §2).
+ * struct aw_kernel: one whole simulated machine (docs/architecture.md).
  *
  * Everything the model mutates hangs off this struct; there is no global
  * mutable state, so several kernels (one per variant) can run side by side
@@ -23,15 +23,15 @@
 #include "tracepoint.h"
 #include "warn.h"
 
-/* Variant switches (DESIGN.md §3): features of one model, never copies. */
+/* Variant switches: features of one model, never copies. */
 #define AW_FEAT_PUD_FILTER	0x01	/* seed v3: PUD-level Bloom filter */
 #define AW_FEAT_EMPTYMAP	0x02	/* seed RFC: per-node empty-mm skip */
 #define AW_FEAT_KHUGEPAGED_PATCHED 0x04	/* third seed: khugepaged progress, lazyfree, disable */
 #define AW_FEAT_KHUGEPAGED_V8	0x08	/* ... as in the later v8 (VM_DROPPABLE exempt) */
-#define AW_FEAT_KH_PRCTL_ENTER	0x10	/* prctl enabling THP registers the mm (kernel-model.md §10.0) */
+#define AW_FEAT_KH_PRCTL_ENTER	0x10	/* prctl enabling THP registers the mm (docs/oracles.md) */
 
 /*
- * Planted bugs (scenarios.md §3): realistic one-line mistakes, each at the
+ * Planted bugs (docs/oracles.md): realistic one-line mistakes, each at the
  * place a developer would have made it, to prove the oracles catch them
  * through the whole engine.  Never on by default.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * khugepaged and MADV_COLLAPSE (mm/khugepaged.c), base and patched by the
- * third seed (kernel-model.md §10; the seed's text wins where they differ).
+ * third seed (docs/khugepaged-plan.md; the seed's text wins where they differ).
  *
  * The model is sequential: khugepaged runs only when an event wakes it, and
  * nothing else runs while it holds the mmap_lock, so the kernel's

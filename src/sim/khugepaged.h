@@ -5,7 +5,7 @@
  * anonymous pages into one PMD-mapped THP; and MADV_COLLAPSE, which uses
  * the same scan and collapse without khugepaged's limits.
  *
- * Two behaviours (DESIGN.md §3, kernel-model.md §10, the third seed):
+ * Two behaviours (the third seed; docs/khugepaged-plan.md):
  *  - base: mainline before the series: every range costs HPAGE_PMD_NR of
  *    the pages_to_scan budget, lazyfree folios are collapsed like any other,
  *    an mm whose THP was disabled keeps the cursor until its VMAs run out;

@@ -72,7 +72,7 @@ struct lru_gen_mm {
 	struct list_head list;	/* node in the memcg's fifo */
 	uint64_t bitmap;	/* bit nid: used since that node's walker took it */
 	int memcg;		/* the memcg whose list it is on, -1 = none */
-	/* seed RFC empty_map (kernel-model.md §11.3), emptymap/rfc variants */
+	/* seed RFC empty_map (docs/oracles.md), emptymap/rfc variants */
 	uint8_t empty_mask;	/* bit nid: the last walk for nid found nothing associated */
 	uint8_t empty_count[8];	/* passes with the node bit set since that walk */
 };

@@ -103,7 +103,7 @@ void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 }
 
 /*
- * The seed RFC's empty_map skip (kernel-model.md §11.3, a modelling
+ * The seed RFC's empty_map skip (docs/oracles.md, a modelling
  * contract: the RFC has no code).  An mm whose last completed walk for this
  * node found nothing associated is skipped on the next skip_empty - 1
  * passes that find its node bit set, and walked on the skip_empty-th.

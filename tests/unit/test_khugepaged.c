@@ -513,7 +513,7 @@ static void test_collapse_rss(void)
 
 /*
  * prctl: mainline's prctl_set_thp_disable() only flips the flags; with
- * AW_FEAT_KH_PRCTL_ENTER (kernel-model.md §10.0) re-enabling THP runs
+ * AW_FEAT_KH_PRCTL_ENTER (docs/oracles.md) re-enabling THP runs
  * khugepaged_enter_vma() over the VMAs.  An mm whose only eligible VMA got
  * its anon_vma while THP was disabled is registered by neither the faults
  * (THP disabled) nor, in mainline, the prctl.

@@ -6,7 +6,7 @@
  * mremap moving whole PTE tables, and migration.
  *
  * Every expected value is derived by hand from the kernel rule
- * (docs: /work/shared/docs/kernel-model.md); the comment next to each says how.
+ * (the kernel function each test names; docs/model-notes.md); the comment next to each says how.
  */
 #include "aw_kernel_test.h"
 
@@ -706,7 +706,7 @@ out:
 }
 
 /*
- * The process layout (aw_setup_layout(), scenarios.md §0): text, heap,
+ * The process layout (aw_setup_layout()): text, heap,
  * library and stack VMAs with their first pages faulted in.  Standard:
  * text 8 + heap 16 + library 32 + stack 8 = 64 resident pages, of which
  * heap and stack (24) are anonymous; small: a quarter, 2 + 4 + 8 + 2 = 16,

@@ -4,7 +4,7 @@
  * placement, promotion, the generation window, walk counting and eviction.
  *
  * Every expected value is derived by hand from the kernel rule
- * (docs: /work/shared/docs/kernel-model.md); the comment next to each says how.
+ * (the kernel function each test names; docs/model-notes.md); the comment next to each says how.
  */
 #include "aw_kernel_test.h"
 

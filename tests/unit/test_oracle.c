@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the oracles (src/oracle.c, DESIGN.md §5): for each oracle a
+ * Unit tests of the oracles (src/check/oracle.c, docs/oracles.md): for each oracle a
  * violating situation built by hand -- by corrupting kernel state directly or
  * by calling the oracle hooks with a hand-made walk -- must raise exactly one
  * finding of that oracle, and the matching legal situation must stay silent.
  *
  * No planted --bug switch is used.  Every expected value is derived from the
- * rules (DESIGN.md §5, kernel-model.md §11.3 and §12); the comment next to
+ * rules (docs/oracles.md); the comment next to
  * each says how.
  */
 #include <errno.h>
