@@ -167,7 +167,7 @@ EVENT_DEFS = dict([
 ])
 
 # SCAN_STATUS as __print_symbolic() prints it: (value, kernel string) pairs.
-SCAN_STATUS_NEW = [  # >= 6.19 plus the patched kernel's page_lazyfree (kernel-model.md 10.8)
+SCAN_STATUS_NEW = [  # >= 6.19 plus the patched kernel's page_lazyfree (the third seed's P4)
     "failed", "succeeded", "no_pte_table", "page_pmd_mapped", "exceed_none_pte", "exceed_swap_pte",
     "exceed_shared_pte", "pte_non_present", "pte_uffd_wp", "pte_mapped_hugepage",
     "lack_referenced_page", "page_null", "scan_aborted", "not_suitable_page_count",
