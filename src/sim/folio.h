@@ -92,10 +92,18 @@ static inline uint32_t *folio_page_version(struct folio *folio, unsigned int i)
 {
 	return &folio[i].version;
 }
+/* include/linux/page-flags.h spellings of the flags the walk reads and writes */
+static inline bool folio_test_dirty(const struct folio *f) { return folio_test(f, PG_dirty); }
+static inline bool folio_test_anon(const struct folio *f) { return folio_test(f, PG_anon); }
+static inline bool folio_test_swapbacked(const struct folio *f) { return folio_test(f, PG_swapbacked); }
+static inline bool folio_test_swapcache(const struct folio *f) { return folio_test(f, PG_swapcache); }
+/* the model's folios have no mapping to tell: marking dirty is the flag */
+static inline void folio_mark_dirty(struct folio *f) { folio_set(f, PG_dirty); }
+
 /* include/linux/page-flags.h: folio_test_lazyfree(): anon and no longer swap-backed (MADV_FREE) */
 static inline bool folio_test_lazyfree(const struct folio *f)
 {
-	return folio_test(f, PG_anon) && !folio_test(f, PG_swapbacked);
+	return folio_test_anon(f) && !folio_test_swapbacked(f);
 }
 
 enum aw_block_state { AW_BLOCK_UNUSED = 0, AW_BLOCK_SMALL, AW_BLOCK_THP };

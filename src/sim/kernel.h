@@ -277,6 +277,27 @@ int aw_migrate_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 #include "trace.h"
 
 /*
+ * pud_offset(), pmd_offset(), pte_offset_map() for the model's tables: a
+ * table is a struct aw_ptable reached from its parent entry's table id, so
+ * they take the kernel k.  Cheap inline lookups; the parent entry must be
+ * a present table entry.
+ */
+static inline pud_t *pud_offset(struct aw_kernel *k, pgd_t *p4d, unsigned long addr)
+{
+	return aw_table(&k->pt, aw_entry_table(*p4d))->e + pud_index(addr);
+}
+
+static inline pmd_t *pmd_offset(struct aw_kernel *k, pud_t *pud, unsigned long addr)
+{
+	return aw_table(&k->pt, aw_entry_table(*pud))->e + pmd_index(addr);
+}
+
+static inline pte_t *pte_offset_map(struct aw_kernel *k, pmd_t *pmd, unsigned long addr)
+{
+	return aw_table(&k->pt, aw_entry_table(*pmd))->e + pte_index(addr);
+}
+
+/*
  * ptep_test_and_clear_young() / pmdp_test_and_clear_young() (x86,
  * arch/x86/mm/pgtable.c): true if the accessed bit was set; it is clear
  * now.  The walker's and look-around's only way to clear a young bit, so

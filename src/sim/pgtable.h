@@ -99,6 +99,14 @@ static inline uint64_t pmd_pfn(pmd_t pmd) { return (pmd & PTE_PFN_MASK) >> PAGE_
 static inline bool is_huge_zero_pmd(pmd_t pmd) { return pmd_trans_huge(pmd) && pmd_pfn(pmd) == HUGE_ZERO_PFN; }
 static inline bool is_zero_pfn(uint64_t pfn) { return pfn == ZERO_PFN; }
 static inline bool pud_present(pud_t pud) { return pud & _PAGE_PRESENT; }
+/* a 1 GiB leaf; the model never maps one, the walk only warns on it */
+static inline bool pud_leaf(pud_t pud) { return pmd_trans_huge(pud); }
+/* the model has no p4d level of its own (4-level paging): a p4d entry is the pgd entry */
+static inline bool p4d_leaf(pgd_t p4d) { return pud_leaf(p4d); }
+/* ptep_get() and friends: plain reads, nothing updates a table behind the model's back */
+static inline pte_t ptep_get(const pte_t *ptep) { return *ptep; }
+static inline pud_t pudp_get(const pud_t *pudp) { return *pudp; }
+static inline pmd_t pmdp_get_lockless(const pmd_t *pmdp) { return *pmdp; }
 
 /* One table page: PGD, PUD, PMD or PTE table. */
 struct aw_ptable {

@@ -15,44 +15,6 @@
 #include "linux_shim.h"
 #include "warn.h"
 
-/*
- * Kernel spellings for the model's page tables and folio flags.  A table
- * is a struct aw_ptable reached from its parent entry's table id, so the
- * *_offset() helpers need the kernel k; they are cheap inline lookups.
- * The model has no p4d level of its own (4-level paging): a p4d entry is
- * the pgd entry.  Guarded, so a shared definition elsewhere wins.
- */
-#ifndef pud_offset
-#define pud_offset(k, p4d, addr)	(aw_table(&(k)->pt, aw_entry_table(*(p4d)))->e + pud_index(addr))
-#endif
-#ifndef pmd_offset
-#define pmd_offset(k, pud, addr)	(aw_table(&(k)->pt, aw_entry_table(*(pud)))->e + pmd_index(addr))
-#endif
-#ifndef pte_offset_map
-#define pte_offset_map(k, pmd, addr)	(aw_table(&(k)->pt, aw_entry_table(*(pmd)))->e + pte_index(addr))
-#endif
-#ifndef ptep_get
-#define ptep_get(ptep)			(*(ptep))
-#endif
-#ifndef pudp_get
-#define pudp_get(pudp)			(*(pudp))
-#endif
-#ifndef pmdp_get_lockless
-#define pmdp_get_lockless(pmdp)		(*(pmdp))
-#endif
-#ifndef pud_leaf
-#define pud_leaf(pud)			(((pud) & (_PAGE_PRESENT | _PAGE_PSE)) == (_PAGE_PRESENT | _PAGE_PSE))
-#endif
-#ifndef p4d_leaf
-#define p4d_leaf(p4d)			pud_leaf(p4d)
-#endif
-#ifndef folio_test_dirty
-#define folio_test_dirty(folio)		folio_test(folio, PG_dirty)
-#define folio_test_anon(folio)		folio_test(folio, PG_anon)
-#define folio_test_swapbacked(folio)	folio_test(folio, PG_swapbacked)
-#define folio_test_swapcache(folio)	folio_test(folio, PG_swapcache)
-#define folio_mark_dirty(folio)		folio_set(folio, PG_dirty)
-#endif
 /* mmap_lock and PTL contention are scenario events */
 #define mmap_read_trylock(mm)		(!(mm)->mmap_contended)
 #define mm_has_notifiers(mm)		((mm)->has_notifiers)
