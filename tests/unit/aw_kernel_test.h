@@ -13,6 +13,20 @@
 #include "kernel.h"
 #include "scenario.h"
 
+/* a one-node machine in one THP mode, with swap_bytes of swap */
+static inline struct aw_kernel *aw_test_kernel(enum aw_thp_mode thp, uint64_t swap_bytes,
+					       unsigned int features)
+{
+	struct aw_config cfg;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 1;
+	cfg.swap_bytes = swap_bytes;
+	cfg.thp = thp;
+	cfg.thp_modes = 1u << thp;
+	return aw_kernel_create(&cfg, 0, features, 0);
+}
+
 static inline int apply(struct aw_kernel *k, struct aw_event ev)
 {
 	int r = aw_kernel_apply(k, &ev);

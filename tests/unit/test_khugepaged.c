@@ -19,14 +19,7 @@
 
 static struct aw_kernel *kernel(int thp, unsigned int features)
 {
-	struct aw_config cfg;
-
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = 1ULL << 30;
-	cfg.thp = thp;
-	cfg.thp_modes = 1u << thp;
-	return aw_kernel_create(&cfg, 0, features, 0);
+	return aw_test_kernel(thp, 1ULL << 30, features);
 }
 
 static void proc(struct aw_kernel *k, uint32_t pid)

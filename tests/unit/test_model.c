@@ -124,14 +124,7 @@ static void test_bloom_double_buffer(void)
 
 static struct aw_kernel *new_kernel(enum aw_thp_mode thp, uint64_t swap_bytes)
 {
-	struct aw_config cfg;
-
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = swap_bytes;
-	cfg.thp = thp;
-	cfg.thp_modes = 1u << thp;
-	return aw_kernel_create(&cfg, 0, 0, 0);
+	return aw_test_kernel(thp, swap_bytes, 0);
 }
 
 static void test_placement(void)

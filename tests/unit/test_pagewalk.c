@@ -96,14 +96,7 @@ static const struct mm_walk_ops upper_ops = { .pmd_entry = rec_pmd, .pte_hole = 
 
 static struct aw_kernel *new_kernel(enum aw_thp_mode thp)
 {
-	struct aw_config cfg;
-
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = 1ULL << 30;
-	cfg.thp = thp;
-	cfg.thp_modes = 1u << thp;
-	return aw_kernel_create(&cfg, 0, 0, 0);
+	return aw_test_kernel(thp, 1ULL << 30, 0);
 }
 
 static void write_page(struct aw_kernel *k, uint64_t addr)

@@ -43,13 +43,9 @@ static void probe_b(void *data, struct aw_kernel *k, struct lruvec *lruvec, bool
 
 static void test_register(void)
 {
-	struct aw_kernel *k;
-	struct aw_config cfg;
+	struct aw_kernel *k = aw_test_kernel(AW_THP_NEVER, 0, 0);
 	struct seen s = { 0 }, t = { 0 };
 
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	k = aw_kernel_create(&cfg, 0, 0, 0);
 	CHECK(k != NULL);
 	if (!k)
 		return;
@@ -190,16 +186,9 @@ static void reset_seen(struct seen *s)
 
 static void test_walk_facts(void)
 {
-	struct aw_config cfg;
-	struct aw_kernel *k;
+	struct aw_kernel *k = aw_test_kernel(AW_THP_NEVER, 1ULL << 30, 0);	/* base: no PUD filter */
 	struct seen s;
 
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = 1ULL << 30;
-	cfg.thp = AW_THP_NEVER;
-	cfg.thp_modes = 1u << AW_THP_NEVER;
-	k = aw_kernel_create(&cfg, 0, 0, 0);	/* base: no PUD filter */
 	CHECK(k != NULL);
 	if (!k)
 		return;
