@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Kernel-text variants (docs/ktext.md): the MGLRU code of real kernel trees,
+# extracted at build time by tools/ktext-extract and compiled against the
+# shim in this folder, one object per tree with the tree's own prefix.
+#
+#   -DAGEWALK_KERNEL_TREES=auto
+#       Debian's linux-source-6.12 and linux-source-6.1 tarballs (installed
+#       with apt-get when missing and the build runs as root): the variants
+#       k6.12, k6.12+pud (the ported series in src/ktext/series/pud-v3) and
+#       k6.1.
+#   -DAGEWALK_KERNEL_TREES="NAME=PATH[+SERIES];..."
+#       PATH is a kernel tree or a linux-source tarball; SERIES a folder of
+#       patches with a quilt `series` file, applied before extraction.
+#
+# Without the option the library has no variants and test_ktext skips.
+set(AGEWALK_KERNEL_TREES "" CACHE STRING
+    "Kernel trees to build kernel-text variants from: auto, or NAME=PATH[+SERIES];...")
+set(AGEWALK_KTEXT_CACHE "$ENV{HOME}/.cache/agewalk-ktext" CACHE PATH
+    "Where files extracted from linux-source tarballs are kept between builds")
+
+set(AW_KTEXT_DIR ${PROJECT_SOURCE_DIR}/src/ktext)
+set(AW_KTEXT_OUT ${CMAKE_BINARY_DIR}/ktext)
+file(MAKE_DIRECTORY ${AW_KTEXT_OUT})
+
+# The Debian package for a /usr/src/linux-source-X.Y.tar.xz that is missing.
+function(aw_ktext_fetch tarball)
+  if(EXISTS ${tarball})
+    return()
+  endif()
+  string(REGEX MATCH "linux-source-[0-9.]+" pkg ${tarball})
+  find_program(APT_GET apt-get)
+  execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT pkg OR NOT APT_GET OR NOT uid STREQUAL "0")
+    message(FATAL_ERROR "AGEWALK_KERNEL_TREES=auto: ${tarball} is missing; "
+            "install it (apt-get install ${pkg}) or name your own trees")
+  endif()
+  message(STATUS "agewalk: apt-get install ${pkg}")
+  execute_process(COMMAND ${APT_GET} install -y -qq ${pkg} RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${tarball})
+    message(FATAL_ERROR "AGEWALK_KERNEL_TREES=auto: apt-get install ${pkg} failed (${rc}); "
+            "run apt-get update, or name your own trees")
+  endif()
+endfunction()
+
+set(aw_trees ${AGEWALK_KERNEL_TREES})
+if(aw_trees STREQUAL "auto")
+  aw_ktext_fetch(/usr/src/linux-source-6.12.tar.xz)
+  aw_ktext_fetch(/usr/src/linux-source-6.1.tar.xz)
+  set(aw_trees "k6.12=/usr/src/linux-source-6.12.tar.xz")
+  if(EXISTS ${AW_KTEXT_DIR}/series/pud-v3/series)
+    list(APPEND aw_trees "k6.12+pud=/usr/src/linux-source-6.12.tar.xz+pud-v3")
+  endif()
+  list(APPEND aw_trees "k6.1=/usr/src/linux-source-6.1.tar.xz")
+endif()
+
+set(aw_objects)
+set(aw_decls)
+set(aw_refs)
+if(aw_trees)
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  foreach(prog ctags unifdef patch)
+    find_program(AW_${prog} ${prog})
+    if(NOT AW_${prog})
+      message(FATAL_ERROR "AGEWALK_KERNEL_TREES needs ${prog} (Debian: universal-ctags, unifdef, patch)")
+    endif()
+  endforeach()
+  file(GLOB aw_shim ${AW_KTEXT_DIR}/*.h)
+endif()
+foreach(entry ${aw_trees})
+  if(NOT entry MATCHES "^([A-Za-z0-9.+_-]+)=([^+]+)(\\+([A-Za-z0-9._-]+))?$")
+    message(FATAL_ERROR "AGEWALK_KERNEL_TREES: '${entry}' is not NAME=PATH[+SERIES]")
+  endif()
+  set(name ${CMAKE_MATCH_1})
+  get_filename_component(tree ${CMAKE_MATCH_2} ABSOLUTE)
+  set(series ${CMAKE_MATCH_4})
+  if(NOT EXISTS ${tree})
+    message(FATAL_ERROR "AGEWALK_KERNEL_TREES: ${name}: ${tree}: no such tree or tarball")
+  endif()
+  string(MAKE_C_IDENTIFIER ${name} cname)
+  set(args --tree ${tree} --name ${name} --shim ${AW_KTEXT_DIR} --roots ${AW_KTEXT_DIR}/roots.txt
+      --cache ${AGEWALK_KTEXT_CACHE})
+  set(deps ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${AW_KTEXT_DIR}/roots.txt ${aw_shim})
+  if(NOT IS_DIRECTORY ${tree})
+    list(APPEND deps ${tree})
+  endif()
+  if(series)
+    set(sdir ${AW_KTEXT_DIR}/series/${series})
+    if(NOT EXISTS ${sdir}/series)
+      message(FATAL_ERROR "AGEWALK_KERNEL_TREES: ${name}: no series '${series}' (src/ktext/series/)")
+    endif()
+    file(GLOB spatches ${sdir}/*.patch)
+    list(APPEND args --series ${sdir})
+    list(APPEND deps ${sdir}/series ${spatches})
+  endif()
+  set(out ${AW_KTEXT_OUT}/${cname}.c)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${args} --out ${out}
+    DEPENDS ${deps}
+    COMMENT "ktext-extract ${name}"
+    VERBATIM)
+  # kernel text is built with the kernel's own warnings, not the project's
+  set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS
+    "-Wno-sign-compare;-Wno-unused-function;-Wno-shadow;-Wno-missing-field-initializers;-Wno-unused-variable;-Wno-unused-but-set-variable")
+  list(APPEND aw_objects ${out})
+  string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
+  string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
+endforeach()
+
+set(aw_registry ${AW_KTEXT_OUT}/ktext_variants.c)
+file(CONFIGURE OUTPUT ${aw_registry} CONTENT
+"/* generated by src/ktext/ktext.cmake from AGEWALK_KERNEL_TREES */
+#include <stddef.h>
+#include \"ktext_variants.h\"
+${aw_decls}
+const struct aw_ktext_ops *const aw_ktext_variants[] = {
+${aw_refs}\tNULL
+};
+")
+add_library(agewalk_ktext STATIC ${aw_objects} ${aw_registry} ${AW_KTEXT_DIR}/ktext_find.c)
+target_include_directories(agewalk_ktext PUBLIC ${AW_KTEXT_DIR})

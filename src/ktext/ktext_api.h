@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel text as a library: what one tree's extracted MGLRU code exports.
+ *
+ * tools/ktext-extract turns a kernel tree into one C file; compiled, it
+ * provides a `const struct aw_ktext_ops aw_<name>_ops` (the variant's name
+ * with non-alphanumerics as '_': aw_k6_12_ops, aw_k6_12_pud_ops).  A
+ * struct aw_ktext is one machine of that tree's text: nodes, memcgs and
+ * their lruvecs, mm structs with VMAs and page tables, folios.  The
+ * functions set the machine up the way the kernel's fault and mmap paths
+ * would, call the kernel's own entry points, and read back what they did.
+ *
+ * Figures are the kernel's own: mm_stats[] in the tree's enum order (see
+ * mm_stat_names), generations as lru_gen_from_seq() slots.
+ */
+#ifndef AW_KTEXT_API_H
+#define AW_KTEXT_API_H
+
+#include <stdbool.h>
+
+#define AW_KTEXT_MAX_NODES	4
+#define AW_KTEXT_MAX_MEMCGS	8
+#define AW_KTEXT_MAX_STATS	16
+
+struct aw_ktext;
+
+/* folio_flags(): the page flags MGLRU keeps, in a layout of our own */
+#define AW_KTEXT_F_LRU		0x01
+#define AW_KTEXT_F_ACTIVE	0x02
+#define AW_KTEXT_F_REFERENCED	0x04
+#define AW_KTEXT_F_WORKINGSET	0x08
+#define AW_KTEXT_F_DIRTY	0x10
+#define AW_KTEXT_F_RECLAIM	0x20
+
+/* flags for map() */
+#define AW_KTEXT_YOUNG		0x1	/* the PTE (or PMD) has its accessed bit set */
+#define AW_KTEXT_DIRTY		0x2
+#define AW_KTEXT_THP		0x4	/* a PMD-mapped folio of HPAGE_PMD_ORDER */
+
+struct aw_ktext_ops {
+	const char *name;		/* the variant: k6.12, k6.1, k6.12+pud */
+	unsigned int version;		/* VERSION << 16 | PATCHLEVEL << 8 | SUBLEVEL (capped at 255) */
+	bool series;			/* a ported series is applied */
+	int nr_mm_stats;
+	const char *const *mm_stat_names;	/* the tree's MM_* names, in its order */
+
+	/* a machine; NULL when out of memory or the shape is out of range */
+	struct aw_ktext *(*create)(int nr_nodes, int nr_memcgs, unsigned long pages_per_node);
+	void (*destroy)(struct aw_ktext *kt);
+	/* an mm charged to memcg, on its mm list (lru_gen_add_mm); its index, < 0 on error */
+	int (*mm_create)(struct aw_ktext *kt, int memcg);
+	/* a VMA [start, end); file-backed ones are page cache with read_folio */
+	int (*vma_add)(struct aw_ktext *kt, int mm, unsigned long start, unsigned long end,
+		       unsigned long vm_flags, bool file);
+	/*
+	 * Fault one folio in at addr on node nid: allocated, PTE/PMD mapped,
+	 * added to the lruvec by lru_gen_add_folio() with PG_active, as
+	 * folio_add_lru() does inside a fault.  Returns its pfn, or -1.
+	 */
+	long (*map)(struct aw_ktext *kt, int mm, unsigned long addr, int nid, unsigned int flags);
+	/* the hardware sets the accessed bit of addr's leaf entry */
+	void (*touch)(struct aw_ktext *kt, int mm, unsigned long addr);
+	/*
+	 * The debugfs aging command (`+ memcg nid seq swappiness force`):
+	 * the kernel's run_aging() with a walk allocated for the task, as
+	 * lru_gen_seq_write() does.  0 (done, or seq already retired),
+	 * -EINVAL (seq beyond max_seq), -ERANGE (not forced and
+	 * MAX_NR_GENS generations exist: eviction has to go first).
+	 */
+	int (*age)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
+		   bool force_scan);
+	/* try_to_inc_min_seq(), evict_folios()' step that retires empty generations */
+	bool (*inc_min_seq)(struct aw_ktext *kt, int memcg, int nid, int swappiness);
+	unsigned long (*max_seq)(struct aw_ktext *kt, int memcg, int nid);
+	unsigned long (*min_seq)(struct aw_ktext *kt, int memcg, int nid, int type);
+	long (*nr_pages)(struct aw_ktext *kt, int memcg, int nid, int gen, int type);
+	/* folio_lru_gen() of the folio at pfn, -1 if none; its AW_KTEXT_F_* flags */
+	int (*folio_gen)(struct aw_ktext *kt, long pfn);
+	unsigned long (*folio_flags)(struct aw_ktext *kt, long pfn);
+	bool (*pte_young)(struct aw_ktext *kt, int mm, unsigned long addr);
+	/* the lruvec's mm_state->stats (NR_HIST_GENS == 1), nr_mm_stats of them */
+	void (*mm_stats)(struct aw_ktext *kt, int memcg, int nid, unsigned long *out);
+	/* test_bloom_filter() for the PMD entry covering addr in mm, at seq */
+	bool (*bloom_test_pmd)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int mm,
+			       unsigned long addr);
+	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
+	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
+};
+
+#endif /* AW_KTEXT_API_H */

@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The end of every generated file: mm/pagewalk.c's walk_page_range(), the
+ * machine (what the kernel's fault, mmap and fork paths would have set up),
+ * and the struct aw_ktext_ops the tree exports under its own prefix.
+ *
+ * Entry points whose signatures changed between releases are called
+ * through AW_KTEXT_FORM_<function>, which tools/ktext-extract sets from
+ * the signature it found; a signature it does not know stops the build
+ * there, with the tree and the function named.
+ */
+#ifndef AW_KTEXT_GLUE_H
+#define AW_KTEXT_GLUE_H
+
+#define AW_CAT2(a, b)	a##b
+#define AW_CAT(a, b)	AW_CAT2(a, b)
+
+/* mm/mmap.c: find_vma(): the first VMA ending above addr */
+static struct vm_area_struct *aw_find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	for (int i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i].vm_end > addr)
+			return &mm->vmas[i];
+	return NULL;
+}
+
+/*
+ * mm/pagewalk.c: walk_page_range() for the callbacks MGLRU sets
+ * (test_walk, p4d_entry): per VMA in [start, end), test_walk() decides
+ * (> 0 skip, < 0 stop), then each present p4d entry of the range goes to
+ * p4d_entry(); the first non-zero return ends the walk and is returned.
+ * With 4-level paging the p4d is the pgd entry.
+ */
+static int aw_walk_p4d_range(unsigned long addr, unsigned long end, struct mm_walk *walk)
+{
+	pgd_t *pgd = pgd_offset_pgd(walk->mm->pgd, addr);
+	unsigned long next;
+	int err = 0;
+
+	do {
+		p4d_t *p4d = p4d_offset(pgd, addr);
+
+		next = pgd_addr_end(addr, end);
+		if (p4d_none(*p4d))
+			continue;
+		if (walk->ops->p4d_entry)
+			err = walk->ops->p4d_entry(p4d, addr, next, walk);
+		if (err)
+			break;
+	} while (pgd++, addr = next, addr != end);
+	return err;
+}
+
+static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			   const struct mm_walk_ops *ops, void *private)
+{
+	struct mm_walk walk = { .ops = ops, .mm = mm, .private = private };
+	struct vm_area_struct *vma;
+	unsigned long next;
+	int err = 0;
+
+	if (start >= end)
+		return -EINVAL;
+	vma = aw_find_vma(mm, start);
+	do {
+		if (!vma) {
+			next = end;
+		} else if (start < vma->vm_start) {
+			next = min(end, vma->vm_start);
+		} else {
+			walk.vma = vma;
+			next = min(end, vma->vm_end);
+			vma = aw_find_vma(mm, vma->vm_end);
+			err = ops->test_walk ? ops->test_walk(start, next, &walk) : 0;
+			if (err > 0) {
+				err = 0;
+				continue;
+			}
+			if (err < 0)
+				break;
+			err = aw_walk_p4d_range(start, next, &walk);
+		}
+		if (err)
+			break;
+	} while (start = next, start < end);
+	return err;
+}
+
+/* -- the machine ---------------------------------------------------------- */
+
+#define AW_KTEXT_START_PFN	0x1000UL	/* node 0's first pfn; 1 is the zero page */
+#define AW_PT_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | _PAGE_DIRTY)
+
+static int aw_read_folio(void *file, struct folio *folio) { return 0; }
+static const struct address_space_operations aw_aops = { .read_folio = aw_read_folio };
+static struct address_space aw_mapping = { .a_ops = &aw_aops };
+static struct file aw_file = { .f_mapping = &aw_mapping };
+
+/* The calls below run kernel text: make kt the machine it runs on. */
+#define AW_ENTER(kt)	struct aw_ktext *aw_saved = aw_ktext_cur; aw_ktext_cur = (kt)
+#define AW_LEAVE()	(aw_ktext_cur = aw_saved)
+
+static void *aw_table_alloc(void)
+{
+	void *t = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	if (t)
+		memset(t, 0, PAGE_SIZE);
+	return t;
+}
+
+static void aw_tables_free(unsigned long *table, int level)
+{
+	for (int i = 0; level > 1 && i < PTRS_PER_PTE; i++)
+		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
+			aw_tables_free(__aw_table(table[i]), level - 1);
+	free(table);
+}
+
+static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid)
+{
+	if (memcg < 0 || memcg >= kt->nr_memcgs || nid < 0 || nid >= kt->nr_nodes)
+		return NULL;
+	return &kt->memcg[memcg]->nodeinfo[nid]->lruvec;
+}
+
+static void aw_destroy(struct aw_ktext *kt)
+{
+	if (!kt)
+		return;
+	for (int i = 0; i < kt->nr_mms; i++) {
+		if (kt->mms[i]->pgd)
+			aw_tables_free((unsigned long *)kt->mms[i]->pgd, 4);
+		free(kt->mms[i]->vmas);
+		free(kt->mms[i]);
+	}
+	free(kt->mms);
+	for (int m = 0; m < kt->nr_memcgs; m++) {
+		for (int n = 0; n < kt->nr_nodes && kt->memcg[m]; n++) {
+			struct lruvec *lruvec = aw_lruvec(kt, m, n);
+
+			for (int i = 0; lruvec && i < NR_BLOOM_FILTERS; i++)
+				bitmap_free(lruvec->mm_state.filters[i]);
+			free(kt->memcg[m]->nodeinfo[n]);
+		}
+		free(kt->memcg[m]);
+	}
+	for (int n = 0; n < kt->nr_nodes; n++) {
+		if (kt->node[n])
+			free(kt->node[n]->folios);
+		free(kt->node[n]);
+	}
+	free(kt);
+}
+
+static struct aw_ktext *aw_create(int nr_nodes, int nr_memcgs, unsigned long pages)
+{
+	struct aw_ktext *kt;
+
+	if (nr_nodes < 1 || nr_nodes > MAX_NUMNODES || nr_memcgs < 1 ||
+	    nr_memcgs > AW_KTEXT_MAX_MEMCGS || !pages || pages > (1UL << 30))
+		return NULL;
+	kt = calloc(1, sizeof(*kt));
+	if (!kt)
+		return NULL;
+	kt->nr_nodes = nr_nodes;
+	kt->nr_memcgs = nr_memcgs;
+	kt->caps[0] = kt->caps[1] = kt->caps[2] = true;	/* lru_gen/enabled = 0x0007 */
+	kt->aw_jiffies = 4294937296UL;			/* INITIAL_JIFFIES, 64-bit */
+	kt->task.reclaim_state = &kt->reclaim_state;
+	for (int n = 0; n < nr_nodes; n++) {
+		pg_data_t *p = calloc(1, sizeof(*p));
+
+		kt->node[n] = p;
+		if (!p || !(p->folios = calloc(pages, sizeof(struct folio))))
+			goto fail;
+		p->node_id = n;
+		p->node_start_pfn = AW_KTEXT_START_PFN + n * pages;
+		p->node_spanned_pages = pages;
+	}
+	AW_ENTER(kt);
+	for (int m = 0; m < nr_memcgs; m++) {
+		struct mem_cgroup *memcg = calloc(1, sizeof(*memcg));
+
+		kt->memcg[m] = memcg;
+		if (!memcg)
+			goto fail_leave;
+		memcg->id = m;
+		memcg->nr_swap_pages = 1L << 30;
+		for (int n = 0; n < nr_nodes; n++) {
+			memcg->nodeinfo[n] = calloc(1, sizeof(*memcg->nodeinfo[n]));
+			if (!memcg->nodeinfo[n])
+				goto fail_leave;
+			memcg->nodeinfo[n]->lruvec.pgdat = kt->node[n];
+			memcg->nodeinfo[n]->lruvec.memcg = memcg;
+			lru_gen_init_lruvec(&memcg->nodeinfo[n]->lruvec);
+		}
+		lru_gen_init_memcg(memcg);
+	}
+	AW_LEAVE();
+	return kt;
+fail_leave:
+	AW_LEAVE();
+fail:
+	aw_destroy(kt);
+	return NULL;
+}
+
+static struct mm_struct *aw_mm(struct aw_ktext *kt, int mm)
+{
+	return mm >= 0 && mm < kt->nr_mms ? kt->mms[mm] : NULL;
+}
+
+static int aw_mm_create(struct aw_ktext *kt, int memcg)
+{
+	struct mm_struct *mm;
+
+	if (memcg < 0 || memcg >= kt->nr_memcgs)
+		return -1;
+	if (kt->nr_mms == kt->cap_mms) {
+		int cap = kt->cap_mms ? 2 * kt->cap_mms : 8;
+		struct mm_struct **mms = realloc(kt->mms, cap * sizeof(*mms));
+
+		if (!mms)
+			return -1;
+		kt->mms = mms;
+		kt->cap_mms = cap;
+	}
+	mm = calloc(1, sizeof(*mm));
+	if (!mm || !(mm->pgd = aw_table_alloc())) {
+		free(mm);
+		return -1;
+	}
+	mm->mm_users = 1;
+	mm->owner_memcg = kt->memcg[memcg];
+	INIT_LIST_HEAD(&mm->lru_gen.list);	/* lru_gen_init_mm() */
+	kt->mms[kt->nr_mms] = mm;
+	AW_ENTER(kt);
+	lru_gen_add_mm(mm);			/* as dup_mm() and exec_mmap() do */
+	AW_LEAVE();
+	return kt->nr_mms++;
+}
+
+static int aw_vma_add(struct aw_ktext *kt, int mmi, unsigned long start, unsigned long end,
+		      unsigned long vm_flags, bool file)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	struct vm_area_struct *vmas;
+	int i;
+
+	if (!mm || start >= end || (start | end) & (PAGE_SIZE - 1) || end > (1UL << 47))
+		return -1;
+	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < end; i++)
+		if (mm->vmas[i].vm_end > start)
+			return -1;	/* overlaps */
+	vmas = realloc(mm->vmas, (mm->nr_vmas + 1) * sizeof(*vmas));
+	if (!vmas)
+		return -1;
+	mm->vmas = vmas;
+	memmove(&vmas[i + 1], &vmas[i], (mm->nr_vmas - i) * sizeof(*vmas));
+	vmas[i] = (struct vm_area_struct){ .vm_start = start, .vm_end = end, .vm_mm = mm,
+					   .vm_flags = vm_flags, .vm_file = file ? &aw_file : NULL };
+	mm->nr_vmas++;
+	return 0;
+}
+
+/* The entry for addr at level 1 (PTE) or 2 (PMD), allocating tables down to it. */
+static unsigned long *aw_entry(struct mm_struct *mm, unsigned long addr, int level, bool alloc)
+{
+	unsigned long *table = (unsigned long *)mm->pgd;
+	static const int shift[] = { 0, PAGE_SHIFT, PMD_SHIFT, PUD_SHIFT, PGDIR_SHIFT };
+
+	for (int l = 4; l > level; l--) {
+		unsigned long *e = &table[(addr >> shift[l]) & 511];
+
+		if (!(*e & _PAGE_PRESENT)) {
+			void *t = alloc ? aw_table_alloc() : NULL;
+
+			if (!t)
+				return NULL;
+			*e = (unsigned long)t | AW_PT_TABLE;
+		}
+		if (*e & _PAGE_PSE)
+			return l == 2 ? e : NULL;
+		table = __aw_table(*e);
+	}
+	return &table[(addr >> shift[level]) & 511];
+}
+
+static long aw_alloc_pfns(struct aw_ktext *kt, int nid, unsigned int order)
+{
+	pg_data_t *p = kt->node[nid];
+	unsigned long n = 1UL << order;
+
+	/* a bump allocator: folios are never freed on this machine */
+	unsigned long at = round_up(kt->node_used[nid], n);
+
+	if (at + n > p->node_spanned_pages)
+		return -1;
+	kt->node_used[nid] = at + n;
+	return p->node_start_pfn + at;
+}
+
+static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, unsigned int flags)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	bool thp = flags & AW_KTEXT_THP;
+	struct vm_area_struct *vma;
+	unsigned long *e, bits;
+	struct folio *folio;
+	long pfn;
+
+	if (!mm || nid < 0 || nid >= kt->nr_nodes)
+		return -1;
+	vma = aw_find_vma(mm, addr);
+	if (!vma || addr < vma->vm_start || (thp && ((addr & ~PMD_MASK) || addr + PMD_SIZE > vma->vm_end)))
+		return -1;
+	e = aw_entry(mm, addr, thp ? 2 : 1, true);
+	if (!e || *e)
+		return -1;
+	pfn = aw_alloc_pfns(kt, nid, thp ? HPAGE_PMD_ORDER : 0);
+	if (pfn < 0)
+		return -1;
+	bits = _PAGE_PRESENT | _PAGE_RW | _PAGE_USER | (thp ? _PAGE_PSE : 0) |
+	       (flags & AW_KTEXT_YOUNG ? _PAGE_ACCESSED : 0) | (flags & AW_KTEXT_DIRTY ? _PAGE_DIRTY : 0);
+	*e = (unsigned long)pfn << PAGE_SHIFT | bits;
+
+	AW_ENTER(kt);
+	folio = pfn_folio(pfn);
+	*folio = (struct folio){ .nid = nid, .memcg = mm->owner_memcg, .order = thp ? HPAGE_PMD_ORDER : 0,
+				 .refcount = 1, .anon = !vma->vm_file };
+	if (folio->anon)
+		folio_set_swapbacked(folio);
+	/* folio_add_lru() inside a fault: lru_gen_in_fault() sets PG_active */
+	folio_set_active(folio);
+	folio_set_lru(folio);
+	lru_gen_add_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
+	lru_gen_use_mm(mm);			/* the faulting task is running */
+	AW_LEAVE();
+	return pfn;
+}
+
+static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *table, *e;
+
+	if (!mm)
+		return;
+	/* the hardware walk sets the accessed bit at every level it passes */
+	table = (unsigned long *)mm->pgd;
+	for (int shift = PGDIR_SHIFT; shift >= PAGE_SHIFT; shift -= 9) {
+		e = &table[(addr >> shift) & 511];
+		if (!(*e & _PAGE_PRESENT))
+			return;
+		*e |= _PAGE_ACCESSED;
+		if (*e & _PAGE_PSE || shift == PAGE_SHIFT)
+			break;
+		table = __aw_table(*e);
+	}
+	AW_ENTER(kt);
+	lru_gen_use_mm(mm);
+	AW_LEAVE();
+}
+
+static bool aw_pte_young(struct aw_ktext *kt, int mmi, unsigned long addr)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *e = mm ? aw_entry(mm, addr, 1, false) : NULL;
+
+	if (!e && mm)
+		e = aw_entry(mm, addr, 2, false);
+	return e && (*e & _PAGE_ACCESSED);
+}
+
+/*
+ * The debugfs '+' command (lru_gen_seq_write(): set_mm_walk(), run_aging(),
+ * clear_mm_walk()).  Which argument carries swappiness depends on the
+ * release: can_swap before 6.14, swappiness after, a scan_control in 6.1.
+ */
+static int aw_age(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
+		  bool force_scan)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	int err;
+
+	if (!lruvec)
+		return -EINVAL;
+	AW_ENTER(kt);
+	set_mm_walk(NULL, true);
+#if AW_KTEXT_FORM_run_aging == 1
+	err = run_aging(lruvec, seq, swappiness != 0, force_scan);
+#elif AW_KTEXT_FORM_run_aging == 2
+	err = run_aging(lruvec, seq, swappiness, force_scan);
+#elif AW_KTEXT_FORM_run_aging == 3
+	{
+		struct scan_control sc = { .may_swap = swappiness != 0, .gfp_mask = GFP_KERNEL,
+					   .reclaim_idx = MAX_NR_ZONES - 1, .swappiness = swappiness };
+
+		err = run_aging(lruvec, seq, &sc, swappiness != 0, force_scan);
+	}
+#else
+#error "unknown run_aging() form"
+#endif
+	clear_mm_walk();
+	AW_LEAVE();
+	return err;
+}
+
+static bool aw_inc_min_seq(struct aw_ktext *kt, int memcg, int nid, int swappiness)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	bool ok;
+
+	if (!lruvec)
+		return false;
+	AW_ENTER(kt);
+#if AW_KTEXT_FORM_try_to_inc_min_seq == 1
+	ok = try_to_inc_min_seq(lruvec, swappiness != 0);
+#elif AW_KTEXT_FORM_try_to_inc_min_seq == 2
+	ok = try_to_inc_min_seq(lruvec, swappiness);
+#else
+#error "unknown try_to_inc_min_seq() form"
+#endif
+	AW_LEAVE();
+	return ok;
+}
+
+static unsigned long aw_max_seq(struct aw_ktext *kt, int memcg, int nid)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+
+	return lruvec ? lruvec->lrugen.max_seq : 0;
+}
+
+static unsigned long aw_min_seq(struct aw_ktext *kt, int memcg, int nid, int type)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+
+	return lruvec && (type == 0 || type == 1) ? lruvec->lrugen.min_seq[type] : 0;
+}
+
+static long aw_nr_pages(struct aw_ktext *kt, int memcg, int nid, int gen, int type)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+
+	if (!lruvec || gen < 0 || gen >= (int)MAX_NR_GENS || type < 0 || type > 1)
+		return 0;
+	return lruvec->lrugen.nr_pages[gen][type][ZONE_NORMAL];
+}
+
+static struct folio *aw_folio(struct aw_ktext *kt, long pfn)
+{
+	struct folio *folio;
+
+	AW_ENTER(kt);
+	folio = pfn >= 0 && pfn_valid(pfn) ? pfn_folio(pfn) : NULL;
+	AW_LEAVE();
+	return folio;
+}
+
+static int aw_folio_gen(struct aw_ktext *kt, long pfn)
+{
+	struct folio *folio = aw_folio(kt, pfn);
+
+	return folio ? folio_lru_gen(folio) : -1;
+}
+
+static unsigned long aw_folio_flags(struct aw_ktext *kt, long pfn)
+{
+	struct folio *f = aw_folio(kt, pfn);
+
+	if (!f)
+		return 0;
+	return (folio_test_lru(f) ? AW_KTEXT_F_LRU : 0) | (folio_test_active(f) ? AW_KTEXT_F_ACTIVE : 0) |
+	       (folio_test_referenced(f) ? AW_KTEXT_F_REFERENCED : 0) |
+	       (folio_test_workingset(f) ? AW_KTEXT_F_WORKINGSET : 0) |
+	       (folio_test_dirty(f) ? AW_KTEXT_F_DIRTY : 0) | (folio_test_reclaim(f) ? AW_KTEXT_F_RECLAIM : 0);
+}
+
+/* the mm_state's counters: stats[NR_HIST_GENS][NR_MM_STATS], hist 0 without LRU_GEN_STATS */
+#define AW_KTEXT_MM_STATS(lruvec)	((lruvec)->mm_state.stats[0])
+#if AW_KTEXT_FORM_test_bloom_filter == 1
+#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(get_mm_state(lruvec), seq, pmd)
+#elif AW_KTEXT_FORM_test_bloom_filter == 2
+#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(lruvec, seq, pmd)
+#else
+#error "unknown test_bloom_filter() form"
+#endif
+
+static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
+
+static void aw_mm_stats(struct aw_ktext *kt, int memcg, int nid, unsigned long *out)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+
+	for (int i = 0; i < NR_MM_STATS; i++)
+		out[i] = lruvec ? AW_KTEXT_MM_STATS(lruvec)[i] : 0;
+}
+
+static bool aw_bloom_test_pmd(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int mmi,
+			      unsigned long addr)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *pmd = mm ? aw_entry(mm, addr, 2, false) : NULL;
+	bool ok;
+
+	if (!lruvec || !pmd)
+		return false;
+	AW_ENTER(kt);
+	ok = AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd);
+	AW_LEAVE();
+	return ok;
+}
+
+static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
+{
+	if (last)
+		*last = kt->last_warning;
+	return kt->warnings;
+}
+
+_Static_assert(NR_MM_STATS <= AW_KTEXT_MAX_STATS, "AW_KTEXT_MAX_STATS too small for this tree");
+
+const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
+	.name = AW_KTEXT_NAME,
+	.version = AW_KTEXT_VERSION,
+	.series = AW_KTEXT_SERIES,
+	.nr_mm_stats = NR_MM_STATS,
+	.mm_stat_names = aw_mm_stat_names,
+	.create = aw_create,
+	.destroy = aw_destroy,
+	.mm_create = aw_mm_create,
+	.vma_add = aw_vma_add,
+	.map = aw_map,
+	.touch = aw_touch,
+	.age = aw_age,
+	.inc_min_seq = aw_inc_min_seq,
+	.max_seq = aw_max_seq,
+	.min_seq = aw_min_seq,
+	.nr_pages = aw_nr_pages,
+	.folio_gen = aw_folio_gen,
+	.folio_flags = aw_folio_flags,
+	.pte_young = aw_pte_young,
+	.mm_stats = aw_mm_stats,
+	.bloom_test_pmd = aw_bloom_test_pmd,
+	.warnings = aw_warnings,
+};
+
+#endif /* AW_KTEXT_GLUE_H */

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The objects kernel text works on, and the kernel functions it calls that
+ * are not MGLRU: included by each generated file after the tree's own
+ * MGLRU types (struct lru_gen_folio, lru_gen_mm_state, lru_gen_mm_walk,
+ * lru_gen_mm_list, mm_walk ...) and before its code.
+ *
+ * Each generated file has its own copy of these definitions, laid out
+ * around its tree's MGLRU types, so trees with different types (a series
+ * that adds a field) link into one binary: nothing here has external
+ * linkage, the glue exports only functions with the tree's prefix.
+ *
+ * The machine is the smallest one kernel text runs on faithfully: nodes
+ * with one zone (ZONE_NORMAL) and a pfn range each, a folio per pfn,
+ * memcgs with one lruvec per node, mm structs with sorted VMAs and real
+ * page tables.  Which kernel function each stub stands for is named next
+ * to it; docs/ktext.md says why each one is enough.
+ */
+#ifndef AW_KTEXT_OBJECTS_H
+#define AW_KTEXT_OBJECTS_H
+
+
+/* include/linux/mm.h: struct folio, the fields MGLRU and its callers use */
+struct mem_cgroup;
+struct folio {
+	unsigned long flags;
+	struct list_head lru;
+	struct mem_cgroup *memcg;	/* folio_memcg() */
+	int nid;			/* folio_nid(): the kernel encodes it in flags */
+	unsigned int order;
+	int refcount;
+	bool anon;			/* folio_test_anon(): the kernel tags folio->mapping */
+	bool freed;			/* on no list, not mapped */
+};
+
+
+/* include/linux/mm_types.h: the VMA and mm fields the walk reads */
+struct address_space_operations {
+	int (*read_folio)(void *file, struct folio *folio);
+};
+struct address_space {
+	const struct address_space_operations *a_ops;
+	bool unevictable, shmem;
+};
+struct file {
+	struct address_space *f_mapping;
+	fmode_t f_mode;
+};
+#define FMODE_NOREUSE		(1u << 23)
+
+struct mm_struct;
+struct vm_area_struct {
+	unsigned long vm_start, vm_end;
+	struct mm_struct *vm_mm;
+	unsigned long vm_flags;
+	struct file *vm_file;
+	void *anon_vma;
+};
+#define VM_READ			0x00000001UL
+#define VM_WRITE		0x00000002UL
+#define VM_EXEC			0x00000004UL
+#define VM_SHARED		0x00000008UL
+#define VM_PFNMAP		0x00000400UL
+#define VM_LOCKED		0x00002000UL
+#define VM_IO			0x00004000UL
+#define VM_SEQ_READ		0x00008000UL
+#define VM_RAND_READ		0x00010000UL
+#define VM_DONTEXPAND		0x00040000UL
+#define VM_HUGETLB		0x00400000UL
+#define VM_MIXEDMAP		0x10000000UL
+#define VM_SPECIAL		(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+
+struct mm_struct {
+	pgd_t *pgd;
+	int mm_users;
+	struct vm_area_struct *vmas;	/* sorted, non-overlapping */
+	int nr_vmas;
+	struct mem_cgroup *owner_memcg;	/* get_mem_cgroup_from_mm() */
+	struct task_struct *owner;	/* the task lru_gen_migrate_mm() reads */
+	bool has_notifiers;
+	struct {
+		struct list_head list;
+		unsigned long bitmap;
+		struct mem_cgroup *memcg;
+	} lru_gen;
+};
+
+/* include/linux/mm_types.h: VMA_ITERATOR over the sorted array */
+struct vma_iterator {
+	struct mm_struct *mm;
+	unsigned long addr;
+};
+#define VMA_ITERATOR(name, __mm, __addr)	struct vma_iterator name = { .mm = (__mm), .addr = (__addr) }
+static inline struct vm_area_struct *vma_next(struct vma_iterator *vmi)
+{
+	struct mm_struct *mm = vmi->mm;
+
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		if (mm->vmas[i].vm_end > vmi->addr) {
+			vmi->addr = mm->vmas[i].vm_end;
+			return &mm->vmas[i];
+		}
+	}
+	return NULL;
+}
+#define for_each_vma(vmi, vma)	while (((vma) = vma_next(&(vmi))) != NULL)
+
+/* include/linux/mmzone.h, memcontrol.h: nodes, lruvecs and memcgs */
+struct pglist_data;
+struct lruvec {
+	spinlock_t lru_lock;
+	struct lru_gen_folio lrugen;
+	struct lru_gen_mm_state mm_state;
+	struct pglist_data *pgdat;
+	struct mem_cgroup *memcg;	/* lruvec_memcg(): mem_cgroup_per_node's memcg */
+};
+
+struct mem_cgroup_per_node {
+	struct lruvec lruvec;
+};
+
+struct mem_cgroup {
+	int id;
+	struct mem_cgroup_per_node *nodeinfo[MAX_NUMNODES];
+	struct lru_gen_mm_list mm_list;
+	long nr_swap_pages;		/* mem_cgroup_get_nr_swap_pages() */
+};
+
+typedef struct pglist_data {
+	int node_id;
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+	struct lru_gen_mm_walk mm_walk;
+	struct lruvec __lruvec;
+	struct folio *folios;		/* pfn_folio(): one per pfn of the node */
+} pg_data_t;
+
+/* include/linux/sched.h, swap.h: the current task's reclaim state */
+struct task_struct;
+struct reclaim_state {
+	struct lru_gen_mm_walk *mm_walk;
+};
+struct task_struct {
+	struct reclaim_state *reclaim_state;
+	bool kswapd;
+	struct mm_struct *mm;
+	spinlock_t alloc_lock;
+	struct mem_cgroup *memcg;	/* mem_cgroup_from_task() */
+};
+
+/* mm/vmscan.c: struct scan_control, the fields MGLRU reads */
+struct scan_control {
+	unsigned long nr_to_reclaim;
+	unsigned long nr_reclaimed;
+	gfp_t gfp_mask;
+	int order;
+	int priority;
+	int reclaim_idx;
+	int swappiness;
+	unsigned int may_swap:1;
+	unsigned int may_writepage:1;
+	unsigned int may_unmap:1;
+	unsigned int memcg_full_walk:1;
+	struct mem_cgroup *target_mem_cgroup;
+	struct {
+		unsigned int file_taken;
+	} nr;
+};
+
+/* include/linux/rmap.h: what rmap hands lru_gen_look_around() */
+struct page_vma_mapped_walk {
+	unsigned long pfn;
+	struct vm_area_struct *vma;
+	unsigned long address;
+	pmd_t *pmd;
+	pte_t *pte;
+	spinlock_t *ptl;
+};
+
+/*
+ * The machine one generated file runs on.  The per-kernel state that the
+ * kernel keeps in globals (NODE_DATA(), the root memcg, current,
+ * jiffies, lru_gen_caps) lives here, reached through the current
+ * machine -- the user-space stand-in for the CPU the text runs on.
+ */
+struct aw_ktext {
+	int nr_nodes, nr_memcgs;
+	struct pglist_data *node[MAX_NUMNODES];
+	struct mem_cgroup *memcg[AW_KTEXT_MAX_MEMCGS];
+	struct task_struct task;
+	struct reclaim_state reclaim_state;
+	unsigned long aw_jiffies;	/* jiffies */
+	bool caps[3];			/* lru_gen_caps: core, mm walk, non-leaf young */
+	unsigned long warnings;		/* WARN_ON_ONCE/VM_WARN_ON_ONCE hits */
+	const char *last_warning;
+	struct mm_struct **mms;
+	int nr_mms, cap_mms;
+	unsigned long node_used[MAX_NUMNODES];	/* pfns handed out per node */
+};
+
+/* The machine the text is running on (set by the glue around each call). */
+static __thread struct aw_ktext *aw_ktext_cur;
+static inline struct aw_ktext *aw_ktext_current(void) { return aw_ktext_cur; }
+
+#define current			(&aw_ktext_current()->task)
+#define current_is_kswapd()	(current->kswapd)
+#define NODE_DATA(nid)		(aw_ktext_current()->node[nid])
+#define lru_gen_caps		(aw_ktext_current()->caps)
+#define static_branch_unlikely(cap)	(*(cap))
+#define static_branch_likely(cap)	(*(cap))
+#define for_each_node(nid)	for ((nid) = 0; (nid) < aw_ktext_current()->nr_nodes; (nid)++)
+#define for_each_node_state(nid, state)	for_each_node(nid)
+
+/* include/asm-generic/bug.h, include/linux/mmdebug.h: counted, reported by the glue */
+static inline bool aw_ktext_warn(bool cond, const char *what)
+{
+	if (cond) {
+		aw_ktext_current()->warnings++;
+		aw_ktext_current()->last_warning = what;
+	}
+	return cond;
+}
+#define WARN_ON_ONCE(c)			aw_ktext_warn(!!(c), __FILE__ ":" AW_STR(__LINE__) ": " #c)
+#define WARN_ON(c)			WARN_ON_ONCE(c)
+#define VM_WARN_ON_ONCE(c)		((void)WARN_ON_ONCE(c))
+#define VM_WARN_ON(c)			((void)WARN_ON_ONCE(c))
+#define VM_WARN_ON_ONCE_FOLIO(c, f)	((void)(f), (void)WARN_ON_ONCE(c))
+#define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
+#define AW_STR2(x)			#x
+#define AW_STR(x)			AW_STR2(x)
+
+/* include/linux/page-flags.h */
+#define AW_FOLIO_FLAG(name, bit)							\
+	static inline bool folio_test_##name(struct folio *f) { return test_bit(bit, &f->flags); } \
+	static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->flags); }	\
+	static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->flags); }
+AW_FOLIO_FLAG(lru, PG_lru)
+AW_FOLIO_FLAG(active, PG_active)
+AW_FOLIO_FLAG(referenced, PG_referenced)
+AW_FOLIO_FLAG(workingset, PG_workingset)
+AW_FOLIO_FLAG(dirty, PG_dirty)
+AW_FOLIO_FLAG(writeback, PG_writeback)
+AW_FOLIO_FLAG(reclaim, PG_reclaim)
+AW_FOLIO_FLAG(swapbacked, PG_swapbacked)
+AW_FOLIO_FLAG(swapcache, PG_swapcache)
+AW_FOLIO_FLAG(unevictable, PG_unevictable)
+AW_FOLIO_FLAG(mlocked, PG_mlocked)
+static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
+static inline bool folio_test_anon(struct folio *f) { return f->anon; }
+static inline bool folio_test_large(struct folio *f) { return f->order > 0; }
+static inline void folio_mark_dirty(struct folio *f) { folio_set_dirty(f); }
+static inline long folio_nr_pages(struct folio *f) { return 1L << f->order; }
+static inline int folio_nid(const struct folio *f) { return f->nid; }
+static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }
+static inline struct pglist_data *folio_pgdat(struct folio *f) { return NODE_DATA(f->nid); }
+static inline struct mem_cgroup *folio_memcg(struct folio *f) { return f->memcg; }
+#define folio_memcg_rcu(f)	folio_memcg(f)
+static inline bool folio_try_get(struct folio *f) { return f->refcount ? ++f->refcount : 0; }
+static inline void folio_put(struct folio *f) { f->refcount--; }
+/* include/linux/swap.h: folio_evictable() */
+static inline bool folio_evictable(struct folio *f)
+{
+	return !folio_test_unevictable(f) && !folio_test_mlocked(f);
+}
+/* mm/swap.c: folio_activate(): the model machine puts it on max_seq; here it marks it */
+static inline void folio_activate(struct folio *f) { folio_set_active(f); }
+
+static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec) { return lruvec->pgdat; }
+static inline struct mem_cgroup *lruvec_memcg(struct lruvec *lruvec) { return lruvec->memcg; }
+static inline unsigned long pgdat_end_pfn(pg_data_t *pgdat)
+{
+	return pgdat->node_start_pfn + pgdat->node_spanned_pages;
+}
+static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct pglist_data *pgdat)
+{
+	return &memcg->nodeinfo[pgdat->node_id]->lruvec;
+}
+/* mm_inline.h: __update_lru_size() keeps the vmstat counters MGLRU does not read */
+static inline void __update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr) { }
+static inline bool mem_cgroup_disabled(void) { return false; }
+static inline bool mem_cgroup_trylock_pages(struct mem_cgroup *memcg) { return true; }
+static inline void mem_cgroup_unlock_pages(void) { }
+static inline struct mem_cgroup *get_mem_cgroup_from_mm(struct mm_struct *mm) { return mm->owner_memcg; }
+static inline struct mem_cgroup *mem_cgroup_from_task(struct task_struct *t) { return t->memcg; }
+static inline void mem_cgroup_put(struct mem_cgroup *memcg) { }
+static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg) { return memcg->nr_swap_pages; }
+
+/* include/linux/mm.h, pgtable.h: pfns, the zero page, table locks */
+static inline int pfn_valid(unsigned long pfn)
+{
+	struct aw_ktext *kt = aw_ktext_current();
+
+	for (int nid = 0; nid < kt->nr_nodes; nid++)
+		if (pfn >= kt->node[nid]->node_start_pfn && pfn < pgdat_end_pfn(kt->node[nid]))
+			return 1;
+	return 0;
+}
+static inline struct folio *pfn_folio(unsigned long pfn)
+{
+	struct aw_ktext *kt = aw_ktext_current();
+
+	for (int nid = 0; nid < kt->nr_nodes; nid++) {
+		pg_data_t *p = kt->node[nid];
+
+		if (pfn >= p->node_start_pfn && pfn < pgdat_end_pfn(p))
+			return &p->folios[pfn - p->node_start_pfn];
+	}
+	return NULL;
+}
+#define AW_KTEXT_ZERO_PFN	1UL
+static inline bool is_zero_pfn(unsigned long pfn) { return pfn == AW_KTEXT_ZERO_PFN; }
+static inline bool is_huge_zero_pmd(pmd_t pmd) { return false; }
+static inline spinlock_t *pmd_lockptr(struct mm_struct *mm, pmd_t *pmd)
+{
+	static __thread spinlock_t ptl;		/* one CPU: one table lock does */
+
+	return &ptl;
+}
+static inline pte_t *pte_offset_map_nolock(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+					   spinlock_t **ptlp)
+{
+	pmd_t v = pmdp_get(pmd);
+
+	if (!pmd_present(v) || pmd_trans_huge(v))
+		return NULL;
+	*ptlp = pmd_lockptr(mm, pmd);
+	return (pte_t *)__aw_table(v.pmd) + pte_index(addr);
+}
+#define pte_unmap(pte)			((void)(pte))
+#define pte_unmap_unlock(pte, ptl)	spin_unlock(ptl)
+
+/* arch/x86/mm/pgtable.c: ptep/pmdp_test_and_clear_young(); no MMU notifiers */
+static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep)
+{
+	int young = pte_young(*ptep);
+
+	ptep->pte &= ~_PAGE_ACCESSED;
+	return young;
+}
+static inline int pmdp_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr, pmd_t *pmdp)
+{
+	int young = pmd_young(*pmdp);
+
+	pmdp->pmd &= ~_PAGE_ACCESSED;
+	return young;
+}
+#define ptep_clear_young_notify		ptep_test_and_clear_young
+#define pmdp_clear_young_notify		pmdp_test_and_clear_young
+static inline bool mm_has_notifiers(struct mm_struct *mm) { return mm->has_notifiers; }
+
+/* the mm's locks and references (include/linux/mmap_lock.h, sched/mm.h) */
+static inline bool mmap_read_trylock(struct mm_struct *mm) { return true; }
+static inline void mmap_read_unlock(struct mm_struct *mm) { }
+static inline bool mmget_not_zero(struct mm_struct *mm) { return mm->mm_users ? ++mm->mm_users : 0; }
+static inline void mmput_async(struct mm_struct *mm) { mm->mm_users--; }
+#define mmput(mm)	mmput_async(mm)
+
+/* VMA predicates (include/linux/mm.h, hugetlb.h, shmem_fs.h, pagemap.h) */
+static inline bool vma_is_accessible(struct vm_area_struct *v) { return v->vm_flags & (VM_READ | VM_WRITE | VM_EXEC); }
+static inline bool is_vm_hugetlb_page(struct vm_area_struct *v) { return v->vm_flags & VM_HUGETLB; }
+static inline bool vma_is_anonymous(struct vm_area_struct *v) { return !v->vm_file; }
+static inline struct vm_area_struct *get_gate_vma(struct mm_struct *mm) { return NULL; }
+static inline bool mapping_unevictable(struct address_space *m) { return m->unevictable; }
+static inline bool shmem_mapping(struct address_space *m) { return m->shmem; }
+
+/* mm/vmscan.c helpers outside the CONFIG_LRU_GEN section */
+static inline bool cgroup_reclaim(struct scan_control *sc) { return sc->target_mem_cgroup; }
+static inline int reclaimer_offset(void) { return current_is_kswapd() ? 0 : PGSCAN_DIRECT - PGSCAN_KSWAPD; }
+
+/* include/linux/mm.h */
+#define lru_to_folio(head)	(list_entry((head)->prev, struct folio, lru))
+
+/* include/linux/hash.h: hash_ptr() */
+static inline u32 hash_ptr(const void *ptr, unsigned int bits) { return hash_long((unsigned long)ptr, bits); }
+
+/* include/linux/pagewalk.h; mm/pagewalk.c's walk_page_range() is in ktext_glue.h */
+static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			   const struct mm_walk_ops *ops, void *private);
+
+#define DECLARE_STATIC_KEY_TRUE(x)
+#define DECLARE_STATIC_KEY_FALSE(x)
+#define spin_lock_init(l)	((l)->locked = 0)
+
+#endif /* AW_KTEXT_OBJECTS_H */
