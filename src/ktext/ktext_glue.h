@@ -100,21 +100,26 @@ static struct file aw_file = { .f_mapping = &aw_mapping };
 #define AW_ENTER(kt)	struct aw_ktext *aw_saved = aw_ktext_cur; aw_ktext_cur = (kt)
 #define AW_LEAVE()	(aw_ktext_cur = aw_saved)
 
-static void *aw_table_alloc(void)
+/* A zeroed page-table page from the machine's chunks (never freed before the machine). */
+static void *aw_table_alloc(struct aw_ktext *kt)
 {
-	void *t = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	struct aw_pt_chunk *c = kt->nr_pt_chunks ? &kt->pt_chunks[kt->nr_pt_chunks - 1] : NULL;
 
-	if (t)
-		memset(t, 0, PAGE_SIZE);
-	return t;
-}
+	if (!c || c->used == AW_PT_CHUNK_PAGES) {
+		struct aw_pt_chunk *chunks = realloc(kt->pt_chunks, (kt->nr_pt_chunks + 1) * sizeof(*chunks));
+		void *base;
 
-static void aw_tables_free(unsigned long *table, int level)
-{
-	for (int i = 0; level > 1 && i < PTRS_PER_PTE; i++)
-		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
-			aw_tables_free(__aw_table(table[i]), level - 1);
-	free(table);
+		if (!chunks)
+			return NULL;
+		kt->pt_chunks = chunks;
+		base = aligned_alloc(PAGE_SIZE, AW_PT_CHUNK_PAGES * PAGE_SIZE);
+		if (!base)
+			return NULL;
+		memset(base, 0, AW_PT_CHUNK_PAGES * PAGE_SIZE);
+		c = &chunks[kt->nr_pt_chunks++];
+		*c = (struct aw_pt_chunk){ .base = base };
+	}
+	return (char *)c->base + (unsigned long)c->used++ * PAGE_SIZE;
 }
 
 static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid)
@@ -128,9 +133,10 @@ static void aw_destroy(struct aw_ktext *kt)
 {
 	if (!kt)
 		return;
+	for (int i = 0; i < kt->nr_pt_chunks; i++)
+		free(kt->pt_chunks[i].base);
+	free(kt->pt_chunks);
 	for (int i = 0; i < kt->nr_mms; i++) {
-		if (kt->mms[i]->pgd)
-			aw_tables_free((unsigned long *)kt->mms[i]->pgd, 4);
 		free(kt->mms[i]->vmas);
 		free(kt->mms[i]);
 	}
@@ -227,7 +233,7 @@ static int aw_mm_create(struct aw_ktext *kt, int memcg)
 		kt->cap_mms = cap;
 	}
 	mm = calloc(1, sizeof(*mm));
-	if (!mm || !(mm->pgd = aw_table_alloc())) {
+	if (!mm || !(mm->pgd = aw_table_alloc(kt))) {
 		free(mm);
 		return -1;
 	}
@@ -265,7 +271,8 @@ static int aw_vma_add(struct aw_ktext *kt, int mmi, unsigned long start, unsigne
 }
 
 /* The entry for addr at level 1 (PTE) or 2 (PMD), allocating tables down to it. */
-static unsigned long *aw_entry(struct mm_struct *mm, unsigned long addr, int level, bool alloc)
+static unsigned long *aw_entry(struct aw_ktext *kt, struct mm_struct *mm, unsigned long addr, int level,
+			       bool alloc)
 {
 	unsigned long *table = (unsigned long *)mm->pgd;
 	static const int shift[] = { 0, PAGE_SHIFT, PMD_SHIFT, PUD_SHIFT, PGDIR_SHIFT };
@@ -274,7 +281,7 @@ static unsigned long *aw_entry(struct mm_struct *mm, unsigned long addr, int lev
 		unsigned long *e = &table[(addr >> shift[l]) & 511];
 
 		if (!(*e & _PAGE_PRESENT)) {
-			void *t = alloc ? aw_table_alloc() : NULL;
+			void *t = alloc ? aw_table_alloc(kt) : NULL;
 
 			if (!t)
 				return NULL;
@@ -315,7 +322,7 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	vma = aw_find_vma(mm, addr);
 	if (!vma || addr < vma->vm_start || (thp && ((addr & ~PMD_MASK) || addr + PMD_SIZE > vma->vm_end)))
 		return -1;
-	e = aw_entry(mm, addr, thp ? 2 : 1, true);
+	e = aw_entry(kt, mm, addr, thp ? 2 : 1, true);
 	if (!e || *e)
 		return -1;
 	pfn = aw_alloc_pfns(kt, nid, thp ? HPAGE_PMD_ORDER : 0);
@@ -328,7 +335,8 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	AW_ENTER(kt);
 	folio = pfn_folio(pfn);
 	*folio = (struct folio){ .nid = nid, .memcg = mm->owner_memcg, .order = thp ? HPAGE_PMD_ORDER : 0,
-				 .refcount = 1, .anon = !vma->vm_file };
+				 .refcount = 1, .mapcount = 1, .anon = !vma->vm_file };
+	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
 	if (folio->anon)
 		folio_set_swapbacked(folio);
 	/* folio_add_lru() inside a fault: lru_gen_in_fault() sets PG_active */
@@ -366,10 +374,10 @@ static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr)
 static bool aw_pte_young(struct aw_ktext *kt, int mmi, unsigned long addr)
 {
 	struct mm_struct *mm = aw_mm(kt, mmi);
-	unsigned long *e = mm ? aw_entry(mm, addr, 1, false) : NULL;
+	unsigned long *e = mm ? aw_entry(kt, mm, addr, 1, false) : NULL;
 
 	if (!e && mm)
-		e = aw_entry(mm, addr, 2, false);
+		e = aw_entry(kt, mm, addr, 2, false);
 	return e && (*e & _PAGE_ACCESSED);
 }
 
@@ -387,15 +395,20 @@ static int aw_age(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, in
 	if (!lruvec)
 		return -EINVAL;
 	AW_ENTER(kt);
+#if AW_KTEXT_FORM_set_mm_walk == 1
 	set_mm_walk(NULL, true);
+#else
+	set_mm_walk(NULL);
+#endif
 #if AW_KTEXT_FORM_run_aging == 1
 	err = run_aging(lruvec, seq, swappiness != 0, force_scan);
 #elif AW_KTEXT_FORM_run_aging == 2
 	err = run_aging(lruvec, seq, swappiness, force_scan);
 #elif AW_KTEXT_FORM_run_aging == 3
 	{
-		struct scan_control sc = { .may_swap = swappiness != 0, .gfp_mask = GFP_KERNEL,
-					   .reclaim_idx = MAX_NR_ZONES - 1, .swappiness = swappiness };
+		/* lru_gen_seq_write()'s scan_control */
+		struct scan_control sc = { .may_writepage = true, .may_unmap = true, .may_swap = true,
+					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL };
 
 		err = run_aging(lruvec, seq, &sc, swappiness != 0, force_scan);
 	}
@@ -503,7 +516,7 @@ static bool aw_bloom_test_pmd(struct aw_ktext *kt, int memcg, int nid, unsigned 
 {
 	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
 	struct mm_struct *mm = aw_mm(kt, mmi);
-	unsigned long *pmd = mm ? aw_entry(mm, addr, 2, false) : NULL;
+	unsigned long *pmd = mm ? aw_entry(kt, mm, addr, 2, false) : NULL;
 	bool ok;
 
 	if (!lruvec || !pmd)

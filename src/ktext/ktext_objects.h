@@ -29,6 +29,7 @@ struct folio {
 	int nid;			/* folio_nid(): the kernel encodes it in flags */
 	unsigned int order;
 	int refcount;
+	int mapcount;			/* folio_mapped() */
 	bool anon;			/* folio_test_anon(): the kernel tags folio->mapping */
 	bool freed;			/* on no list, not mapped */
 };
@@ -70,8 +71,12 @@ struct vm_area_struct {
 #define VM_MIXEDMAP		0x10000000UL
 #define VM_SPECIAL		(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
 
+/* include/linux/mm_types_task.h: the RSS counters 6.1's should_skip_mm() reads */
+enum { MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES, NR_MM_COUNTERS };
+
 struct mm_struct {
 	pgd_t *pgd;
+	unsigned long rss[NR_MM_COUNTERS];	/* get_mm_counter() */
 	int mm_users;
 	struct vm_area_struct *vmas;	/* sorted, non-overlapping */
 	int nr_vmas;
@@ -109,8 +114,7 @@ static inline struct vm_area_struct *vma_next(struct vma_iterator *vmi)
 struct pglist_data;
 struct lruvec {
 	spinlock_t lru_lock;
-	struct lru_gen_folio lrugen;
-	struct lru_gen_mm_state mm_state;
+	AW_KTEXT_LRUVEC_MGLRU		/* the tree's own: lrugen, mm_state */
 	struct pglist_data *pgdat;
 	struct mem_cgroup *memcg;	/* lruvec_memcg(): mem_cgroup_per_node's memcg */
 };
@@ -196,6 +200,16 @@ struct aw_ktext {
 	struct mm_struct **mms;
 	int nr_mms, cap_mms;
 	unsigned long node_used[MAX_NUMNODES];	/* pfns handed out per node */
+	/*
+	 * Page-table pages come from chunks of this machine, so that
+	 * pfn_valid() holds for them as it does in the kernel (6.1's
+	 * get_pmd_pfn() checks a non-leaf PMD's pfn too).
+	 */
+	struct aw_pt_chunk {
+		void *base;
+		unsigned int used;
+	} *pt_chunks;
+	int nr_pt_chunks;
 };
 
 /* The machine the text is running on (set by the glue around each call). */
@@ -245,6 +259,9 @@ AW_FOLIO_FLAG(swapbacked, PG_swapbacked)
 AW_FOLIO_FLAG(swapcache, PG_swapcache)
 AW_FOLIO_FLAG(unevictable, PG_unevictable)
 AW_FOLIO_FLAG(mlocked, PG_mlocked)
+AW_FOLIO_FLAG(locked, PG_locked)
+static inline bool folio_mapped(struct folio *f) { return f->mapcount > 0; }
+static inline unsigned long get_mm_counter(struct mm_struct *mm, int member) { return mm->rss[member]; }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
 static inline bool folio_test_anon(struct folio *f) { return f->anon; }
 static inline bool folio_test_large(struct folio *f) { return f->order > 0; }
@@ -277,6 +294,18 @@ static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct 
 }
 /* mm_inline.h: __update_lru_size() keeps the vmstat counters MGLRU does not read */
 static inline void __update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr) { }
+#define mem_cgroup_update_lru_size(lruvec, lru, zid, nr)	do { } while (0)
+#define __mod_lruvec_state(lruvec, idx, val)		do { } while (0)
+/*
+ * mm_inline.h: lruvec_add_folio_tail(), where 6.1's sort_folio() puts an
+ * unevictable folio back: MGLRU declines it, and the machine has no
+ * unevictable list -- a warning, never a silent loss.
+ */
+static inline bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+static inline void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *folio)
+{
+	WARN_ON_ONCE(!lru_gen_add_folio(lruvec, folio, true));
+}
 static inline bool mem_cgroup_disabled(void) { return false; }
 static inline bool mem_cgroup_trylock_pages(struct mem_cgroup *memcg) { return true; }
 static inline void mem_cgroup_unlock_pages(void) { }
@@ -286,6 +315,7 @@ static inline void mem_cgroup_put(struct mem_cgroup *memcg) { }
 static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg) { return memcg->nr_swap_pages; }
 
 /* include/linux/mm.h, pgtable.h: pfns, the zero page, table locks */
+#define AW_PT_CHUNK_PAGES	256
 static inline int pfn_valid(unsigned long pfn)
 {
 	struct aw_ktext *kt = aw_ktext_current();
@@ -293,6 +323,12 @@ static inline int pfn_valid(unsigned long pfn)
 	for (int nid = 0; nid < kt->nr_nodes; nid++)
 		if (pfn >= kt->node[nid]->node_start_pfn && pfn < pgdat_end_pfn(kt->node[nid]))
 			return 1;
+	for (int i = 0; i < kt->nr_pt_chunks; i++) {
+		unsigned long base = (unsigned long)kt->pt_chunks[i].base >> PAGE_SHIFT;
+
+		if (pfn >= base && pfn < base + AW_PT_CHUNK_PAGES)
+			return 1;
+	}
 	return 0;
 }
 static inline struct folio *pfn_folio(unsigned long pfn)
@@ -325,6 +361,12 @@ static inline pte_t *pte_offset_map_nolock(struct mm_struct *mm, pmd_t *pmd, uns
 		return NULL;
 	*ptlp = pmd_lockptr(mm, pmd);
 	return (pte_t *)__aw_table(v.pmd) + pte_index(addr);
+}
+/* 6.1's walk_pte_range(): pte_lockptr() then pte_offset_map() */
+#define pte_lockptr(mm, pmd)		pmd_lockptr(mm, pmd)
+static inline pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
+{
+	return (pte_t *)__aw_table(pmd->pmd) + pte_index(addr);
 }
 #define pte_unmap(pte)			((void)(pte))
 #define pte_unmap_unlock(pte, ptl)	spin_unlock(ptl)

@@ -36,6 +36,24 @@ struct scan_control;
 struct task_struct;
 struct vm_area_struct;
 
+/*
+ * include/linux/kconfig.h: IS_ENABLED() for the configuration
+ * tools/ktext-extract fixes with unifdef (and =n for everything else).
+ */
+#define CONFIG_LRU_GEN 1
+#define CONFIG_LRU_GEN_WALKS_MMU 1
+#define CONFIG_TRANSPARENT_HUGEPAGE 1
+#define CONFIG_MEMCG 1
+#define CONFIG_NUMA 1
+#define CONFIG_MMU 1
+#define CONFIG_SWAP 1
+#define CONFIG_64BIT 1
+#define AW_ARG_PLACEHOLDER_1 0,
+#define aw_take_second_arg(ignored, val, ...) val
+#define aw_is_defined3(arg1_or_junk) aw_take_second_arg(arg1_or_junk 1, 0)
+#define aw_is_defined2(val) aw_is_defined3(AW_ARG_PLACEHOLDER_##val)
+#define IS_ENABLED(option) aw_is_defined2(option)
+
 /* include/linux/compiler*.h */
 #undef __always_inline
 #define likely(x)		__builtin_expect(!!(x), 1)
@@ -97,6 +115,14 @@ static inline bool test_and_clear_bit(long nr, unsigned long *addr)
 
 	clear_bit(nr, addr);
 	return old;
+}
+static inline unsigned int bitmap_weight(const unsigned long *map, unsigned int nbits)
+{
+	unsigned int w = 0;
+
+	for (unsigned int i = 0; i < nbits; i++)
+		w += test_bit(i, map);
+	return w;
 }
 static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)
 {
@@ -255,7 +281,24 @@ typedef struct { int locked; } spinlock_t;
 #define rcu_dereference_protected(p, c)	(p)
 #define rcu_dereference(p)	(p)
 #define cond_resched()		do { } while (0)
+#define barrier()		__asm__ __volatile__("" ::: "memory")
 #define need_resched()		false
+
+/*
+ * include/linux/wait.h: 6.1 lets a second aging walker sleep until the first
+ * is done.  One CPU has no second walker: a wait whose condition is false
+ * would sleep forever, so it is a warning and -ERESTARTSYS instead.
+ */
+struct wait_queue_head {
+	int sleepers;
+};
+typedef struct wait_queue_head wait_queue_head_t;
+#define init_waitqueue_head(wq)		((wq)->sleepers = 0)
+#define wq_has_sleeper(wq)		((wq)->sleepers > 0)
+#define wake_up_all(wq)			do { } while (0)
+#define ERESTARTSYS			512
+#define wait_event_killable(wq, cond)	(WARN_ON_ONCE(!(cond)) ? -ERESTARTSYS : 0)
+#define PAGEVEC_SIZE			15	/* include/linux/pagevec.h, 6.1 */
 
 /* include/linux/gfp_types.h: the flags kernel text passes to allocators we ignore */
 #define __GFP_HIGH		0x20u
@@ -350,6 +393,7 @@ static inline bool pmd_devmap(pmd_t p) { return false; }
 static inline unsigned long pmd_pfn(pmd_t p) { return (p.pmd & PTE_PFN_MASK) >> PAGE_SHIFT; }
 static inline pmd_t pmdp_get_lockless(pmd_t *p) { return READ_ONCE(*p); }
 static inline pmd_t pmdp_get(pmd_t *p) { return READ_ONCE(*p); }
+#define pmd_read_atomic(p)	pmdp_get(p)
 
 static inline bool pud_present(pud_t p) { return p.pud & _PAGE_PRESENT; }
 static inline bool pud_none(pud_t p) { return !p.pud; }

@@ -52,6 +52,12 @@ static void test_walk(const struct aw_ktext_ops *ops)
 
 	printf("  %s (Linux %u.%u.%u%s)\n", ops->name, ops->version >> 16, (ops->version >> 8) & 255,
 	       ops->version & 255, ops->series ? " + series" : "");
+	/* the figures below are worked out for these releases' rules */
+	if (ops->version >> 8 != 0x0601 && ops->version >> 8 != 0x060c) {
+		printf("  %s: no hand-computed figures for this release; add them\n", ops->name);
+		CHECK(!"a release test_ktext has no figures for");
+		return;
+	}
 	CHECK(kt != NULL);
 	if (!kt)
 		return;
@@ -165,25 +171,44 @@ static void test_walk(const struct aw_ktext_ops *ops)
 	/* four generations again (3 .. 6): not forced is refused, forced runs */
 	CHECK_EQ(ops->age(kt, 0, 0, 6, 60, false), -ERANGE);
 	CHECK_EQ(ops->age(kt, 0, 0, 6, 60, true), 0);
-	/*
-	 * That forced pass walked the mm again without the bitmap or the
-	 * Bloom filter: 1024 leaves; the one PTE still young is the sparse
-	 * one touched before pass 2, so sparse[0] is promoted to
-	 * lru_gen_from_seq(6) = 2.  No PMD is suitable.  inc_max_seq() then
-	 * retired seq 3 with inc_min_seq(): its 55 folios go one generation
-	 * up, to seq 4's slot 0 (10 already there): min_seq 4, max_seq 7.
-	 */
 	CHECK_EQ(ops->max_seq(kt, 0, 0), 7);
 	CHECK_EQ(ops->min_seq(kt, 0, 0, 0), 4);
 	CHECK_EQ(ops->min_seq(kt, 0, 0, 1), 4);
-	CHECK_EQ(stat(ops, kt, "MM_LEAF_TOTAL"), 2560);
-	CHECK_EQ(stat(ops, kt, "MM_LEAF_YOUNG"), 77);
-	CHECK_EQ(stat(ops, kt, "MM_NONLEAF_FOUND"), 5);
+	if (ops->version >> 8 == 0x0601) {
+		/*
+		 * 6.1: walk_pmd_range() applies the non-leaf PMD young gate
+		 * under force_scan too, and pass 2 cleared both PMD entries'
+		 * accessed bits (walk_pmd_range_locked()); nothing touched
+		 * them since, so the forced pass skips both PMDs: no leaf is
+		 * read and sparse[0] keeps its generation.  inc_max_seq()
+		 * retires seq 3: all 56 of its folios go to seq 4's slot 0.
+		 */
+		CHECK_EQ(stat(ops, kt, "MM_LEAF_TOTAL"), 1536);
+		CHECK_EQ(stat(ops, kt, "MM_LEAF_YOUNG"), 76);
+		CHECK_EQ(stat(ops, kt, "MM_NONLEAF_TOTAL"), 6);	/* 2 per walk, 3 walks */
+		CHECK_EQ(stat(ops, kt, "MM_LEAF_OLD"), 54);		/* pass 2: the dense PMD's untouched 54 */
+		CHECK_EQ(stat(ops, kt, "MM_NONLEAF_FOUND"), 3);
+		CHECK_EQ(ops->folio_gen(kt, sparse[0]), 0);
+		CHECK_EQ(ops->nr_pages(kt, 0, 0, 0, 0), 66);
+		CHECK_EQ(ops->nr_pages(kt, 0, 0, 2, 0), 0);
+	} else {
+		/*
+		 * 6.12: force_scan bypasses the PMD young gate and the Bloom
+		 * filter: 1024 leaves; the one PTE still young is the sparse
+		 * one touched before pass 2, so sparse[0] is promoted to
+		 * lru_gen_from_seq(6) = 2.  No PMD is suitable.  inc_max_seq()
+		 * then retires seq 3: its other 55 folios go one generation up,
+		 * to seq 4's slot 0 (10 already there).
+		 */
+		CHECK_EQ(stat(ops, kt, "MM_LEAF_TOTAL"), 2560);
+		CHECK_EQ(stat(ops, kt, "MM_LEAF_YOUNG"), 77);
+		CHECK_EQ(stat(ops, kt, "MM_NONLEAF_FOUND"), 5);
+		CHECK_EQ(ops->folio_gen(kt, sparse[0]), 2);
+		CHECK_EQ(ops->nr_pages(kt, 0, 0, 0, 0), 65);
+		CHECK_EQ(ops->nr_pages(kt, 0, 0, 2, 0), 1);
+	}
 	CHECK_EQ(stat(ops, kt, "MM_NONLEAF_ADDED"), 1);
-	CHECK_EQ(ops->folio_gen(kt, sparse[0]), 2);
 	CHECK_EQ(ops->folio_gen(kt, sparse[1]), 0);
-	CHECK_EQ(ops->nr_pages(kt, 0, 0, 0, 0), 65);
-	CHECK_EQ(ops->nr_pages(kt, 0, 0, 2, 0), 1);
 	CHECK_EQ(ops->nr_pages(kt, 0, 0, 3, 0), 0);
 
 	const char *last = NULL;
