@@ -79,7 +79,7 @@ foreach(entry ${aw_trees})
   endif()
   string(MAKE_C_IDENTIFIER ${name} cname)
   set(args --tree ${tree} --name ${name} --shim ${AW_KTEXT_DIR} --roots ${AW_KTEXT_DIR}/roots.txt
-      --cache ${AGEWALK_KTEXT_CACHE})
+      --cache ${AGEWALK_KTEXT_CACHE} --cc ${CMAKE_C_COMPILER})
   set(deps ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${AW_KTEXT_DIR}/roots.txt ${aw_shim})
   if(NOT IS_DIRECTORY ${tree})
     list(APPEND deps ${tree})

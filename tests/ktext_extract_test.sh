@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tools/ktext-extract on bad input: each case gets one line naming the tree
+# and what is wrong, exit status 2, and no output file (a half-built variant
+# never joins a build).  The cases that need real kernel text start from
+# Debian's linux-source-6.12 tarball and skip (77) without it.
+#   ktext_extract_test.sh SRCDIR WORKDIR CC [TARBALL]
+set -u
+src=$1 work=$2 cc=$3 tarball=${4:-/usr/src/linux-source-6.12.tar.xz}
+x="$src/tools/ktext-extract"
+fail=0
+rm -rf "$work" && mkdir -p "$work"
+
+# expect NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN, no output
+expect() {
+	local name=$1 pat=$2
+	shift 2
+	rm -f "$work/out.c"
+	"$x" --name k-test --shim "$src/src/ktext" --out "$work/out.c" --cache "$work/cache" "$@" \
+		>"$work/stdout" 2>"$work/stderr"
+	local rc=$? lines
+	lines=$(wc -l <"$work/stderr")
+	if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$work/stderr" || [ -e "$work/out.c" ]; then
+		echo "FAIL $name: rc=$rc lines=$lines: $(head -c 300 "$work/stderr")"
+		fail=1
+	else
+		echo "ok   $name: $(cat "$work/stderr")"
+	fi
+}
+
+roots="$src/src/ktext/roots.txt"
+mkdir -p "$work/empty"
+expect not-a-tree "not a kernel tree" --tree "$work/empty" --roots "$roots"
+echo garbage >"$work/garbage.tar.xz"
+expect not-a-tarball "neither a kernel tree nor a tarball" --tree "$work/garbage.tar.xz" --roots "$roots"
+expect no-such-path "no such directory or tarball" --tree "$work/nope" --roots "$roots"
+
+if [ ! -f "$tarball" ]; then
+	echo "skip: $tarball absent (apt-get install linux-source-6.12)"
+	[ $fail -eq 0 ] && exit 77
+	exit 1
+fi
+tree="$work/tree"
+"$x" --tree "$tarball" --name k-test --shim "$src/src/ktext" --roots "$roots" --out "$work/x.c" \
+	--cache "${AGEWALK_KTEXT_CACHE:-$HOME/.cache/agewalk-ktext}" --stage "$tree" || exit 1
+
+# the pristine tree extracts and compiles
+if "$x" --tree "$tree" --name k-test --shim "$src/src/ktext" --roots "$roots" --out "$work/ok.c" \
+	--cc "$cc" >/dev/null 2>"$work/stderr" && [ -s "$work/ok.c" ]; then
+	echo "ok   pristine tree"
+else
+	echo "FAIL pristine tree: $(cat "$work/stderr")"
+	fail=1
+fi
+
+echo "no_such_function" >"$work/roots"
+expect unknown-root "has no no_such_function()" --tree "$tree" --roots "$work/roots"
+
+# a release whose entry point has a signature the glue does not know
+cp -r "$tree" "$work/newsig"
+sed -i 's/^static bool try_to_inc_max_seq(struct lruvec \*lruvec, unsigned long seq,/static bool try_to_inc_max_seq(struct lruvec *lruvec, unsigned long seq, int flags,/' \
+	"$work/newsig/mm/vmscan.c"
+expect unknown-signature "try_to_inc_max_seq(.*int flags.*signature the glue does not know" \
+	--tree "$work/newsig" --roots "$roots" --cc "$cc"
+
+# a release that calls a kernel function the shim lacks
+cp -r "$tree" "$work/newstub"
+ln=$(grep -n '^static void walk_mm(struct mm_struct \*mm, struct lru_gen_mm_walk \*walk)$' \
+	"$work/newstub/mm/vmscan.c" | cut -d: -f1)
+sed -i "$((ln + 1))s/^{\$/{ mm_future_helper(mm);/" "$work/newstub/mm/vmscan.c"
+expect missing-stub "shim lacks function mm_future_helper, used by walk_mm() at mm/vmscan.c:" \
+	--tree "$work/newstub" --roots "$roots" --cc "$cc"
+
+# a series that does not apply
+mkdir -p "$work/series"
+cat >"$work/series/0001-bad.patch" <<'PATCH'
+--- a/mm/vmscan.c
++++ b/mm/vmscan.c
+@@ -10,3 +10,3 @@
+ this context
+-is not in
++any kernel
+ tree at all
+PATCH
+echo 0001-bad.patch >"$work/series/series"
+expect series-rejected "series patch 0001-bad.patch does not apply: .*FAILED" \
+	--tree "$tree" --roots "$roots" --series "$work/series"
+echo 0002-missing.patch >"$work/series/series"
+expect series-missing-patch "0002-missing.patch" --tree "$tree" --roots "$roots" --series "$work/series"
+
+exit $fail
