@@ -17,7 +17,7 @@
 # series' NOTES.md; it needs a configured kernel tree, too slow for here.
 # usage: ktext_series_test.sh SRCDIR TARBALL WORKDIR [SERIES]
 set -u
-src=$(cd "$1" && pwd) tarball=$2 work=$3 name=${4:-pud-v3}
+src=$(cd "$1" && pwd) tarball=$2 work=$(realpath -m "$3") name=${4:-pud-v3}
 series=$src/src/ktext/series/$name
 target_sublevel=117
 
@@ -65,7 +65,10 @@ for p in "${patches[@]}"; do
 	(cd "$work/tree" && patch -p1 -s --fuzz=0 --no-backup-if-mismatch <"$series/$p") ||
 		fail "$p: applies in the dry run, not for real"
 	if command -v git >/dev/null; then
-		out=$(cd "$work/git" && git apply --check "$series/$p" 2>&1 && git apply "$series/$p" 2>&1) ||
+		# outside any repository, or git apply, run from inside one (a build
+		# directory in the source tree), skips the paths outside the directory
+		out=$(cd "$work/git" && export GIT_CEILING_DIRECTORIES=$work &&
+		      git apply --check "$series/$p" 2>&1 && git apply "$series/$p" 2>&1) ||
 			fail "$p: git apply: $(grep -m1 error: <<<"$out")"
 	fi
 done
