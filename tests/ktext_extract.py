@@ -13,7 +13,7 @@ and Debian's tar is sorted by path.  So a binary search over the blocks,
 decompressing only the first few KiB of each probed block to read the
 name of the first tar header in it, finds the block holding a member, and
 only that block (and the next, if the member runs over) is decompressed
-in full.  About 1 s instead of 20.
+in full.  About 3 s instead of 15-35.
 
 When the shortcut does not hold (a tarball that is not sorted, a single
 xz block, no xz on PATH), the member is not found where the search says;
@@ -188,13 +188,14 @@ def main(argv):
                 die(f"{tarball}: no tar header at the start", 2)
             top = first[1].split("/")[0] + "/"
             probes[0] = first
+            # members found from the same start point share one scan
+            starts = {}
             for m in sorted(members, key=lambda m: key(top + m)):
-                if m not in members:
-                    continue               # already written by an earlier scan
-                start = locate(fh, blocks, top + m, probes)
+                starts.setdefault(locate(fh, blocks, top + m, probes), []).append(m)
+            for start, group in sorted(starts.items()):
                 index = max(i for i, b in enumerate(blocks) if b[3] <= start)
                 tar = tarfile.open(fileobj=BlockStream(fh, blocks, index, start), mode="r|")
-                scan(tar, members, dest, top, top + m)
+                scan(tar, members, dest, top, top + group[-1])
         if members:
             # the slow, sure way: one pass over the whole stream
             with tarfile.open(tarball, "r|*") as tar:
