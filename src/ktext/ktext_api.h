@@ -36,6 +36,18 @@ struct aw_ktext;
 #define AW_KTEXT_YOUNG		0x1	/* the PTE (or PMD) has its accessed bit set */
 #define AW_KTEXT_DIRTY		0x2
 #define AW_KTEXT_THP		0x4	/* a PMD-mapped folio of HPAGE_PMD_ORDER */
+#define AW_KTEXT_ZERO		0x8	/* the zero page (an anonymous read fault), no folio */
+
+/*
+ * Page-table pages and mm structs have the kernel addresses the model gives
+ * them (src/sim/pgtable.h, mmops.c) as far as the Bloom filters can tell:
+ * hash_ptr() hashes the model's address of the table entry, so both
+ * implementations insert the same keys when both allocated their tables in
+ * the same order (docs/ktext.md).
+ */
+#define AW_KTEXT_KVA_TABLES	0xffff888100000000UL
+#define AW_KTEXT_KVA_MMS	0xffff888200000000UL	/* mm n at + n * AW_KTEXT_MM_OBJ_SIZE */
+#define AW_KTEXT_MM_OBJ_SIZE	0x500UL
 
 struct aw_ktext_ops {
 	const char *name;		/* the variant: k6.12, k6.1, k6.12+pud */
@@ -58,8 +70,13 @@ struct aw_ktext_ops {
 	 * folio_add_lru() does inside a fault.  Returns its pfn, or -1.
 	 */
 	long (*map)(struct aw_ktext *kt, int mm, unsigned long addr, int nid, unsigned int flags);
-	/* the hardware sets the accessed bit of addr's leaf entry */
-	void (*touch)(struct aw_ktext *kt, int mm, unsigned long addr);
+	/*
+	 * An access to a mapped page: the hardware walk sets the accessed bit
+	 * at every level, and the dirty bit of the leaf with AW_KTEXT_DIRTY.
+	 */
+	void (*touch)(struct aw_ktext *kt, int mm, unsigned long addr, unsigned int flags);
+	/* context_switch(): lru_gen_use_mm() */
+	void (*use_mm)(struct aw_ktext *kt, int mm);
 	/*
 	 * The debugfs aging command (`+ memcg nid seq swappiness force`):
 	 * the kernel's run_aging() with a walk allocated for the task, as
@@ -74,6 +91,8 @@ struct aw_ktext_ops {
 	unsigned long (*max_seq)(struct aw_ktext *kt, int memcg, int nid);
 	unsigned long (*min_seq)(struct aw_ktext *kt, int memcg, int nid, int type);
 	long (*nr_pages)(struct aw_ktext *kt, int memcg, int nid, int gen, int type);
+	/* the pfn mapped at addr (PTE or PMD), -1 if none or the zero page */
+	long (*pfn_at)(struct aw_ktext *kt, int mm, unsigned long addr);
 	/* folio_lru_gen() of the folio at pfn, -1 if none; its AW_KTEXT_F_* flags */
 	int (*folio_gen)(struct aw_ktext *kt, long pfn);
 	unsigned long (*folio_flags)(struct aw_ktext *kt, long pfn);
@@ -83,6 +102,13 @@ struct aw_ktext_ops {
 	/* test_bloom_filter() for the PMD entry covering addr in mm, at seq */
 	bool (*bloom_test_pmd)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int mm,
 			       unsigned long addr);
+	/*
+	 * Copy the lruvec's Bloom filter for seq at level (0: the PMD filter;
+	 * 1: a series' PUD filter) into out (1 << 15 bits); false if the tree
+	 * has no such level or the filter was never allocated.
+	 */
+	bool (*bloom_bits)(struct aw_ktext *kt, int memcg, int nid, int level, unsigned long seq,
+			   unsigned long *out);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
 	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
 };

@@ -15,6 +15,26 @@
 #define AW_CAT2(a, b)	a##b
 #define AW_CAT(a, b)	AW_CAT2(a, b)
 
+/* the mm_state's counters: stats[NR_HIST_GENS][NR_MM_STATS], hist 0 without LRU_GEN_STATS */
+#define AW_KTEXT_MM_STATS(lruvec)	((lruvec)->mm_state.stats[0])
+#if AW_KTEXT_FORM_test_bloom_filter == 1
+#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(get_mm_state(lruvec), seq, pmd)
+#define AW_KTEXT_BLOOM_FILTER(lruvec, level, seq) \
+	((level) == 0 ? (lruvec)->mm_state.filters[filter_gen_from_seq(seq)] : NULL)
+#elif AW_KTEXT_FORM_test_bloom_filter == 2
+#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(lruvec, seq, pmd)
+#define AW_KTEXT_BLOOM_FILTER(lruvec, level, seq) \
+	((level) == 0 ? (lruvec)->mm_state.filters[filter_gen_from_seq(seq)] : NULL)
+#elif AW_KTEXT_FORM_test_bloom_filter == 3
+#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd) \
+	test_bloom_filter(get_mm_state(lruvec), BLOOM_FILTER_PMD, seq, pmd)
+#define AW_KTEXT_BLOOM_FILTER(lruvec, level, seq) \
+	((lruvec)->mm_state.filters[(level) ? BLOOM_FILTER_PUD : BLOOM_FILTER_PMD][filter_gen_from_seq(seq)])
+#else
+#error "unknown test_bloom_filter() form"
+#endif
+
+
 /* mm/mmap.c: find_vma(): the first VMA ending above addr */
 static struct vm_area_struct *aw_find_vma(struct mm_struct *mm, unsigned long addr)
 {
@@ -145,8 +165,9 @@ static void aw_destroy(struct aw_ktext *kt)
 		for (int n = 0; n < kt->nr_nodes && kt->memcg[m]; n++) {
 			struct lruvec *lruvec = aw_lruvec(kt, m, n);
 
-			for (int i = 0; lruvec && i < NR_BLOOM_FILTERS; i++)
-				bitmap_free(lruvec->mm_state.filters[i]);
+			for (int level = 0; lruvec && level < 2; level++)
+				for (unsigned long seq = 0; seq < NR_BLOOM_FILTERS; seq++)
+					bitmap_free(AW_KTEXT_BLOOM_FILTER(lruvec, level, seq));
 			free(kt->memcg[m]->nodeinfo[n]);
 		}
 		free(kt->memcg[m]);
@@ -325,6 +346,13 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	e = aw_entry(kt, mm, addr, thp ? 2 : 1, true);
 	if (!e || *e)
 		return -1;
+	if (flags & AW_KTEXT_ZERO) {
+		if (thp)
+			return -1;
+		*e = AW_KTEXT_ZERO_PFN << PAGE_SHIFT | _PAGE_PRESENT | _PAGE_USER |
+		     (flags & AW_KTEXT_YOUNG ? _PAGE_ACCESSED : 0);
+		return 0;
+	}
 	pfn = aw_alloc_pfns(kt, nid, thp ? HPAGE_PMD_ORDER : 0);
 	if (pfn < 0)
 		return -1;
@@ -343,12 +371,11 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	folio_set_active(folio);
 	folio_set_lru(folio);
 	lru_gen_add_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
-	lru_gen_use_mm(mm);			/* the faulting task is running */
 	AW_LEAVE();
 	return pfn;
 }
 
-static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr)
+static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr, unsigned int flags)
 {
 	struct mm_struct *mm = aw_mm(kt, mmi);
 	unsigned long *table, *e;
@@ -362,13 +389,40 @@ static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr)
 		if (!(*e & _PAGE_PRESENT))
 			return;
 		*e |= _PAGE_ACCESSED;
-		if (*e & _PAGE_PSE || shift == PAGE_SHIFT)
+		if (*e & _PAGE_PSE || shift == PAGE_SHIFT) {
+			if (flags & AW_KTEXT_DIRTY)
+				*e |= _PAGE_DIRTY;
 			break;
+		}
 		table = __aw_table(*e);
 	}
+}
+
+static void aw_use_mm(struct aw_ktext *kt, int mmi)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+
+	if (!mm)
+		return;
 	AW_ENTER(kt);
 	lru_gen_use_mm(mm);
 	AW_LEAVE();
+}
+
+static long aw_pfn_at(struct aw_ktext *kt, int mmi, unsigned long addr)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *e = mm ? aw_entry(kt, mm, addr, 1, false) : NULL;
+	unsigned long pfn;
+
+	if (!e && mm)
+		e = aw_entry(kt, mm, addr, 2, false);
+	if (!e || !(*e & _PAGE_PRESENT))
+		return -1;
+	pfn = (*e & PTE_PFN_MASK) >> PAGE_SHIFT;
+	if (*e & _PAGE_PSE)
+		pfn += (addr & ~PMD_MASK) >> PAGE_SHIFT;
+	return pfn == AW_KTEXT_ZERO_PFN ? -1 : (long)pfn;
 }
 
 static bool aw_pte_young(struct aw_ktext *kt, int mmi, unsigned long addr)
@@ -491,16 +545,6 @@ static unsigned long aw_folio_flags(struct aw_ktext *kt, long pfn)
 	       (folio_test_dirty(f) ? AW_KTEXT_F_DIRTY : 0) | (folio_test_reclaim(f) ? AW_KTEXT_F_RECLAIM : 0);
 }
 
-/* the mm_state's counters: stats[NR_HIST_GENS][NR_MM_STATS], hist 0 without LRU_GEN_STATS */
-#define AW_KTEXT_MM_STATS(lruvec)	((lruvec)->mm_state.stats[0])
-#if AW_KTEXT_FORM_test_bloom_filter == 1
-#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(get_mm_state(lruvec), seq, pmd)
-#elif AW_KTEXT_FORM_test_bloom_filter == 2
-#define AW_KTEXT_TEST_BLOOM_PMD(lruvec, seq, pmd)	test_bloom_filter(lruvec, seq, pmd)
-#else
-#error "unknown test_bloom_filter() form"
-#endif
-
 static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
 
 static void aw_mm_stats(struct aw_ktext *kt, int memcg, int nid, unsigned long *out)
@@ -527,6 +571,18 @@ static bool aw_bloom_test_pmd(struct aw_ktext *kt, int memcg, int nid, unsigned 
 	return ok;
 }
 
+static bool aw_bloom_bits(struct aw_ktext *kt, int memcg, int nid, int level, unsigned long seq,
+			  unsigned long *out)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	const unsigned long *filter = lruvec ? AW_KTEXT_BLOOM_FILTER(lruvec, level, seq) : NULL;
+
+	if (!filter)
+		return false;
+	memcpy(out, filter, BIT(BLOOM_FILTER_SHIFT) / 8);
+	return true;
+}
+
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
 {
 	if (last)
@@ -548,6 +604,8 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.vma_add = aw_vma_add,
 	.map = aw_map,
 	.touch = aw_touch,
+	.use_mm = aw_use_mm,
+	.pfn_at = aw_pfn_at,
 	.age = aw_age,
 	.inc_min_seq = aw_inc_min_seq,
 	.max_seq = aw_max_seq,
@@ -558,6 +616,7 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.pte_young = aw_pte_young,
 	.mm_stats = aw_mm_stats,
 	.bloom_test_pmd = aw_bloom_test_pmd,
+	.bloom_bits = aw_bloom_bits,
 	.warnings = aw_warnings,
 };
 

@@ -412,8 +412,39 @@ static inline int reclaimer_offset(void) { return current_is_kswapd() ? 0 : PGSC
 /* include/linux/mm.h */
 #define lru_to_folio(head)	(list_entry((head)->prev, struct folio, lru))
 
-/* include/linux/hash.h: hash_ptr() */
-static inline u32 hash_ptr(const void *ptr, unsigned int bits) { return hash_long((unsigned long)ptr, bits); }
+/*
+ * include/linux/hash.h: hash_ptr().  A pointer into a page-table page is
+ * hashed as the model's kernel address of that entry: table pages are
+ * numbered in allocation order from 1 (the model never uses id 0), at
+ * AW_KTEXT_KVA_TABLES + id * PAGE_SIZE, so the Bloom filters of kernel text
+ * and model hold the same bits for the same tables (docs/ktext.md).
+ */
+static inline unsigned long aw_ktext_kva(const void *ptr)
+{
+	struct aw_ktext *kt = aw_ktext_current();
+	unsigned long p = (unsigned long)ptr;
+
+	for (int i = 0; i < kt->nr_pt_chunks; i++) {
+		unsigned long base = (unsigned long)kt->pt_chunks[i].base;
+
+		if (p >= base && p < base + AW_PT_CHUNK_PAGES * PAGE_SIZE)
+			return AW_KTEXT_KVA_TABLES + (unsigned long)i * AW_PT_CHUNK_PAGES * PAGE_SIZE +
+			       PAGE_SIZE + (p - base);
+	}
+	/*
+	 * The PUD filter's key (mm ^ PUD-aligned address, the series'
+	 * walk_pud_range() and lru_gen_look_around()): the model's slab
+	 * address of the mm in place of ours.
+	 */
+	for (int i = 0; i < kt->nr_mms; i++) {
+		unsigned long d = p ^ (unsigned long)kt->mms[i];
+
+		if (d < (1UL << 47) && !(d & (PUD_SIZE - 1)))
+			return (AW_KTEXT_KVA_MMS + (unsigned long)i * AW_KTEXT_MM_OBJ_SIZE) ^ d;
+	}
+	return p;
+}
+static inline u32 hash_ptr(const void *ptr, unsigned int bits) { return hash_long(aw_ktext_kva(ptr), bits); }
 
 /* include/linux/pagewalk.h; mm/pagewalk.c's walk_page_range() is in ktext_glue.h */
 static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,

@@ -464,6 +464,8 @@ enum vm_event_item { PGREFILL, PGSCAN_KSWAPD, PGSCAN_DIRECT, PGSCAN_KHUGEPAGED, 
 #define __count_zid_vm_events(item, zid, n)	((void)(item), (void)(zid), (void)(n))
 #define __count_memcg_events(memcg, item, n)	((void)(memcg), (void)(item), (void)(n))
 #define trace_mm_vmscan_lru_isolate(...)	do { } while (0)
+/* the PUD filter series' tracepoint (include/trace/events/vmscan.h after the series) */
+#define trace_mm_vmscan_lru_gen_walk(...)	do { } while (0)
 enum lru_list { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE,
 		LRU_UNEVICTABLE, NR_LRU_LISTS };
 #define LRU_ACTIVE		1
