@@ -395,6 +395,7 @@ static const struct aw_cmd {
 	{ "convert",	cmd_convert,	 "IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]" },
 	{ "replay",	aw_cmd_replay,	 "FILE.dat [options]   (agewalk replay --help)" },
 	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]" },
+	{ "kdiff",	aw_cmd_kdiff,	 "FILE.aws|FILE.awpb [--tree NAME]...   (model against kernel text)" },
 	{ "help",	cmd_help,	 "[COMMAND]   (or agewalk COMMAND --help)" },
 };
 #define AW_NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

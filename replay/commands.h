@@ -15,6 +15,7 @@
 
 int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
 int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
+int aw_cmd_kdiff(int argc, char **argv);	/* kdiff_cmd.c */
 
 /*
  * agewalk.c, for minimize: read a scenario in any input format (from =

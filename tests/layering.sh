@@ -8,6 +8,8 @@
 #   src/sim    -> src/sim, src/event
 #   src/check  -> src/check, src/sim, src/event
 #   src/trace  -> src/trace, src/event
+#   src/ktext  -> src/ktext (kernel text's shim stands alone)
+#   src/kdiff  -> src/kdiff, src/ktext, src/sim, src/event
 set -u
 src=$1/src
 fail=0
@@ -17,9 +19,11 @@ allowed() {
 	sim) echo "sim event" ;;
 	check) echo "check sim event" ;;
 	trace) echo "trace event" ;;
+	ktext) echo "ktext" ;;
+	kdiff) echo "kdiff ktext sim event" ;;
 	esac
 }
-for layer in event sim check trace; do
+for layer in event sim check trace ktext kdiff; do
 	while IFS=: read -r f hdr; do
 		[ "$hdr" = agewalk.pb-c.h ] && continue
 		case $hdr in
@@ -37,5 +41,5 @@ for layer in event sim check trace; do
 	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
 		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
 done
-[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check and src/trace include only their own and lower layers"
+[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext and src/kdiff include only their own and lower layers"
 exit $fail

@@ -344,7 +344,8 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	if (!vma || addr < vma->vm_start || (thp && ((addr & ~PMD_MASK) || addr + PMD_SIZE > vma->vm_end)))
 		return -1;
 	e = aw_entry(kt, mm, addr, thp ? 2 : 1, true);
-	if (!e || *e)
+	/* a write to the zero page replaces it (do_wp_page()'s copy) */
+	if (!e || (*e && (flags & AW_KTEXT_ZERO || (*e & PTE_PFN_MASK) >> PAGE_SHIFT != AW_KTEXT_ZERO_PFN)))
 		return -1;
 	if (flags & AW_KTEXT_ZERO) {
 		if (thp)
