@@ -12,7 +12,9 @@
  * machine (bit 0: two nodes; bit 1: THP always; bit 2: two memcgs); then
  * 4-byte records: op, a, b, c.
  *
- * Without kernel-text variants in the build every input is a no-op.
+ * AGEWALK_KTEXT_TREE=NAME fuzzes that variant alone (byte 0 is then
+ * ignored).  Without kernel-text variants in the build every input is a
+ * no-op.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +151,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!nr || size < 2)
 		return 0;
 	ops = aw_ktext_variants[data[0] % nr];
+	if (getenv("AGEWALK_KTEXT_TREE")) {
+		ops = aw_ktext_find(getenv("AGEWALK_KTEXT_TREE"));
+		if (!ops) {
+			fprintf(stderr, "agewalk_fuzz_ktext: AGEWALK_KTEXT_TREE=%s is not in this build\n",
+				getenv("AGEWALK_KTEXT_TREE"));
+			abort();
+		}
+	}
 	decode(&p, data, size);
 	p.sc.path = (char *)"fuzz";
 	if (aw_kdiff_run(&p.sc, ops, &res) == 0 && res.diverged) {

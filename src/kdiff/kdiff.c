@@ -78,6 +78,7 @@ static bool mirror_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t
 	unsigned int flags = 0;
 	struct folio *folio;
 	uint64_t entry;
+	long kpfn;
 	pte_t *pte;
 
 	if (!pmd || !pmd_present(*pmd))
@@ -92,19 +93,28 @@ static bool mirror_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t
 			return false;
 		entry = *pte;
 	}
-	if (is_zero_pfn(pte_pfn(entry))) {
-		/* an anonymous read fault: the zero page, or an access to it */
-		if (d->ops->map(d->kt, kmm, addr, 0, AW_KTEXT_ZERO | AW_KTEXT_YOUNG) < 0)
+	if (is_zero_pfn(pte_pfn(entry)) || (flags & AW_KTEXT_THP && is_huge_zero_pmd(entry))) {
+		/* an anonymous read fault: the (huge) zero page, or an access to it */
+		if (d->ops->map(d->kt, kmm, addr, 0, flags | AW_KTEXT_ZERO | AW_KTEXT_YOUNG, 0) < 0)
 			d->ops->touch(d->kt, kmm, addr, 0);
 		return false;
 	}
-	if (d->ops->pfn_at(d->kt, kmm, addr) >= 0) {
+	folio = pfn_folio(&d->k->mem, pte_pfn(entry));
+	if (!folio)
+		return differ(d, "the model maps 0x%llx to a pfn with no folio", (unsigned long long)addr);
+	kpfn = d->ops->pfn_at(d->kt, kmm, addr);
+	if (kpfn >= 0) {
+		/* the same folio: an access; another one: a CoW the small machine cannot unmap */
+		if (d->ops->folio_tag(d->kt, kpfn) != folio_pfn(&d->k->mem, folio) + 1)
+			return refuse(d, "a mapped page replaced (CoW of a file page): kernel-text runs "
+				      "cannot unmap yet");
 		d->ops->touch(d->kt, kmm, addr, write ? AW_KTEXT_DIRTY : 0);
 		return false;
 	}
-	/* a fault (a write to the zero page included): the model's folio, node and bits */
-	folio = pfn_folio(&d->k->mem, pte_pfn(entry));
-	if (!folio || d->ops->map(d->kt, kmm, addr, folio->nid, flags | access_flags(entry, write)) < 0)
+	/* a fault (a write to the zero page included): the model's folio, node, type and bits */
+	flags |= folio_test_anon(folio) ? AW_KTEXT_ANON : AW_KTEXT_FILE;
+	if (d->ops->map(d->kt, kmm, addr, folio->nid, flags | access_flags(entry, write),
+				  folio_pfn(&d->k->mem, folio) + 1) < 0)
 		return differ(d, "kernel text could not map 0x%llx as the model did", (unsigned long long)addr);
 	return false;
 }
@@ -177,15 +187,18 @@ static bool mirror_age(struct kdiff *d, const struct aw_event *ev)
 }
 
 /*
- * Eviction the text's machine cannot do (it has no reclaim): allowed only
- * when the model reclaimed nothing, i.e. when it only retired empty
- * generations, which the text does with try_to_inc_min_seq().
+ * Eviction the text's machine cannot finish (it has no reclaim): allowed
+ * only when neither side has anything to reclaim -- the model evicted
+ * nothing, and the text's evict_folios() isolated nothing; then both only
+ * sorted promoted folios out of the oldest generation and retired the
+ * empty ones.
  */
 static bool mirror_evict(struct kdiff *d, const struct aw_event *ev, unsigned long evicted_before)
 {
-	if (d->k->node_stats[ev->node].evicted != evicted_before)
-		return refuse(d, "evict reclaimed folios: kernel-text runs have no reclaim yet");
-	d->ops->inc_min_seq(d->kt, ev->memcg, ev->node, swappiness_of(d, ev));
+	long isolated = d->ops->evict(d->kt, ev->memcg, ev->node, swappiness_of(d, ev));
+
+	if (d->k->node_stats[ev->node].evicted != evicted_before || isolated)
+		return refuse(d, "evict has folios to reclaim: kernel-text runs have no reclaim yet");
 	return false;
 }
 
@@ -301,7 +314,7 @@ static bool compare_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_
 	if (((entry & _PAGE_ACCESSED) != 0) != d->ops->pte_young(d->kt, kmm, addr))
 		return differ(d, "mm %u 0x%llx: accessed bit model %d, kernel %d", mm->id,
 			      (unsigned long long)addr, !!(entry & _PAGE_ACCESSED), !(entry & _PAGE_ACCESSED) ? 1 : 0);
-	if (!f || is_zero_pfn(pte_pfn(entry)))
+	if (!f || is_zero_pfn(pte_pfn(entry)) || is_huge_zero_pmd(entry))
 		return false;
 	kgen = d->ops->folio_gen(d->kt, kpfn);
 	mf = model_flags(f);

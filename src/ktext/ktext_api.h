@@ -37,6 +37,8 @@ struct aw_ktext;
 #define AW_KTEXT_DIRTY		0x2
 #define AW_KTEXT_THP		0x4	/* a PMD-mapped folio of HPAGE_PMD_ORDER */
 #define AW_KTEXT_ZERO		0x8	/* the zero page (an anonymous read fault), no folio */
+#define AW_KTEXT_ANON		0x10	/* an anonymous folio (also a CoW copy in a file VMA) */
+#define AW_KTEXT_FILE		0x20	/* a page-cache folio (the VMA decides without either) */
 
 /*
  * Page-table pages and mm structs have the kernel addresses the model gives
@@ -69,7 +71,10 @@ struct aw_ktext_ops {
 	 * added to the lruvec by lru_gen_add_folio() with PG_active, as
 	 * folio_add_lru() does inside a fault.  Returns its pfn, or -1.
 	 */
-	long (*map)(struct aw_ktext *kt, int mm, unsigned long addr, int nid, unsigned int flags);
+	long (*map)(struct aw_ktext *kt, int mm, unsigned long addr, int nid, unsigned int flags,
+		    unsigned long tag);
+	/* the tag map() gave the folio at pfn (what it stands for elsewhere), 0 if none */
+	unsigned long (*folio_tag)(struct aw_ktext *kt, long pfn);
 	/*
 	 * An access to a mapped page: the hardware walk sets the accessed bit
 	 * at every level, and the dirty bit of the leaf with AW_KTEXT_DIRTY.
@@ -88,6 +93,13 @@ struct aw_ktext_ops {
 		   bool force_scan);
 	/* try_to_inc_min_seq(), evict_folios()' step that retires empty generations */
 	bool (*inc_min_seq)(struct aw_ktext *kt, int memcg, int nid, int swappiness);
+	/*
+	 * evict_folios() up to reclaim: isolate_folios() (which sorts
+	 * promoted folios out of the oldest generation on the way), then
+	 * try_to_inc_min_seq().  The machine cannot reclaim: isolated folios
+	 * go back, and their number is returned (0: nothing to reclaim).
+	 */
+	long (*evict)(struct aw_ktext *kt, int memcg, int nid, int swappiness);
 	unsigned long (*max_seq)(struct aw_ktext *kt, int memcg, int nid);
 	unsigned long (*min_seq)(struct aw_ktext *kt, int memcg, int nid, int type);
 	long (*nr_pages)(struct aw_ktext *kt, int memcg, int nid, int gen, int type);

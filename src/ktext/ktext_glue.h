@@ -108,7 +108,8 @@ static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned l
 
 /* -- the machine ---------------------------------------------------------- */
 
-#define AW_KTEXT_START_PFN	0x1000UL	/* node 0's first pfn; 1 is the zero page */
+#define AW_KTEXT_START_PFN	0x1000UL
+#define SWAP_CLUSTER_MAX_AW	32UL	/* include/linux/swap.h: SWAP_CLUSTER_MAX */	/* node 0's first pfn; 1 is the zero page */
 #define AW_PT_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED | _PAGE_DIRTY)
 
 static int aw_read_folio(void *file, struct folio *folio) { return 0; }
@@ -329,12 +330,13 @@ static long aw_alloc_pfns(struct aw_ktext *kt, int nid, unsigned int order)
 	return p->node_start_pfn + at;
 }
 
-static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, unsigned int flags)
+static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, unsigned int flags,
+		   unsigned long tag)
 {
 	struct mm_struct *mm = aw_mm(kt, mmi);
 	bool thp = flags & AW_KTEXT_THP;
 	struct vm_area_struct *vma;
-	unsigned long *e, bits;
+	unsigned long *e, bits, zero;
 	struct folio *folio;
 	long pfn;
 
@@ -344,13 +346,12 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	if (!vma || addr < vma->vm_start || (thp && ((addr & ~PMD_MASK) || addr + PMD_SIZE > vma->vm_end)))
 		return -1;
 	e = aw_entry(kt, mm, addr, thp ? 2 : 1, true);
-	/* a write to the zero page replaces it (do_wp_page()'s copy) */
-	if (!e || (*e && (flags & AW_KTEXT_ZERO || (*e & PTE_PFN_MASK) >> PAGE_SHIFT != AW_KTEXT_ZERO_PFN)))
+	/* a write to the (huge) zero page replaces it (do_wp_page(), do_huge_zero_wp_pmd()) */
+	zero = thp ? AW_KTEXT_HUGE_ZERO_PFN : AW_KTEXT_ZERO_PFN;
+	if (!e || (*e && (flags & AW_KTEXT_ZERO || (*e & PTE_PFN_MASK) >> PAGE_SHIFT != zero)))
 		return -1;
 	if (flags & AW_KTEXT_ZERO) {
-		if (thp)
-			return -1;
-		*e = AW_KTEXT_ZERO_PFN << PAGE_SHIFT | _PAGE_PRESENT | _PAGE_USER |
+		*e = zero << PAGE_SHIFT | _PAGE_PRESENT | _PAGE_USER | (thp ? _PAGE_PSE : 0) |
 		     (flags & AW_KTEXT_YOUNG ? _PAGE_ACCESSED : 0);
 		return 0;
 	}
@@ -364,7 +365,8 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	AW_ENTER(kt);
 	folio = pfn_folio(pfn);
 	*folio = (struct folio){ .nid = nid, .memcg = mm->owner_memcg, .order = thp ? HPAGE_PMD_ORDER : 0,
-				 .refcount = 1, .mapcount = 1, .anon = !vma->vm_file };
+				 .refcount = 1, .mapcount = 1, .tag = tag,
+				 .anon = flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE)) };
 	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
 	if (folio->anon)
 		folio_set_swapbacked(folio);
@@ -423,7 +425,8 @@ static long aw_pfn_at(struct aw_ktext *kt, int mmi, unsigned long addr)
 	pfn = (*e & PTE_PFN_MASK) >> PAGE_SHIFT;
 	if (*e & _PAGE_PSE)
 		pfn += (addr & ~PMD_MASK) >> PAGE_SHIFT;
-	return pfn == AW_KTEXT_ZERO_PFN ? -1 : (long)pfn;
+	return pfn == AW_KTEXT_ZERO_PFN || (*e & _PAGE_PSE && pfn - ((addr & ~PMD_MASK) >> PAGE_SHIFT) ==
+		AW_KTEXT_HUGE_ZERO_PFN) ? -1 : (long)pfn;
 }
 
 static bool aw_pte_young(struct aw_ktext *kt, int mmi, unsigned long addr)
@@ -492,6 +495,33 @@ static bool aw_inc_min_seq(struct aw_ktext *kt, int memcg, int nid, int swappine
 #endif
 	AW_LEAVE();
 	return ok;
+}
+
+static long aw_evict(struct aw_ktext *kt, int memcg, int nid, int swappiness)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .reclaim_idx = MAX_NR_ZONES - 1, .may_swap = 1,
+				   .may_unmap = 1, .may_writepage = 1, .swappiness = swappiness,
+				   .nr_to_reclaim = SWAP_CLUSTER_MAX_AW };
+	LIST_HEAD(list);
+	long n = 0;
+	int type;
+
+	if (!lruvec)
+		return -1;
+	AW_ENTER(kt);
+	isolate_folios(lruvec, &sc, swappiness, &type, &list);
+	aw_inc_min_seq(kt, memcg, nid, swappiness);
+	while (!list_empty(&list)) {
+		struct folio *folio = lru_to_folio(&list);
+
+		list_del(&folio->lru);
+		folio_set_lru(folio);
+		lru_gen_add_folio(lruvec, folio, true);
+		n++;
+	}
+	AW_LEAVE();
+	return n;
 }
 
 static unsigned long aw_max_seq(struct aw_ktext *kt, int memcg, int nid)
@@ -584,6 +614,13 @@ static bool aw_bloom_bits(struct aw_ktext *kt, int memcg, int nid, int level, un
 	return true;
 }
 
+static unsigned long aw_folio_tag(struct aw_ktext *kt, long pfn)
+{
+	struct folio *folio = aw_folio(kt, pfn);
+
+	return folio ? folio->tag : 0;
+}
+
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
 {
 	if (last)
@@ -609,10 +646,12 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.pfn_at = aw_pfn_at,
 	.age = aw_age,
 	.inc_min_seq = aw_inc_min_seq,
+	.evict = aw_evict,
 	.max_seq = aw_max_seq,
 	.min_seq = aw_min_seq,
 	.nr_pages = aw_nr_pages,
 	.folio_gen = aw_folio_gen,
+	.folio_tag = aw_folio_tag,
 	.folio_flags = aw_folio_flags,
 	.pte_young = aw_pte_young,
 	.mm_stats = aw_mm_stats,

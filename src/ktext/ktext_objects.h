@@ -32,6 +32,7 @@ struct folio {
 	int mapcount;			/* folio_mapped() */
 	bool anon;			/* folio_test_anon(): the kernel tags folio->mapping */
 	bool freed;			/* on no list, not mapped */
+	unsigned long tag;		/* what it mirrors (kdiff: the model's pfn) */
 };
 
 
@@ -344,8 +345,9 @@ static inline struct folio *pfn_folio(unsigned long pfn)
 	return NULL;
 }
 #define AW_KTEXT_ZERO_PFN	1UL
+#define AW_KTEXT_HUGE_ZERO_PFN	2UL
 static inline bool is_zero_pfn(unsigned long pfn) { return pfn == AW_KTEXT_ZERO_PFN; }
-static inline bool is_huge_zero_pmd(pmd_t pmd) { return false; }
+static inline bool is_huge_zero_pmd(pmd_t pmd) { return pmd_trans_huge(pmd) && pmd_pfn(pmd) == AW_KTEXT_HUGE_ZERO_PFN; }
 static inline spinlock_t *pmd_lockptr(struct mm_struct *mm, pmd_t *pmd)
 {
 	static __thread spinlock_t ptl;		/* one CPU: one table lock does */

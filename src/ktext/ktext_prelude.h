@@ -299,6 +299,7 @@ typedef struct wait_queue_head wait_queue_head_t;
 #define ERESTARTSYS			512
 #define wait_event_killable(wq, cond)	(WARN_ON_ONCE(!(cond)) ? -ERESTARTSYS : 0)
 #define PAGEVEC_SIZE			15	/* include/linux/pagevec.h, 6.1 */
+#define MAX_SWAPPINESS			200	/* include/linux/swap.h */
 
 /* include/linux/gfp_types.h: the flags kernel text passes to allocators we ignore */
 #define __GFP_HIGH		0x20u
