@@ -344,6 +344,8 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 	json_str(out, ls->sc->path ? ls->sc->path : "-");
 	fputs(",\"thp\":", out);
 	json_str(out, aw_thp_mode_name(ls->thp));
+	fputs(",\"kernel\":", out);
+	json_str(out, aw_kernel_profile_name(ls->kernel));
 	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];
