@@ -29,6 +29,14 @@ for args in ":6.1" "--kernel 6.12:6.12" "--kernel mainline:mainline"; do
 	got=$("$aw" run "$work/k61.aws" --json $opt | grep -o '"kernel":"[^"]*"')
 	[ "$got" = "\"kernel\":\"$want\"" ] && ok || bad "run k61.aws $opt: $got, wanted $want"
 done
+# 6.1/6.12 run_aging(): an unforced age on a new lruvec (min_seq 0, max_seq 3)
+# is refused with -ERANGE and counted; mainline ages
+printf 'proc P\nmmap P A 64K\nwrite P A\nage node 0 force 0\n' >"$work/age.aws"
+for args in "6.1:1" "6.12:1" "mainline:0"; do
+	kv=${args%%:*} want=${args#*:}
+	got=$("$aw" run "$work/age.aws" --json --kernel "$kv" | grep -o '"aging_refused":[0-9]*' | head -1)
+	[ "$got" = "\"aging_refused\":$want" ] && ok || bad "age.aws --kernel $kv: $got, wanted $want"
+done
 got=$("$aw" run "$src/corpus/scenarios/s3-cold-pud.aws" --json | grep -o '"kernel":"[^"]*"')
 [ "$got" = '"kernel":"mainline"' ] && ok || bad "default profile: $got"
 

@@ -281,6 +281,26 @@ static bool swappiness_rejected(const struct aw_kernel *k, const struct aw_event
 	       ev->swappiness > MAX_SWAPPINESS;
 }
 
+/*
+ * 6.1/6.12 mm/vmscan.c: run_aging(): unless forced, the debugfs '+'
+ * command is refused with -ERANGE while the type it would evict already
+ * has MAX_NR_GENS generations (min_seq[!can_swap] + MAX_NR_GENS - 1 <=
+ * max_seq).  Mainline has no such test since "mm/mglru: rework aging
+ * feedback" (6.14): try_to_inc_max_seq() makes room with inc_min_seq().
+ * The model's age events are that command (seq = max_seq, so its
+ * seq < max_seq and seq > max_seq cases cannot arise); a refusal is
+ * counted per node (aging_refused), never silently dropped.
+ */
+static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lruvec, int can_swap,
+			      bool force_scan)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE || force_scan)
+		return false;
+	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
+}
+
 static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
@@ -294,6 +314,11 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 	/* 6.1/6.12: try_to_inc_max_seq(..., bool can_swap, ...) */
 	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
 		swp = !!swp;
+	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN) &&
+	    run_aging_refused(k, lruvec, swp, force)) {
+		k->node_stats[lruvec->nid].aging_refused++;	/* -ERANGE */
+		return 0;
+	}
 
 	switch (ev->kind) {
 	case AW_EV_AGE:

@@ -80,6 +80,7 @@ struct aw_node_stats {
 	unsigned long refaults;
 	unsigned long oom_kills;
 	unsigned long lookaround_promoted;
+	unsigned long aging_refused;	/* debugfs '+' refused with -ERANGE (6.1/6.12 run_aging()) */
 };
 
 /* Per region figures: attributed by the VMA a walk is in. */
@@ -226,6 +227,10 @@ void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm);	/* the RFC
 bool test_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
 void update_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
 void reset_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq);
+
+/* mm_counter.c: get_mm_counter() sums for 6.1's should_skip_mm() */
+unsigned long aw_mm_lru_pages(struct aw_kernel *k, struct mm_struct *mm, bool can_swap,
+			      unsigned long limit);
 
 /* evict.c: eviction, rmap references, look-around */
 int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,

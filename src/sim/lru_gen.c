@@ -144,6 +144,44 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 	return seq > lrugen->min_seq[type] ? seq : lrugen->min_seq[type];
 }
 
+/*
+ * 6.1/6.12 include/linux/mm_inline.h: lru_gen_add_folio()'s placement,
+ * the same in both: an active folio at max_seq; anon not in the swap
+ * cache, or PG_reclaim and dirty/writeback, at max_seq - 1; reclaiming, or
+ * no more than MIN_NR_GENS generations of its type, at min_seq; anything
+ * else at min_seq + 1.  Mainline (lru_gen_folio_seq(), 6.14 "mm/mglru:
+ * rework workingset protection") counts down from max_seq by
+ * PG_workingset instead.
+ */
+unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming)
+{
+	int type = folio_is_file_lru(folio);
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (folio_test(folio, PG_active))
+		return lrugen->max_seq;
+	if ((type == LRU_GEN_ANON && !folio_test(folio, PG_swapcache)) ||
+	    (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
+		return lrugen->max_seq - 1;
+	if (reclaiming || lrugen->min_seq[type] + MIN_NR_GENS >= lrugen->max_seq)
+		return lrugen->min_seq[type];
+	return lrugen->min_seq[type] + 1;
+}
+
+/*
+ * The flags lru_gen_add_folio() clears with the generation: PG_active
+ * everywhere; 6.12 also clears an active folio's refs counter and
+ * PG_referenced (PG_workingset stays, for PSI), 6.1 does not.
+ */
+static uint32_t add_folio_mask(const struct aw_kernel *k, const struct folio *folio)
+{
+	uint32_t mask = LRU_GEN_MASK | 1U << PG_active;
+
+	if (k->cfg.kernel == AW_KERNEL_6_12 && folio_test(folio, PG_active))
+		mask |= LRU_REFS_MASK | 1U << PG_referenced;
+	return mask;
+}
+
 /* include/linux/mm_inline.h: lru_gen_add_folio() */
 bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
 {
@@ -153,9 +191,11 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 
 	if (folio_test(folio, PG_unevictable))
 		return false;
-	gen = lru_gen_from_seq(lru_gen_folio_seq(lruvec, folio, reclaiming));
-	/* set_mask_bits(LRU_GEN_MASK | BIT(PG_active), gen + 1) */
-	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
+	gen = lru_gen_from_seq(k->cfg.kernel == AW_KERNEL_MAINLINE ?
+			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
+			       lru_gen_folio_seq_6x(lruvec, folio, reclaiming));
+	/* set_mask_bits(mask, gen + 1) */
+	folio->flags &= ~add_folio_mask(k, folio);
 	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 	folio_set(folio, PG_lru);
 	trace_folio_update_gen(k, folio, -1, gen);

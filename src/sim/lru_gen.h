@@ -142,6 +142,7 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
 void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
 unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
+unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
 
 /* mm/vmscan.c */
 int folio_update_gen(struct folio *folio, int gen);

@@ -278,6 +278,182 @@ static void test_refault_lruvec(void)
 	}
 }
 
+/*
+ * 6.1/6.12 run_aging(): a debugfs '+' without force_scan is refused with
+ * -ERANGE when min_seq[!can_swap] + MAX_NR_GENS - 1 <= max_seq.  A new
+ * lruvec has max_seq = MIN_NR_GENS + 1 = 3 and min_seq 0/0 (four
+ * generations): 0 + 4 - 1 = 3 <= 3, refused; no pass, max_seq stays 3.
+ * A forced '+' is never refused: inc_max_seq() finds both types at
+ * MAX_NR_GENS, inc_min_seq() takes min_seq to 1/1, max_seq 4; the next
+ * unforced '+' is refused again (1 + 3 <= 4).  Mainline has no such test
+ * ("mm/mglru: rework aging feedback"): the first '+' ages, max_seq 4.
+ * The index is !can_swap: 6.1 without swap reads min_seq[file]; with it
+ * set to 1 by hand (anon 0, empty lists), 1 + 3 = 4 <= 3 is false and
+ * the '+' ages, while 6.1 with swap reads min_seq[anon] = 0 and refuses.
+ */
+static void test_run_aging_erange(void)
+{
+	for (int p = 0; p < 2; p++) {
+		struct aw_kernel *k = profile_kernel(p ? AW_KERNEL_MAINLINE : AW_KERNEL_6_12, 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		CHECK_EQ(g->max_seq, 3);
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, p ? 0 : 1);
+		CHECK_EQ(g->max_seq, p ? 4 : 3);
+		CHECK_EQ(k->node_stats[0].nr_passes, p ? 1 : 0);
+		if (!p) {
+			ev_age(k, true);
+			CHECK_EQ(g->max_seq, 4);
+			CHECK_EQ(g->min_seq[LRU_GEN_ANON], 1);
+			ev_age(k, false);
+			CHECK_EQ(k->node_stats[0].aging_refused, 2);
+			CHECK_EQ(g->max_seq, 4);
+		}
+		aw_kernel_destroy(k);
+	}
+	for (int swap = 0; swap < 2; swap++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_6_1, swap ? 1ULL << 30 : 0, 1);
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->lruvecs[0].lrugen.min_seq[LRU_GEN_FILE] = 1;
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, swap ? 1 : 0);
+		CHECK_EQ(k->lruvecs[0].lrugen.max_seq, swap ? 3 : 4);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * 6.1 should_skip_mm(): after clearing the node bit, an mm whose
+ * MM_FILEPAGES (+ MM_ANONPAGES + MM_SHMEMPAGES with can_swap) is below
+ * MIN_LRU_BATCH (64) is skipped, forced pass or not (force_scan only
+ * bypasses the bitmap test).  One process with n anonymous pages, one
+ * forced '+':
+ * - 6.1 with swap (can_swap): 63 pages -> skipped: no walk, the written
+ *   PTE stays young; 64 pages -> walked (1 walk), the PTE is cleared.
+ * - 6.1 without swap: 64 anonymous pages count 0 (MM_FILEPAGES only) ->
+ *   skipped, no walk.
+ * - 6.12 (get_next_mm(), no size test): 63 pages -> walked, PTE cleared.
+ */
+static void test_should_skip_mm(void)
+{
+	static const struct {
+		enum aw_kernel_profile profile;
+		uint64_t swap;
+		unsigned int pages;
+		unsigned long walks;
+	} c[] = {
+		{ AW_KERNEL_6_1, 1ULL << 30, 63, 0 },
+		{ AW_KERNEL_6_1, 1ULL << 30, 64, 1 },
+		{ AW_KERNEL_6_1, 0, 64, 0 },
+		{ AW_KERNEL_6_12, 1ULL << 30, 63, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].profile, c[i].swap, 1);
+		const struct aw_pass *p;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, c[i].pages);
+		ev_age(k, true);
+		p = pass_of(k, 0);
+		if (p)
+			CHECK_EQ(p->walks, c[i].walks);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (pte && c[i].swap)
+			CHECK_EQ(pte_young(*pte), !c[i].walks);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * lru_gen_add_folio() placement, 6.1 and 6.12 (include/linux/mm_inline.h):
+ * active -> max_seq; anon not in the swap cache (or PG_reclaim and dirty)
+ * -> max_seq - 1; reclaiming or min_seq[type] + MIN_NR_GENS >= max_seq ->
+ * min_seq[type]; else min_seq[type] + 1.  With max_seq 5, min_seq 2/2:
+ * active file 5; inactive anon 4; inactive file: 2 + 2 >= 5? no -> 3;
+ * reclaiming file 2; anon in the swap cache, not active: 3.  With
+ * min_seq[file] 3: 3 + 2 >= 5 -> 3.
+ * A write fault's folio is PG_active (lru_gen_in_fault()): 6.12 puts it at
+ * max_seq (3 on a new lruvec, gen 3); mainline's lru_gen_folio_seq()
+ * gives MIN_NR_GENS - workingset = 2 -> max_seq - 2 + 1 = 2.
+ * The flags: 6.12 clears an active folio's refs counter and PG_referenced
+ * (PG_workingset stays); 6.1 clears only PG_active.
+ */
+static void test_add_folio_placement(void)
+{
+	struct aw_kernel *k12 = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+	struct aw_kernel *k61 = profile_kernel(AW_KERNEL_6_1, 1ULL << 30, 1);
+	struct aw_kernel *ml = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 1);
+	struct lruvec lv;
+	struct folio f;
+
+	CHECK(k12 && k61 && ml);
+	if (!k12 || !k61 || !ml)
+		goto out;
+	memset(&lv, 0, sizeof(lv));
+	lv.lrugen.max_seq = 5;
+	lv.lrugen.min_seq[LRU_GEN_ANON] = lv.lrugen.min_seq[LRU_GEN_FILE] = 2;
+	memset(&f, 0, sizeof(f));
+	f.flags = 1U << PG_active;			/* file, active */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 5);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked;	/* anon, not in swap cache */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 4);
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, true), 4);
+	f.flags = 0;					/* file, inactive */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, true), 2);
+	f.flags = 1U << PG_reclaim | 1U << PG_dirty;	/* file pending writeback */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 4);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked | 1U << PG_swapcache;
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+	lv.lrugen.min_seq[LRU_GEN_FILE] = 3;
+	f.flags = 0;
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+
+	for (int i = 0; i < 3; i++) {
+		struct aw_kernel *k = i == 0 ? k12 : i == 1 ? k61 : ml;
+		struct lruvec *lruvec = &k->lruvecs[0];
+		pte_t *pte;
+		struct folio *fp;
+		uint32_t pfn;
+
+		anon_pages(k, 1);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (!pte || !pte_present(*pte))
+			continue;
+		pfn = (uint32_t)pte_pfn(*pte);
+		fp = pfn_folio(&k->mem, pfn);
+		CHECK_EQ(folio_lru_gen(fp), i == 2 ? 2 : 3);
+		if (i == 2)
+			continue;
+		lru_gen_del_folio(k, lruvec, pfn, true);
+		fp->flags |= LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset | 1U << PG_active;
+		lru_gen_add_folio(k, lruvec, pfn, false);
+		CHECK_EQ(folio_lru_gen(fp), 3);
+		CHECK(!folio_test(fp, PG_active));
+		CHECK(folio_test(fp, PG_workingset));
+		CHECK_EQ(fp->flags & LRU_REFS_MASK, i == 0 ? 0 : LRU_REFS_MASK);
+		CHECK_EQ(folio_test(fp, PG_referenced), i == 1);
+	}
+out:
+	aw_kernel_destroy(k12);
+	aw_kernel_destroy(k61);
+	aw_kernel_destroy(ml);
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -285,5 +461,8 @@ int main(void)
 	RUN(test_budget);
 	RUN(test_swappiness_no_swap);
 	RUN(test_refault_lruvec);
+	RUN(test_run_aging_erange);
+	RUN(test_should_skip_mm);
+	RUN(test_add_folio_placement);
 	return aw_test_report("test_profiles");
 }
