@@ -239,7 +239,8 @@ static int cmd_convert(int argc, char **argv)
 static void run_usage(FILE *out);
 
 /* What run takes of the shared model options: all of them. */
-#define AW_RUN_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KHUGEPAGED)
+#define AW_RUN_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KHUGEPAGED | \
+		     AW_OPT_KERNEL)
 
 struct opts {
 	const char *file;
@@ -394,7 +395,7 @@ static const struct aw_cmd {
 	{ "run",	cmd_run,	 "FILE.aws|FILE.awpb [options]   (agewalk run --help)" },
 	{ "convert",	cmd_convert,	 "IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]" },
 	{ "replay",	aw_cmd_replay,	 "FILE.dat [options]   (agewalk replay --help)" },
-	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME]" },
+	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME] [--kernel K]" },
 	{ "kdiff",	aw_cmd_kdiff,	 "FILE.aws|FILE.awpb [--tree NAME]...   (model against kernel text)" },
 	{ "help",	cmd_help,	 "[COMMAND]   (or agewalk COMMAND --help)" },
 };
@@ -425,7 +426,7 @@ static void run_usage(FILE *out)
 	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
 	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
 	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
-	      "                 [--khugepaged-prctl-enter]\n"
+	      "                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
 	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n", out);
 	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
 		if (commands[i].fn != cmd_run && commands[i].fn != cmd_help)

@@ -23,7 +23,7 @@
 #include "options.h"
 
 /* What minimize takes of the shared model options. */
-#define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG)
+#define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_KERNEL)
 
 struct target {
 	enum aw_oracle_id oracle;
@@ -375,6 +375,9 @@ int aw_cmd_minimize(int argc, char **argv)
 		m.opt.nr_variants = 2;
 	}
 	m.orig = &sc;
+	/* --kernel is part of the reproducer: the written scenario says it */
+	if (m.opt.kernel >= 0)
+		sc.cfg.kernel = (enum aw_kernel_profile)m.opt.kernel;
 	m.cfg = sc.cfg;
 	m.deadline = now() + max_time;
 	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */

@@ -14,6 +14,7 @@ void aw_model_opts_init(struct aw_model_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->thp = -1;
+	o->kernel = -1;
 }
 
 void aw_model_opts_free(struct aw_model_opts *o)
@@ -91,6 +92,18 @@ static int set_skip_empty(struct aw_model_opts *o, const char *arg, char *err, s
 	return 0;
 }
 
+static int set_kernel(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int profile = aw_kernel_profile_parse(arg);
+
+	if (profile < 0) {
+		snprintf(err, errlen, "--kernel takes 6.1, 6.12 or mainline, not '%s'", arg);
+		return -1;
+	}
+	o->kernel = profile;
+	return 0;
+}
+
 static int set_kh_rev(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
 {
 	if (!strcmp(arg, "seed")) {
@@ -126,6 +139,7 @@ static const struct {
 	{ "--bug",		AW_OPT_BUG,		add_bug },
 	{ "--thp",		AW_OPT_THP,		set_thp },
 	{ "--skip-empty",	AW_OPT_SKIP_EMPTY,	set_skip_empty },
+	{ "--kernel",		AW_OPT_KERNEL,		set_kernel },
 	{ "--khugepaged-rev",	AW_OPT_KHUGEPAGED,	set_kh_rev },
 	{ "--khugepaged",	AW_OPT_KHUGEPAGED,	set_khugepaged },
 };
@@ -158,6 +172,7 @@ void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts 
 	lo->nr_variants = o->nr_variants;
 	lo->bugs = o->bugs;
 	lo->skip_empty = o->skip_empty;
+	lo->kernel = o->kernel + 1;
 	lo->khugepaged_rev = o->khugepaged_rev;
 	lo->khugepaged_base = o->khugepaged_base;
 	lo->khugepaged_prctl_enter = o->khugepaged_prctl_enter;

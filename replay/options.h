@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The options that say which model runs, shared by `agewalk run`, `replay`
- * and `minimize`: the variants, planted bugs, THP mode, skip-empty and the
- * khugepaged switches.  One parser, so a value means the same and a bad
+ * and `minimize`: the variants, planted bugs, THP mode, skip-empty, the
+ * kernel profile and the khugepaged switches.  One parser, so a value means the same and a bad
  * value gets the same message whichever command reads it.
  *
  * A command loops over argv and offers each argument to
@@ -24,6 +24,7 @@ enum aw_model_opt {
 	AW_OPT_THP		= 1 << 2,	/* --thp always|never|madvise */
 	AW_OPT_SKIP_EMPTY	= 1 << 3,	/* --skip-empty 1..64 */
 	AW_OPT_KHUGEPAGED	= 1 << 4,	/* --khugepaged-rev, --khugepaged, --khugepaged-prctl-enter */
+	AW_OPT_KERNEL		= 1 << 5,	/* --kernel 6.1|6.12|mainline */
 };
 
 struct aw_model_opts {
@@ -33,6 +34,7 @@ struct aw_model_opts {
 	unsigned int bugs;			/* 1 << enum aw_bug */
 	int thp;				/* enum aw_thp_mode, -1 = not given */
 	int skip_empty;				/* 0 = the scenario's */
+	int kernel;				/* enum aw_kernel_profile, -1 = the scenario's */
 	int khugepaged_rev;			/* enum aw_kh_rev */
 	bool khugepaged_base, khugepaged_prctl_enter;
 };
@@ -51,7 +53,7 @@ void aw_model_opts_free(struct aw_model_opts *o);
 int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
 			char *err, size_t errlen);
 
-/* The lockstep options these set: variants, bugs, skip_empty, khugepaged_*. */
+/* The lockstep options these set: variants, bugs, skip_empty, kernel, khugepaged_*. */
 void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo);
 
 #endif /* AW_OPTIONS_H */

@@ -16,7 +16,7 @@
 #include "tracedat.h"
 
 /* What replay takes of the shared model options (the khugepaged switches are run's). */
-#define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY)
+#define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KERNEL)
 
 static void usage(FILE *out)
 {
@@ -26,6 +26,7 @@ static void usage(FILE *out)
 	      "         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
 	      "         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
 	      "         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
+	      "         [--kernel 6.1|6.12|mainline]\n"
 	      "Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
 	      "non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
 	      "khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
@@ -240,7 +241,7 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 	fmt_ns(khd, sizeof(khd), o->t.kh_every_ns ? o->t.kh_every_ns : o->t.kh_gap_ns);
 	snprintf(kh, sizeof(kh), " khugepaged=%s%s%s", o->t.kh_every_ns ? "every " : "recorded (gap ", khd,
 		 o->t.kh_every_ns ? "" : ")");
-	snprintf(buf, len, "access=%s%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s)%s%s%s",
+	snprintf(buf, len, "access=%s%s%s%s aging=%s nodes=%d (%s) swap=%lluM (%s) memory_limit=%lluM thp=%s (%s) kernel=%s%s%s%s",
 		 aw_access_policy_name(o->t.access),
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? " window=" : "",
 		 o->t.access == AW_ACCESS_RECENT_FAULTS ? win : "",
@@ -248,6 +249,7 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 		 st->had_aging_events ? "recorded (mm_vmscan_lru_gen_walk)" : age, sc->cfg.nr_nodes,
 		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20), st->swap_source,
 		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(st->thp), st->thp_source,
+		 aw_kernel_profile_name(o->m.kernel >= 0 ? (enum aw_kernel_profile)o->m.kernel : sc->cfg.kernel),
 		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
 		 o->t.force_every ? " (every Nth pass forced)" : "", kh);
 }

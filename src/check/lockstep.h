@@ -40,6 +40,7 @@ struct aw_lockstep_opts {
 	int nr_variants;
 	unsigned int bugs;		/* 1 << enum aw_bug, applied to every variant */
 	int skip_empty;			/* 0 = the scenario's */
+	int kernel;			/* enum aw_kernel_profile + 1; 0 = the scenario's */
 	bool oracles;			/* check the oracles (off: figures only) */
 	bool keep_going;		/* collect every finding instead of stopping */
 	bool findings_only;		/* oracles without the costly metrics (fuzzing) */
@@ -54,6 +55,7 @@ struct aw_lockstep_opts {
 struct aw_lockstep {
 	const struct aw_scenario *sc;
 	int thp;
+	enum aw_kernel_profile kernel;	/* the profile the kernels run */
 	int nr_variants;
 	const struct aw_variant *variant[AW_MAX_VARIANTS];
 	struct aw_kernel *k[AW_MAX_VARIANTS];

@@ -361,8 +361,12 @@ void aw_or_feedback(struct aw_kernel *k, struct lruvec *lruvec, struct mm_struct
 	};
 }
 
-/* Does the PUD subtree hold a young leaf of this lruvec (what base would age)? */
-static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int nid)
+/*
+ * Does the PUD subtree hold a young leaf of this lruvec (what base would
+ * age)?  can_swap: the walk's get_pfn_folio() filter (6.1/6.12 drop anon
+ * folios when the walk cannot swap).
+ */
+static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int nid, bool can_swap)
 {
 	const struct aw_ptable *pmd = aw_table(&k->pt, aw_entry_table(pudval));
 
@@ -373,7 +377,7 @@ static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int n
 			continue;
 		if (pmd_trans_huge(pmd->e[i])) {
 			if (pmd_young(pmd->e[i]) && !is_huge_zero_pmd(pmd->e[i]) &&
-			    get_pfn_folio(k, pmd_pfn(pmd->e[i]), memcg, nid))
+			    get_pfn_folio(k, pmd_pfn(pmd->e[i]), memcg, nid, can_swap))
 				return true;
 			continue;
 		}
@@ -382,7 +386,7 @@ static bool subtree_young(struct aw_kernel *k, uint64_t pudval, int memcg, int n
 			pte_t pte = pt->e[j];
 
 			if (pte_present(pte) && pte_young(pte) && !is_zero_pfn(pte_pfn(pte)) &&
-			    get_pfn_folio(k, pte_pfn(pte), memcg, nid))
+			    get_pfn_folio(k, pte_pfn(pte), memcg, nid, can_swap))
 				return true;
 		}
 	}
@@ -404,7 +408,8 @@ static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk, 
 	if (r->last_pass == pass)
 		return;	/* one region-pass, however many PUDs */
 	/* after the cheap test: the scan costs as much as the walk the skip saved */
-	if (!subtree_young(k, pudval, walk->lruvec->memcg, nid))
+	if (!subtree_young(k, pudval, walk->lruvec->memcg, nid,
+			   k->cfg.kernel == AW_KERNEL_MAINLINE || walk->swappiness))
 		return;
 	o->metrics[nid].suppressed_young++;
 	r->run = r->last_pass == pass - 1 ? r->run + 1 : 1;

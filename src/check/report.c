@@ -57,6 +57,7 @@ static double node_total(const struct aw_kernel *k, int node, const char *key, b
 	if (!strcmp(key, "hot_evicted")) return (double)ns->hot_evicted;
 	if (!strcmp(key, "refaults")) return (double)ns->refaults;
 	if (!strcmp(key, "oom_kills")) return (double)ns->oom_kills;
+	if (!strcmp(key, "aging_refused")) return (double)ns->aging_refused;
 	if (!strcmp(key, "suppressed_young")) return (double)aw_oracle_metrics(k, node)->suppressed_young;
 	if (!strcmp(key, "suppressed_longest")) return (double)aw_oracle_metrics(k, node)->suppressed_longest;
 	if (!strcmp(key, "bloom_false_positive"))
@@ -172,8 +173,11 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 			struct aw_src tot = { .k = k, .node = n };
 			bool ok;
 
-			fprintf(out, "\nvariant %s, node %d: %d passes\n  %-10s", ls->variant[v]->name, n,
-				ns->nr_passes, "pass");
+			fprintf(out, "\nvariant %s, node %d: %d passes", ls->variant[v]->name, n, ns->nr_passes);
+			/* 6.1/6.12 run_aging() -ERANGE: shown only when it happened */
+			if (ns->aging_refused)
+				fprintf(out, " (%lu aging commands refused, -ERANGE)", ns->aging_refused);
+			fprintf(out, "\n  %-10s", "pass");
 			for (int i = 0; i < NR_TABLE_KEYS; i++)
 				fprintf(out, " %9s", table_heads[i]);
 			fputc('\n', out);
@@ -242,7 +246,7 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 		"passes", "walks", "walks_with_leaves", "empty_walks", "forced_walks",
 		"sticky_forced_walks", "leaf_total", "leaf_associated", "young", "nonleaf_found",
 		"nonleaf_added", "pmd_entries_read", "pud_skipped", "promoted", "evicted",
-		"single_touch_evicted", "hot_evicted", "refaults", "oom_kills",
+		"single_touch_evicted", "hot_evicted", "refaults", "oom_kills", "aging_refused",
 	};
 	const struct aw_node_stats *ns = &k->node_stats[n];
 	bool ok;
@@ -344,6 +348,8 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 	json_str(out, ls->sc->path ? ls->sc->path : "-");
 	fputs(",\"thp\":", out);
 	json_str(out, aw_thp_mode_name(ls->thp));
+	fputs(",\"kernel\":", out);
+	json_str(out, aw_kernel_profile_name(ls->kernel));
 	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];

@@ -34,6 +34,7 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 		[AW_MM_SKIP_BITMAP] = "bitmap",
 		[AW_MM_SKIP_EXITING] = "exiting",
 		[AW_MM_SKIP_EMPTY] = "empty",
+		[AW_MM_SKIP_SMALL] = "small",
 	};
 
 	if (why != AW_MM_TAKEN)

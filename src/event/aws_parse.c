@@ -716,6 +716,21 @@ static int aw_h_layout(struct aw_parser *p)
 	return aw_done(p);
 }
 
+/* `kernel 6.1|6.12|mainline`: whose MGLRU rules the model follows */
+static int aw_h_kernel(struct aw_parser *p)
+{
+	const struct aw_tok *t;
+	int i;
+
+	if (aw_need(p, "6.1|6.12|mainline", &t))
+		return -1;
+	i = aw_lookup(t, aw_kernel_profile_names, AW_KERNEL_NR);
+	if (i < 0)
+		return aw_fail(p, p->line, t->col, "expected 6.1|6.12|mainline, not '%s'", AW_Q(t));
+	p->sc->cfg.kernel = (enum aw_kernel_profile)i;
+	return aw_done(p);
+}
+
 /* `region NAME`: declare a region id before (or without) its mmap */
 static int aw_h_region(struct aw_parser *p)
 {
@@ -1474,6 +1489,7 @@ static const struct aw_keyword {
 	{ "mmap_base",		aw_h_mmap_base,		AW_EV_NONE,		0 },
 	{ "skip_empty",		aw_h_skip_empty,	AW_EV_NONE,		0 },
 	{ "layout",		aw_h_layout,		AW_EV_NONE,		0 },
+	{ "kernel",		aw_h_kernel,		AW_EV_NONE,		0 },
 	{ "region",		aw_h_region,		AW_EV_NONE,		0 },
 	{ "proc",		aw_h_proc,		AW_EV_PROC,		0 },
 	{ "fork",		aw_h_fork,		AW_EV_FORK,		0 },

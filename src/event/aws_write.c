@@ -457,6 +457,8 @@ static void aw_wheader(FILE *out, const struct aw_config *cfg)
 	fprintf(out, "skip_empty %d\n", cfg->skip_empty);
 	if (cfg->layout == AW_LAYOUT_SMALL)
 		fprintf(out, "layout %s\n", aw_layout_names[cfg->layout]);
+	if (cfg->kernel != AW_KERNEL_MAINLINE)
+		fprintf(out, "kernel %s\n", aw_kernel_profile_name(cfg->kernel));
 }
 
 static void aw_wexpect(struct aw_writer *w, const struct aw_expect *e)

@@ -99,6 +99,29 @@ const char *aw_thp_mode_name(enum aw_thp_mode mode)
 	return aw_thp_mode_names[mode];
 }
 
+const char *const aw_kernel_profile_names[AW_KERNEL_NR] = {
+	[AW_KERNEL_MAINLINE]	= "mainline",
+	[AW_KERNEL_6_12]	= "6.12",
+	[AW_KERNEL_6_1]		= "6.1",
+};
+
+const char *aw_kernel_profile_name(enum aw_kernel_profile profile)
+{
+	if ((unsigned int)profile >= AW_KERNEL_NR)
+		return "unknown";
+	return aw_kernel_profile_names[profile];
+}
+
+int aw_kernel_profile_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < AW_KERNEL_NR; i++)
+		if (!strcmp(s, aw_kernel_profile_names[i]))
+			return i;
+	return -1;
+}
+
 int aw_thp_mode_parse(const char *s)
 {
 	int i;

@@ -37,6 +37,18 @@ enum aw_layout {
 	AW_LAYOUT_NR
 };
 
+/*
+ * Which kernel's MGLRU rules the simulated kernel follows where 6.1, 6.12
+ * and mainline differ (docs/model-notes.md, "Kernel profiles").  Mainline
+ * is the default and zero, so a zeroed config is a mainline one.
+ */
+enum aw_kernel_profile {
+	AW_KERNEL_MAINLINE = 0,
+	AW_KERNEL_6_12,
+	AW_KERNEL_6_1,
+	AW_KERNEL_NR
+};
+
 struct aw_node_cfg {
 	uint64_t mem_bytes;	/* memory of the node; its pfn range follows */
 	uint64_t cpu_mask;	/* CPUs on the node (bit n = CPU n) */
@@ -53,6 +65,7 @@ struct aw_config {
 	uint64_t mmap_base;			/* top-down mmap starts below this */
 	int skip_empty;				/* emptymap re-scan period (later variants) */
 	enum aw_layout layout;			/* resident pages of a new process's layout */
+	enum aw_kernel_profile kernel;		/* whose MGLRU rules (`kernel 6.12`) */
 };
 
 /* One comparison of an expectation: KEY OP VALUE. */
@@ -121,5 +134,8 @@ int aw_aws_write(FILE *out, const struct aw_scenario *sc);
 
 const char *aw_thp_mode_name(enum aw_thp_mode mode);
 int aw_thp_mode_parse(const char *s);	/* -1 if unknown */
+extern const char *const aw_kernel_profile_names[AW_KERNEL_NR];	/* the parser's and writer's words */
+const char *aw_kernel_profile_name(enum aw_kernel_profile profile);	/* "6.1", "6.12", "mainline" */
+int aw_kernel_profile_parse(const char *s);	/* -1 if unknown */
 
 #endif /* AW_SCENARIO_H */

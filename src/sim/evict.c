@@ -84,6 +84,13 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 	int gen = lru_gen_from_seq(max_seq);
 	uint32_t last = AW_NIL;
 	bool dirty = false;
+	/*
+	 * 6.12: can_swap = !folio_is_file_lru(folio) (a file target skips
+	 * anon neighbours); 6.1: !walk || walk->can_swap; mainline: none.
+	 */
+	bool can_swap = k->cfg.kernel == AW_KERNEL_MAINLINE ||
+			(k->cfg.kernel == AW_KERNEL_6_12 ? !folio_is_file_lru(folio) :
+			 !walk || walk->swappiness);
 
 	VM_WARN_ON_ONCE(folio_test(folio, PG_lru));
 
@@ -124,7 +131,7 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 		if (pfn == -1UL)
 			continue;
 
-		folio = get_pfn_folio(k, pfn, memcg, nid);
+		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
 		if (!folio)
 			continue;
 
@@ -165,14 +172,17 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
  * mm/rmap.c: folio_referenced(): how many mappings were young, -1 to keep
  * it (sole mapping by an exiting mm); *vm_locked if a VM_LOCKED VMA maps it.
  */
-static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim *rc, bool *vm_locked)
+static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim *rc, bool *vm_locked,
+			    bool *vm_exec)
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
 	uint32_t idx = 0, mm_id;
 	uint64_t addr;
 	int referenced = 0;
+	bool exec_seen = false;
 
 	*vm_locked = false;
+	*vm_exec = false;
 	if (!folio->mapcount)
 		return 0;
 	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
@@ -191,6 +201,8 @@ static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim
 			*vm_locked = true;
 			break;
 		}
+		if (vma->vm_flags & VM_EXEC)	/* pra->vm_flags |= vma->vm_flags, for referenced ones */
+			exec_seen = true;
 		if (mm->exiting && folio_test(folio, PG_anon) && folio_test(folio, PG_swapbacked) &&
 		    folio->mapcount == 1)
 			return -1;
@@ -205,7 +217,9 @@ static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim
 			}
 		} else if (k->mglru->lru_gen_look_around(k, rc->walk, mm, vma, addr, pfn)) {
 			referenced++;
+			*vm_exec |= exec_seen;
 		}
+		exec_seen = false;
 	}
 	return referenced;
 }
@@ -214,16 +228,39 @@ static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim
 static enum folio_references folio_check_references(struct aw_kernel *k, uint32_t pfn,
 						    struct aw_reclaim *rc)
 {
-	bool vm_locked;
-	int referenced = folio_referenced(k, pfn, rc, &vm_locked);
+	bool vm_locked, vm_exec_flag;
+	bool *vm_exec = &vm_exec_flag;
+	int referenced = folio_referenced(k, pfn, rc, &vm_locked, vm_exec);
+
+	struct folio *folio = pfn_folio(&k->mem, pfn);
+	bool referenced_folio;
 
 	if (vm_locked)
 		return FOLIOREF_ACTIVATE;
 	if (referenced == -1)
 		return FOLIOREF_KEEP;
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE) {
+		/* 6.14+ ("mm/mglru: rework workingset protection"): MGLRU's own rule */
+		if (!referenced)
+			return FOLIOREF_RECLAIM;
+		return lru_gen_set_refs(folio) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+	}
+	/*
+	 * 6.1/6.12: the classic rule for MGLRU too.  folio_test_clear_referenced()
+	 * first; a young mapping sets PG_referenced and keeps the folio once,
+	 * activates it if it was referenced before or more than one mapping
+	 * was young, or at once for an executable file mapping.
+	 */
+	referenced_folio = folio_test(folio, PG_referenced);
+	folio_clear(folio, PG_referenced);
 	if (!referenced)
-		return FOLIOREF_RECLAIM;
-	return lru_gen_set_refs(pfn_folio(&k->mem, pfn)) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
+		return FOLIOREF_RECLAIM;	/* FOLIOREF_RECLAIM_CLEAN: the same here */
+	folio_set(folio, PG_referenced);
+	if (referenced_folio || referenced > 1)
+		return FOLIOREF_ACTIVATE;
+	if ((*vm_exec) && folio_is_file_lru(folio))
+		return FOLIOREF_ACTIVATE;
+	return FOLIOREF_KEEP;
 }
 
 /*
@@ -353,7 +390,11 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 	bool anon = folio_test(folio, PG_anon), lazyfree = folio_test_lazyfree(folio);
 	bool to_swap = anon && !lazyfree;
 	unsigned int nr = folio_nr_pages(folio);
-	uint32_t evict_seq = (uint32_t)lruvec->lrugen.min_seq[folio_is_file_lru(folio)];
+	int type = folio_is_file_lru(folio);
+	uint32_t evict_seq = (uint32_t)lruvec->lrugen.min_seq[type];
+	/* mm/workingset.c: lru_gen_eviction(): token = min_seq << 2 | max(refs - 1, 0) */
+	int refs = folio_lru_refs(k, folio);
+	uint8_t token_refs = (uint8_t)(refs > 1 ? refs - 1 : 0);
 	uint32_t slots[HPAGE_PMD_NR];
 	uint32_t idx = 0, mm_id;
 	uint64_t addr;
@@ -376,6 +417,7 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 			s->memcg = folio->memcg;
 			s->nid = folio->nid;
 			s->workingset = folio_test(folio, PG_workingset);
+			s->refs = token_refs;
 			s->next = folio->mapcount;	/* swap map count */
 		}
 	}
@@ -398,12 +440,16 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 			else if (!anon)	/* the model's page-cache shadow */
 				*pte = _PAGE_FILE_SHADOW |
 				       (uint64_t)folio_test(folio, PG_workingset) << 11 |
-				       (uint64_t)evict_seq << PAGE_SHIFT | (uint64_t)folio->nid << 44;
+				       (uint64_t)evict_seq << PAGE_SHIFT | (uint64_t)folio->nid << 44 |
+				       (uint64_t)token_refs << 52;
 			else
 				*pte = 0;	/* clean lazyfree: discarded */
 		}
 		account_unmap(k, mm, addr, nr);
 	}
+	/* lru_gen_eviction(): a shadow is left (swap or page cache, not a lazyfree discard) */
+	if (to_swap || !anon)
+		lruvec->lrugen.evicted[type][lru_tier_from_refs(k, refs, folio_test(folio, PG_workingset))] += nr;
 	return true;
 }
 
@@ -484,12 +530,14 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 }
 
 /* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
-static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
+static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, int tier_idx)
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int type = folio_is_file_lru(folio);
 	int gen = folio_lru_gen(folio);
+	int tier = folio_lru_tier(k, folio);
+	bool lazily_promoted = folio_lazily_promoted(k, folio);
 
 	/* promoted: the walker moved its flag generation */
 	if (gen != lru_gen_from_seq(lrugen->min_seq[type])) {
@@ -497,11 +545,23 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
 		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
 		return true;
 	}
+
 	/*
-	 * protected by tier: the model keeps tier state at zero (no fd
-	 * accesses), so refs never reach the all-bits-set case either
-	 * (docs/model-notes.md).
+	 * protected: a tier above tier_idx, or every reference bit set.
+	 * Mainline moves it to the head of its new generation and does not
+	 * count the lazily promoted workingset; 6.1/6.12 move it to the tail
+	 * and count it (docs/model-notes.md, "Kernel profiles").
 	 */
+	if (tier > tier_idx || lazily_promoted) {
+		bool mainline = k->cfg.kernel == AW_KERNEL_MAINLINE;
+
+		gen = folio_inc_gen(k, lruvec, folio, false);
+		aw_lru_list_del(k, pfn);
+		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, !mainline);
+		if (!mainline || !lazily_promoted)
+			lrugen->protected[type][tier] += folio_nr_pages(folio);
+		return true;
+	}
 
 	/* waiting for writeback: dirty page cache (never with the model's files) */
 	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
@@ -530,14 +590,22 @@ static bool isolate_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t p
 
 #define AW_ISOLATE_MAX	(MAX_LRU_BATCH + 1)
 
-/* mm/vmscan.c: scan_folios() (one zone) */
-static int scan_folios(struct aw_kernel *k, struct lruvec *lruvec, int type, uint32_t *list, int *nr)
+/*
+ * mm/vmscan.c: scan_folios() (one zone).  The budget is min(nr_to_scan,
+ * MAX_LRU_BATCH) folios in mainline ("mm: vmscan: apply proportional
+ * reclaim pressure for memcg when MGLRU is enabled", 6.17), MAX_LRU_BATCH
+ * in 6.1/6.12.
+ */
+static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int type,
+		       int tier, uint32_t *list, int *nr)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int remaining = MAX_LRU_BATCH, scanned = 0, isolated = 0;
 	int gen;
 	uint32_t head, pfn;
 
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+		remaining = (int)min(nr_to_scan, (unsigned long)MAX_LRU_BATCH);
 	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
 		return 0;
 	gen = lru_gen_from_seq(lrugen->min_seq[type]);
@@ -547,7 +615,7 @@ static int scan_folios(struct aw_kernel *k, struct lruvec *lruvec, int type, uin
 		int delta = (int)folio_nr_pages(folio);
 
 		scanned += delta;
-		if (!sort_folio(k, lruvec, pfn) && isolate_folio(k, lruvec, pfn)) {
+		if (!sort_folio(k, lruvec, pfn, tier) && isolate_folio(k, lruvec, pfn)) {
 			list[(*nr)++] = pfn;
 			isolated += delta;
 		}
@@ -558,23 +626,40 @@ static int scan_folios(struct aw_kernel *k, struct lruvec *lruvec, int type, uin
 }
 
 /*
- * mm/vmscan.c: isolate_folios().  get_type_to_scan() compares refault
- * ratios; with the model's tier simplification the file side never has
- * MIN_LRU_BATCH refaults recorded, so positive_ctrl_err() picks file
- * first, then anon, as the kernel does when file refaults are few.
+ * The first type isolate_folios() tries.  Mainline asks get_type_to_scan()
+ * (which handles swappiness <= 1 and >= 200 itself); 6.1/6.12 make the
+ * obvious choices first: no swap file, anon older than file anon, 1 file,
+ * 200 anon (the model's reclaim always has __GFP_IO).
  */
-static int isolate_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
-			  int *type_scanned, uint32_t *list, int *nr)
+static int first_type(struct aw_kernel *k, struct lruvec *lruvec, int swappiness)
 {
-	int type = swappiness >= MAX_SWAPPINESS ? LRU_GEN_ANON : LRU_GEN_FILE;
+	const unsigned long *min_seq = lruvec->lrugen.min_seq;
 
-	if (swappiness <= 1)
-		type = LRU_GEN_FILE;
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+		return get_type_to_scan(lruvec, swappiness);
+	if (!swappiness)
+		return LRU_GEN_FILE;
+	if (min_seq[LRU_GEN_ANON] < min_seq[LRU_GEN_FILE])
+		return LRU_GEN_ANON;
+	if (swappiness == 1)
+		return LRU_GEN_FILE;
+	if (swappiness == MAX_SWAPPINESS)
+		return LRU_GEN_ANON;
+	return get_type_to_scan(lruvec, swappiness);
+}
+
+/* mm/vmscan.c: isolate_folios(): the chosen type, then the other evictable one */
+static int isolate_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
+			  int swappiness, int *type_scanned, uint32_t *list, int *nr)
+{
+	int type = first_type(k, lruvec, swappiness);
+
 	for (int i = !swappiness; i <= (swappiness <= MAX_SWAPPINESS); i++) {
 		int scanned;
+		int tier = get_tier_idx(lruvec, type);
 
 		*type_scanned = type;
-		scanned = scan_folios(k, lruvec, type, list, nr);
+		scanned = scan_folios(k, nr_to_scan, lruvec, type, tier, list, nr);
 		if (scanned)
 			return scanned;
 		type = !type;
@@ -582,6 +667,13 @@ static int isolate_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappi
 	return 0;
 }
 
+/*
+ * evict_folios()' putback: don't add rejected folios to the oldest
+ * generation.  Mainline sets PG_active (and clears the reference bits)
+ * only when lru_gen_folio_seq() would place the folio there; 6.1/6.12 do
+ * it for every rejected folio (the model has no writeback, so none waits
+ * on PG_reclaim, and the clean-folio retry ends in the same place).
+ */
 static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, int nr, int type)
 {
 	for (int i = nr - 1; i >= 0; i--) {
@@ -590,22 +682,22 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
 
 		if (folio_test(folio, PG_unevictable))
 			continue;
-		/* don't add rejected folios to the oldest generation */
-		if (lru_gen_folio_seq(lruvec, folio, false) == min_seq)
-			folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_active);
+		if (k->cfg.kernel != AW_KERNEL_MAINLINE ||
+		    lru_gen_folio_seq(lruvec, folio, false) == min_seq)
+			folio->flags = (folio->flags & ~aw_lru_refs_flags(k)) | (1U << PG_active);
 		folio_set(folio, PG_lru);
 		lru_gen_add_folio(k, lruvec, list[i], false);
 	}
 }
 
-static int evict_folios_rc(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
-			   struct aw_reclaim *rc)
+static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
+			   int swappiness, struct aw_reclaim *rc)
 {
 	uint32_t list[AW_ISOLATE_MAX];
 	int nr = 0, type = 0, scanned;
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
-	scanned = isolate_folios(k, lruvec, swappiness, &type, list, &nr);
+	scanned = isolate_folios(k, nr_to_scan, lruvec, swappiness, &type, list, &nr);
 	scanned += try_to_inc_min_seq(lruvec, swappiness);
 	if (evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS > lrugen->max_seq)
 		scanned = 0;
@@ -627,15 +719,15 @@ static int evict_folios_rc(struct aw_kernel *k, struct lruvec *lruvec, int swapp
 	return scanned;
 }
 
-/* mm/vmscan.c: evict_folios() */
-int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+/* mm/vmscan.c: evict_folios(); nr_to_scan is mainline's budget (scan_folios()) */
+int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim)
 {
 	struct aw_reclaim rc = {
 		.walk = walk,
 		.target_memcg = memcg_reclaim ? lruvec->memcg : -1,
 	};
-	int scanned = evict_folios_rc(k, lruvec, swappiness, &rc);
+	int scanned = evict_folios_rc(k, nr_to_scan, lruvec, swappiness, &rc);
 
 	*nr_reclaimed += rc.nr_reclaimed;
 	return scanned;
@@ -657,7 +749,9 @@ int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long se
 			return 0;
 		if (reclaimed >= nr_to_reclaim)
 			return 0;
-		if (!k->mglru->evict_folios(k, lruvec, swappiness, with_walk ? &walk : NULL, &reclaimed, false))
+		/* mainline: evict_folios(nr_to_reclaim - sc->nr_reclaimed, ...) */
+		if (!k->mglru->evict_folios(k, nr_to_reclaim - reclaimed, lruvec, swappiness,
+					    with_walk ? &walk : NULL, &reclaimed, false))
 			return 0;
 	}
 }

@@ -262,6 +262,49 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	return pfn;
 }
 
+/*
+ * mm/workingset.c: lru_gen_refault() for a folio refaulted in a page fault
+ * (lru_gen_in_fault()).  The shadow names the lruvec it was evicted from;
+ * only a refault charged to that same lruvec counts or restores anything
+ * (`if (lruvec != folio_lruvec(folio)) goto unlock`; 6.1 compares the node
+ * and the memcg id, the same).
+ *
+ * Mainline (6.14, "mm/mglru: rework refault detection"): recent means
+ * evicted less than MAX_NR_GENS generations before max_seq; the folio's
+ * tier counts a refault, and PG_workingset comes back if it was set, else
+ * the refs counter.  6.1/6.12: recent means evicted from the current
+ * min_seq; a refault in a fault sets every reference bit and
+ * PG_workingset.  The model re-places the folio to show the new flags
+ * (folio_add_lru() runs after the refault test in the kernel).
+ */
+static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn,
+			    struct lruvec *lruvec, unsigned long token_seq, int token_refs, bool workingset)
+{
+	int type = folio_is_file_lru(folio);
+	bool mainline = k->cfg.kernel == AW_KERNEL_MAINLINE;
+	unsigned long seq = mainline ? lruvec->lrugen.max_seq : lruvec->lrugen.min_seq[type];
+	unsigned long d = seq > token_seq ? seq - token_seq : token_seq - seq;
+	int refs;
+
+	if (lruvec != aw_lruvec(k, folio->memcg, folio->nid))
+		return;
+	if (mainline ? d >= MAX_NR_GENS : d != 0)
+		return;
+	/* mainline: refs = token + 1; 6.1/6.12: token + workingset */
+	refs = token_refs + (mainline ? 1 : workingset);
+	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
+	if (mainline && !workingset) {
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (uint32_t)(refs - 1) << LRU_REFS_PGOFF;
+		return;
+	}
+	lru_gen_del_folio(k, lruvec, pfn, false);
+	folio_set(folio, PG_workingset);
+	if (!mainline)
+		folio->flags |= LRU_REFS_MASK;
+	folio_set(folio, PG_active);
+	lru_gen_add_folio(k, lruvec, pfn, false);
+}
+
 /* Swap-in or file re-read of a page that eviction took: a major fault. */
 static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
@@ -273,6 +316,7 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	struct folio *folio;
 	unsigned long evict_seq = 0;
 	int memcg = mm->memcg, snid = -1;
+	int token_refs = 0;
 
 	if (anon) {
 		struct aw_swap_slot *s = &k->swap[slot];
@@ -282,11 +326,13 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 		evict_seq = s->evict_seq;
 		memcg = s->memcg;
 		snid = s->nid;
+		token_refs = s->refs;
 	} else {
 		/* model: the file shadow packs workingset and the eviction token */
 		workingset = (old >> 11) & 1;
 		evict_seq = (old >> PAGE_SHIFT) & 0xffffffffULL;
 		snid = (int)((old >> 44) & 0xff);
+		token_refs = (int)((old >> 52) & 3);
 		version = 0;
 	}
 	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu);
@@ -296,25 +342,8 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	folio->version = version;
 	if (version)
 		folio_clear(folio, PG_zeroed);
-	/*
-	 * mm/workingset.c: lru_gen_refault(): a refault within MAX_NR_GENS
-	 * generations of its eviction restores PG_workingset, which changes
-	 * both its placement (max_seq) and the two-touch rule for it.
-	 */
-	if (snid >= 0 && snid < k->nr_nodes) {
-		struct lruvec *old_lruvec = aw_lruvec(k, memcg < k->nr_memcgs ? memcg : 0, snid);
-		unsigned long max_seq = old_lruvec->lrugen.max_seq;
-		unsigned long d = max_seq > evict_seq ? max_seq - evict_seq : evict_seq - max_seq;
-
-		if (d < MAX_NR_GENS && workingset) {
-			struct lruvec *lruvec = aw_lruvec(k, folio->memcg, folio->nid);
-
-			lru_gen_del_folio(k, lruvec, pfn, false);
-			folio_set(folio, PG_workingset);
-			folio_set(folio, PG_active);
-			lru_gen_add_folio(k, lruvec, pfn, false);
-		}
-	}
+	if (snid >= 0 && snid < k->nr_nodes && memcg < k->nr_memcgs)
+		lru_gen_refault(k, folio, pfn, aw_lruvec(k, memcg, snid), evict_seq, token_refs, workingset);
 	k->node_stats[folio->nid].refaults++;
 	/* the RFC clears the empty marks on the major-fault paths, all nodes */
 	aw_clear_empty_marks(k, mm);

@@ -34,10 +34,19 @@ struct aw_task *aw_task_get(struct aw_kernel *k, uint32_t pid)
 	return pid && pid < k->nr_tasks ? &k->tasks[pid] : NULL;
 }
 
-/* mm/vmscan.c: get_swappiness(): vm_swappiness (60), 0 without swap */
+/*
+ * mm/vmscan.c: get_swappiness(): vm_swappiness (60), but 0 when fewer
+ * than MIN_LRU_BATCH swap pages are free (mem_cgroup_get_nr_swap_pages();
+ * the model has no swap.max, so the machine's free swap) and there is no
+ * demotion target.  Every profile has the test.  Reclaim and the debugfs
+ * commands without a swappiness take it; with 0 the walk skips anonymous
+ * VMAs (should_skip_vma()) and eviction is file-only.
+ */
 int aw_default_swappiness(const struct aw_kernel *k)
 {
-	return k->nr_swap ? 60 : 0;
+	if (k->nr_swap - k->swap_used < MIN_LRU_BATCH)
+		return 0;
+	return 60;
 }
 
 struct aw_region *aw_region_of(struct aw_kernel *k, const struct vm_area_struct *vma)
@@ -262,11 +271,54 @@ static int swappiness_of(struct aw_kernel *k, const struct aw_event *ev)
 	return ev->swappiness == AW_SWAPPINESS_DEFAULT ? aw_default_swappiness(k) : ev->swappiness;
 }
 
+/*
+ * mm/vmscan.c: run_cmd(): a swappiness above MAX_SWAPPINESS is -EINVAL in
+ * 6.1/6.12 (201, "anon only", is mainline's, 6.14+).
+ */
+static bool swappiness_rejected(const struct aw_kernel *k, const struct aw_event *ev)
+{
+	return k->cfg.kernel != AW_KERNEL_MAINLINE && ev->swappiness != AW_SWAPPINESS_DEFAULT &&
+	       ev->swappiness > MAX_SWAPPINESS;
+}
+
+/*
+ * 6.1/6.12 mm/vmscan.c: run_aging(): unless forced, the debugfs '+'
+ * command is refused with -ERANGE while the type it would evict already
+ * has MAX_NR_GENS generations (min_seq[!can_swap] + MAX_NR_GENS - 1 <=
+ * max_seq).  Mainline has no such test since "mm/mglru: rework aging
+ * feedback" (6.14): try_to_inc_max_seq() makes room with inc_min_seq().
+ * The model's age events are that command (seq = max_seq, so its
+ * seq < max_seq and seq > max_seq cases cannot arise); a refusal is
+ * counted per node (aging_refused), never silently dropped.
+ */
+static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lruvec, int can_swap,
+			      bool force_scan)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE || force_scan)
+		return false;
+	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
+}
+
 static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
 	int swp = swappiness_of(k, ev);
 	bool force = ev->flags & AW_AGE_FORCE;
+
+	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN) && swappiness_rejected(k, ev)) {
+		k->ignored_events++;
+		return 0;
+	}
+	/* 6.1/6.12: try_to_inc_max_seq(..., bool can_swap, ...) */
+	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+		swp = !!swp;
+	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN) &&
+	    run_aging_refused(k, lruvec, swp, force)) {
+		k->node_stats[lruvec->nid].aging_refused++;	/* -ERANGE */
+		return 0;
+	}
 
 	switch (ev->kind) {
 	case AW_EV_AGE:
@@ -322,6 +374,11 @@ static int apply_evict(struct aw_kernel *k, const struct aw_event *ev)
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
 	int swp = swappiness_of(k, ev);
 	unsigned long seq = evictable_min_seq(lruvec->lrugen.min_seq, swp);
+
+	if (swappiness_rejected(k, ev)) {
+		k->ignored_events++;
+		return 0;
+	}
 
 	if (aw_run_eviction(k, lruvec, seq, swp, ev->len ? ev->len : (unsigned long)-1,
 			    !(ev->flags & AW_EVICT_DIRECT)))

@@ -80,6 +80,7 @@ struct aw_node_stats {
 	unsigned long refaults;
 	unsigned long oom_kills;
 	unsigned long lookaround_promoted;
+	unsigned long aging_refused;	/* debugfs '+' refused with -ERANGE (6.1/6.12 run_aging()) */
 };
 
 /* Per region figures: attributed by the VMA a walk is in. */
@@ -112,6 +113,7 @@ struct aw_swap_slot {
 	uint16_t memcg;
 	uint8_t nid;
 	uint8_t workingset;		/* PG_workingset at eviction */
+	uint8_t refs;			/* the token's low bits: max(refs - 1, 0) at eviction */
 };
 
 struct aw_memcg {
@@ -174,6 +176,17 @@ struct aw_kernel {
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
 };
 
+/*
+ * LRU_REFS_FLAGS: what folio_inc_gen(), folio_update_gen() and putback
+ * clear.  Since 6.14 the refs counter and PG_referenced (PG_workingset
+ * stays); in 6.1/6.12 PG_referenced and PG_workingset (with the counter).
+ */
+static inline uint32_t aw_lru_refs_flags(const struct aw_kernel *k)
+{
+	return k->cfg.kernel == AW_KERNEL_MAINLINE ? LRU_REFS_FLAGS :
+	       LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset;
+}
+
 /* kernel.c */
 struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 				   unsigned int features, unsigned int bugs);
@@ -202,7 +215,7 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 		       int new_gen, bool dirty);
 bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter);
 int walk_mm(struct mm_struct *mm, struct lru_gen_mm_walk *walk);
-struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid);
+struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid, bool can_swap);
 uint64_t get_pte_pfn(struct aw_kernel *k, pte_t pte, struct mm_struct *mm, int nid);
 void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
@@ -215,8 +228,12 @@ bool test_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned lo
 void update_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
 void reset_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq);
 
+/* mm_counter.c: get_mm_counter() sums for 6.1's should_skip_mm() */
+unsigned long aw_mm_lru_pages(struct aw_kernel *k, struct mm_struct *mm, bool can_swap,
+			      unsigned long limit);
+
 /* evict.c: eviction, rmap references, look-around */
-int evict_folios(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);

@@ -144,6 +144,44 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 	return seq > lrugen->min_seq[type] ? seq : lrugen->min_seq[type];
 }
 
+/*
+ * 6.1/6.12 include/linux/mm_inline.h: lru_gen_add_folio()'s placement,
+ * the same in both: an active folio at max_seq; anon not in the swap
+ * cache, or PG_reclaim and dirty/writeback, at max_seq - 1; reclaiming, or
+ * no more than MIN_NR_GENS generations of its type, at min_seq; anything
+ * else at min_seq + 1.  Mainline (lru_gen_folio_seq(), 6.14 "mm/mglru:
+ * rework workingset protection") counts down from max_seq by
+ * PG_workingset instead.
+ */
+unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming)
+{
+	int type = folio_is_file_lru(folio);
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (folio_test(folio, PG_active))
+		return lrugen->max_seq;
+	if ((type == LRU_GEN_ANON && !folio_test(folio, PG_swapcache)) ||
+	    (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
+		return lrugen->max_seq - 1;
+	if (reclaiming || lrugen->min_seq[type] + MIN_NR_GENS >= lrugen->max_seq)
+		return lrugen->min_seq[type];
+	return lrugen->min_seq[type] + 1;
+}
+
+/*
+ * The flags lru_gen_add_folio() clears with the generation: PG_active
+ * everywhere; 6.12 also clears an active folio's refs counter and
+ * PG_referenced (PG_workingset stays, for PSI), 6.1 does not.
+ */
+static uint32_t add_folio_mask(const struct aw_kernel *k, const struct folio *folio)
+{
+	uint32_t mask = LRU_GEN_MASK | 1U << PG_active;
+
+	if (k->cfg.kernel == AW_KERNEL_6_12 && folio_test(folio, PG_active))
+		mask |= LRU_REFS_MASK | 1U << PG_referenced;
+	return mask;
+}
+
 /* include/linux/mm_inline.h: lru_gen_add_folio() */
 bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
 {
@@ -153,9 +191,11 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 
 	if (folio_test(folio, PG_unevictable))
 		return false;
-	gen = lru_gen_from_seq(lru_gen_folio_seq(lruvec, folio, reclaiming));
-	/* set_mask_bits(LRU_GEN_MASK | BIT(PG_active), gen + 1) */
-	folio->flags &= ~(LRU_GEN_MASK | (1U << PG_active));
+	gen = lru_gen_from_seq(k->cfg.kernel == AW_KERNEL_MAINLINE ?
+			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
+			       lru_gen_folio_seq_6x(lruvec, folio, reclaiming));
+	/* set_mask_bits(mask, gen + 1) */
+	folio->flags &= ~add_folio_mask(k, folio);
 	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 	folio_set(folio, PG_lru);
 	trace_folio_update_gen(k, folio, -1, gen);
@@ -208,10 +248,32 @@ int folio_update_gen(struct folio *folio, int gen)
 	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
 
-/* folio_inc_gen()'s flag update: generation gen, the reference bits cleared */
-static inline void folio_age_to(struct folio *folio, int gen)
+/*
+ * 6.1/6.12 mm/vmscan.c: folio_update_gen(): promotion on the first young
+ * sighting.  An isolated folio (no generation) gets PG_referenced "for
+ * shrink_folio_list()"; any other moves to gen with its reference bits
+ * (refs counter, PG_referenced and PG_workingset) cleared.  Replaced in
+ * 6.14 by the two-touch rule above ("mm/mglru: rework workingset
+ * protection").
+ */
+int folio_update_gen_6x(struct folio *folio, int gen)
 {
-	folio->flags = (folio->flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) | (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	uint32_t old_flags = folio->flags;
+
+	if (!(old_flags & LRU_GEN_MASK)) {
+		folio_set(folio, PG_referenced);
+		return -1;
+	}
+	folio->flags = (old_flags & ~(LRU_GEN_MASK | LRU_REFS_MASK | 1U << PG_referenced |
+				      1U << PG_workingset)) |
+		       (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
+}
+
+/* folio_inc_gen()'s flag update: generation gen, the reference bits (refs_flags) cleared */
+static inline void folio_age_to(struct folio *folio, int gen, uint32_t refs_flags)
+{
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | refs_flags)) | (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
 }
 
 /*
@@ -231,7 +293,7 @@ static inline int folio_inc_gen_sized(struct lruvec *lruvec, struct folio *folio
 	if (new_gen >= 0 && new_gen != old_gen)
 		return new_gen;
 	new_gen = (old_gen + 1) % MAX_NR_GENS;
-	folio_age_to(folio, new_gen);
+	folio_age_to(folio, new_gen, aw_lru_refs_flags(lruvec->k));
 	if (reclaiming)
 		folio_set(folio, PG_reclaim);
 	/* lru_gen_update_size(lruvec, folio, old_gen, new_gen) */
@@ -333,6 +395,9 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
 		long shadow_aged = 0;	/* the same, for the tracepoint */
 		const bool traced = trace_folio_update_gen_enabled(k) || trace_folio_inc_gen_batch_enabled(k);
+		const uint32_t refs_flags = aw_lru_refs_flags(k);
+		/* mainline counts what it moves as protected; 6.1/6.12 do not */
+		const bool count_protected = k->cfg.kernel == AW_KERNEL_MAINLINE;
 		struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
 		for (int g = 0; g < MAX_NR_GENS; g++)
@@ -343,6 +408,10 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 			int flag_gen = folio_lru_gen(folio);
 			int new_gen;
 
+			/* don't count the workingset being lazily promoted */
+			if (count_protected && !folio_lazily_promoted(k, folio))
+				lrugen->protected[type][folio_lru_tier(k, folio)] += folio_nr_pages(folio);
+
 			if (flag_gen == old_gen && folio_is_file_lru(folio) == type) {
 				/*
 				 * folio_inc_gen() of a folio nobody promoted, nearly
@@ -351,7 +420,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 				 */
 				long nr = folio_nr_pages(folio);
 
-				folio_age_to(folio, next_gen);
+				folio_age_to(folio, next_gen, refs_flags);
 				aged += nr;
 				new_gen = next_gen;
 				if (traced) {
@@ -412,6 +481,7 @@ append:
 			trace_folio_inc_gen_batch(k, lruvec, &moved[0][0]);
 	}
 done:
+	reset_ctrl_pos(lruvec, type, true);
 	lrugen->min_seq[type]++;
 	return true;
 }
@@ -449,6 +519,7 @@ bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness)
 	for (int type = 0; type < ANON_AND_FILE; type++) {
 		if (min_seq[type] <= lrugen->min_seq[type])
 			continue;
+		reset_ctrl_pos(lruvec, type, true);
 		lrugen->min_seq[type] = min_seq[type];
 		success = true;
 	}

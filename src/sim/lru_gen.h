@@ -18,6 +18,7 @@
 
 #define MIN_NR_GENS		2
 #define MAX_NR_GENS		4
+#define MAX_NR_TIERS		4
 #define MIN_LRU_BATCH		64
 #define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)
 #define ANON_AND_FILE		2
@@ -62,6 +63,17 @@ struct lru_gen_folio {
 	uint64_t timestamps[MAX_NR_GENS];
 	struct aw_list_head folios[MAX_NR_GENS][ANON_AND_FILE];
 	long nr_pages[MAX_NR_GENS][ANON_AND_FILE];
+	/*
+	 * The PID controller's inputs (tier.c).  NR_HIST_GENS is 1 (no
+	 * CONFIG_LRU_GEN_STATS), so the kernel's [hist] index is dropped.
+	 * protected[] is indexed by tier in every profile; 6.1/6.12 store
+	 * tier t at [t - 1] and never protect tier 0, which is the same.
+	 */
+	unsigned long avg_refaulted[ANON_AND_FILE][MAX_NR_TIERS];
+	unsigned long avg_total[ANON_AND_FILE][MAX_NR_TIERS];
+	unsigned long protected[ANON_AND_FILE][MAX_NR_TIERS];
+	unsigned long evicted[ANON_AND_FILE][MAX_NR_TIERS];
+	unsigned long refaulted[ANON_AND_FILE][MAX_NR_TIERS];
 };
 
 struct lru_gen_mm_state {
@@ -130,9 +142,11 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
 void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
 unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
+unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
 
 /* mm/vmscan.c */
 int folio_update_gen(struct folio *folio, int gen);
+int folio_update_gen_6x(struct folio *folio, int gen);	/* 6.1/6.12 */
 int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 bool lru_gen_set_refs(struct folio *folio);
 void update_batch_size(struct lru_gen_mm_walk *walk, struct folio *folio, int old_gen, int new_gen);
@@ -140,5 +154,21 @@ void reset_batch_size(struct lru_gen_mm_walk *walk);
 bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swappiness);
 bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness);
 bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness);
+
+/* tier.c: tiers and the PID controller (mm/vmscan.c, include/linux/mm_inline.h) */
+struct ctrl_pos {
+	unsigned long refaulted;
+	unsigned long total;
+	int gain;
+};
+int folio_lru_refs(const struct aw_kernel *k, const struct folio *folio);
+int lru_tier_from_refs(const struct aw_kernel *k, int refs, bool workingset);
+int folio_lru_tier(const struct aw_kernel *k, const struct folio *folio);
+bool folio_lazily_promoted(const struct aw_kernel *k, const struct folio *folio);
+void read_ctrl_pos(const struct lruvec *lruvec, int type, int tier, int gain, struct ctrl_pos *pos);
+void reset_ctrl_pos(struct lruvec *lruvec, int type, bool carryover);
+bool positive_ctrl_err(const struct ctrl_pos *sp, const struct ctrl_pos *pv);
+int get_tier_idx(const struct lruvec *lruvec, int type);
+int get_type_to_scan(const struct lruvec *lruvec, int swappiness);
 
 #endif /* AW_LRU_GEN_H */

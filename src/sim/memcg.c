@@ -47,19 +47,11 @@ static long get_nr_to_scan(struct aw_kernel *k, struct lruvec *lruvec, int prior
 	return k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false) ? -1 : 0;
 }
 
-/* mm/vmscan.c: get_swappiness(): 0 when swap is (nearly) full or absent */
-static int reclaim_swappiness(struct aw_kernel *k)
-{
-	if (k->nr_swap - k->swap_used < MIN_LRU_BATCH)
-		return 0;
-	return aw_default_swappiness(k);
-}
-
 /* mm/vmscan.c: try_to_shrink_lruvec() for memcg reclaim (no mm_walk) */
 static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int priority,
 				 unsigned long *nr_reclaimed)
 {
-	int swappiness = reclaim_swappiness(k);
+	int swappiness = aw_default_swappiness(k);	/* get_swappiness() */
 	unsigned long scanned = 0;
 
 	for (;;) {
@@ -68,7 +60,9 @@ static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 
 		if (nr_to_scan <= 0)
 			break;
-		delta = k->mglru->evict_folios(k, lruvec, swappiness, NULL, nr_reclaimed, true);
+		/* mainline passes nr_to_scan down (scan_folios()' budget) */
+		delta = k->mglru->evict_folios(k, (unsigned long)nr_to_scan, lruvec, swappiness, NULL,
+					       nr_reclaimed, true);
 		if (!delta)
 			break;
 		scanned += delta;

@@ -43,7 +43,7 @@ struct aw_mglru_ops {
 	bool (*lru_gen_look_around)(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 				    struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
 				    uint32_t target_pfn);
-	int (*evict_folios)(struct aw_kernel *k, struct lruvec *lruvec, int swappiness,
+	int (*evict_folios)(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 			    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 	void (*lru_gen_add_mm)(struct aw_kernel *k, struct mm_struct *mm);
 	void (*lru_gen_del_mm)(struct aw_kernel *k, struct mm_struct *mm);

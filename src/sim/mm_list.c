@@ -137,8 +137,23 @@ static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 }
 
 /*
- * mm/vmscan.c: get_next_mm() (the current form of should_skip_mm()), with
- * the RFC's empty_map skip after the kernel's tests; each outcome is a fact.
+ * 6.1 mm/vmscan.c: should_skip_mm()'s size test, after the node bit is
+ * cleared and before mmget_not_zero(): an mm mapping fewer than
+ * MIN_LRU_BATCH pages of the types the walk may age (MM_FILEPAGES, plus
+ * MM_ANONPAGES + MM_SHMEMPAGES with can_swap) is not worth a walk.
+ * 6.12 and mainline (get_next_mm()) have no size test.
+ */
+static bool should_skip_small_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
+{
+	if (walk->k->cfg.kernel != AW_KERNEL_6_1)
+		return false;
+	return aw_mm_lru_pages(walk->k, mm, walk->swappiness != 0, MIN_LRU_BATCH) < MIN_LRU_BATCH;
+}
+
+/*
+ * mm/vmscan.c: get_next_mm() (the current form of should_skip_mm(); 6.1's
+ * size test in should_skip_small_mm()), with the RFC's empty_map skip
+ * after the kernel's tests; each outcome is a fact.
  */
 static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 {
@@ -157,6 +172,10 @@ static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 	/* cleared before walking, even if the walk then fails */
 	clear_bit(key, &mm->lru_gen.bitmap);
 
+	if (should_skip_small_mm(walk, mm)) {
+		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_SMALL);
+		return NULL;
+	}
 	if (mm->exiting) {	/* !mmget_not_zero(mm) */
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EXITING);
 		return NULL;

@@ -45,6 +45,7 @@ enum aw_mm_skip {
 	AW_MM_SKIP_BITMAP,	/* !force_scan and its bit for this node is clear */
 	AW_MM_SKIP_EXITING,	/* mmget_not_zero() failed */
 	AW_MM_SKIP_EMPTY,	/* the RFC's empty-mm skip */
+	AW_MM_SKIP_SMALL,	/* 6.1 should_skip_mm(): fewer than MIN_LRU_BATCH pages */
 };
 
 typedef void (*aw_probe_fn)(void);	/* the type-erased form; cast back before calling */

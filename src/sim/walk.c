@@ -137,7 +137,7 @@ static unsigned long get_pmd_pfn(pmd_t pmd, struct vm_area_struct *vma, unsigned
  * mm/vmscan.c: get_pfn_folio(): only folios of this lruvec.  A pfn the
  * model has no folio for (never allocated) is not on any LRU either.
  */
-struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid)
+struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int nid, bool can_swap)
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
 
@@ -151,7 +151,36 @@ struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int ni
 	if (folio->memcg != memcg)
 		return NULL;
 
+	/* 6.1/6.12: file VMAs can contain anon pages from COW */
+	if (!can_swap && !folio_is_file_lru(folio))
+		return NULL;
+
 	return folio;
+}
+
+/*
+ * 6.1/6.12 pass can_swap (a bool: swappiness != 0) where mainline passes
+ * swappiness (6.14, "mm/mglru: rework type selection" made the walk take
+ * swappiness); get_pfn_folio() then drops anon folios without swap.
+ * Mainline has no such test: always true.
+ */
+/*
+ * The non-leaf PMD young gate of walk_pmd_range() and
+ * walk_pmd_range_locked(): `!walk->force_scan && should_clear_pmd_young()
+ * && !mm_has_notifiers()` in 6.12 and mainline; 6.1 tests only
+ * `arch_has_hw_nonleaf_pmd_young() && get_cap(LRU_GEN_NONLEAF_YOUNG)`, so
+ * even a forced walk skips a PTE table whose PMD entry is old.
+ */
+static inline bool nonleaf_young_gate(const struct lru_gen_mm_walk *walk)
+{
+	if (walk->k->cfg.kernel == AW_KERNEL_6_1)
+		return should_clear_pmd_young();
+	return !walk->force_scan && should_clear_pmd_young() && !mm_has_notifiers(walk->mm);
+}
+
+static inline bool walk_can_swap(const struct aw_kernel *k, const struct lru_gen_mm_walk *walk)
+{
+	return k->cfg.kernel == AW_KERNEL_MAINLINE || walk->swappiness;
 }
 
 /* mm/vmscan.c: suitable_to_scan() */
@@ -183,7 +212,31 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 	      !folio_test_swapcache(folio)))
 		folio_mark_dirty(folio);
 
-	if (walk) {
+	if (walk && k->cfg.kernel != AW_KERNEL_MAINLINE) {
+		/* 6.1/6.12: promote on the first young sighting */
+		old_gen = folio_update_gen_6x(folio, new_gen);
+		if (old_gen >= 0 && old_gen != new_gen) {
+			trace_folio_update_gen(k, folio, old_gen, new_gen);
+			update_batch_size(walk, folio, old_gen, new_gen);
+			walk->aw_stats[AW_WS_PROMOTED]++;	/* model */
+			k->node_stats[folio->nid].promoted++;	/* model */
+		}
+	} else if (k->cfg.kernel != AW_KERNEL_MAINLINE) {
+		/*
+		 * 6.12 lru_gen_look_around() without a walk: an isolated folio
+		 * gets PG_referenced, one of an older generation loses its
+		 * reference bits (folio_clear_lru_refs()) and is activated.
+		 */
+		old_gen = folio_lru_gen(folio);
+		if (old_gen < 0) {
+			folio_set(folio, PG_referenced);
+		} else if (old_gen != new_gen) {
+			folio->flags &= ~aw_lru_refs_flags(k);
+			folio_activate(k, pfn);
+			k->node_stats[folio->nid].promoted++;	/* model */
+			k->node_stats[folio->nid].lookaround_promoted++;
+		}
+	} else if (walk) {
 		old_gen = folio_update_gen(folio, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			trace_folio_update_gen(k, folio, old_gen, new_gen);
@@ -248,6 +301,7 @@ static bool walk_pte_range(pmd_t *pmd, unsigned long start, unsigned long end,
 	DEFINE_MAX_SEQ(walk->lruvec);
 	int gen = lru_gen_from_seq(max_seq);
 	bool notifiers = mm_has_notifiers(walk->mm);	/* model: for the hot loop */
+	bool can_swap = walk_can_swap(k, walk);
 	struct aw_region_acc *racc;	/* model */
 	int run_total, run_young, associated;
 
@@ -278,7 +332,7 @@ restart:
 		if (pfn == -1UL)
 			continue;
 
-		folio = get_pfn_folio(k, pfn, memcg, nid);
+		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
 		if (!folio)
 			continue;
 
@@ -326,6 +380,7 @@ static void walk_pmd_range_locked(pud_t *pud, unsigned long addr, struct vm_area
 	int nid = walk->lruvec->nid;
 	DEFINE_MAX_SEQ(walk->lruvec);
 	int gen = lru_gen_from_seq(max_seq);
+	bool can_swap = walk_can_swap(k, walk);
 
 	VM_WARN_ON_ONCE(pud_leaf(*pud));
 
@@ -358,8 +413,7 @@ static void walk_pmd_range_locked(pud_t *pud, unsigned long addr, struct vm_area
 			goto next;
 
 		if (!pmd_trans_huge(pmd[i])) {
-			if (!walk->force_scan && should_clear_pmd_young() &&
-			    !mm_has_notifiers(walk->mm))
+			if (nonleaf_young_gate(walk))
 				pmdp_test_and_clear_young(k, walk->mm, addr, pmd + i);
 			goto next;
 		}
@@ -368,7 +422,7 @@ static void walk_pmd_range_locked(pud_t *pud, unsigned long addr, struct vm_area
 		if (pfn == -1UL)
 			goto next;
 
-		folio = get_pfn_folio(k, pfn, memcg, nid);
+		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
 		if (!folio)
 			goto next;
 
@@ -467,8 +521,7 @@ restart:
 			continue;
 		}
 
-		if (!walk->force_scan && should_clear_pmd_young() &&
-		    !mm_has_notifiers(walk->mm)) {
+		if (nonleaf_young_gate(walk)) {
 			if (!pmd_young(val))
 				continue;
 

@@ -61,6 +61,7 @@ static void test_defaults(void)
 	CHECK_EQ(sc.cfg.mmap_base, 0x7f0000000000ull);
 	CHECK_EQ(sc.cfg.skip_empty, 4);
 	CHECK_EQ(sc.cfg.layout, AW_LAYOUT_STANDARD);
+	CHECK_EQ(sc.cfg.kernel, AW_KERNEL_MAINLINE);
 	CHECK_EQ(sc.nr_events, 0);
 	CHECK_EQ(sc.nr_expects, 0);
 	CHECK_STR(sc.path, "t.aws");
@@ -85,8 +86,10 @@ static void test_header(void)
 		     "swap 8G\n"
 		     "mmap_base 0x7e0000000000\n"
 		     "skip_empty 1\n"
-		     "layout small\n", &sc))
+		     "layout small\n"
+		     "kernel 6.12\n", &sc))
 		return;
+	CHECK_EQ(sc.cfg.kernel, AW_KERNEL_6_12);
 	CHECK_EQ(sc.cfg.nr_nodes, 2);
 	CHECK_EQ(sc.cfg.node[0].cpu_mask, 0x35);	/* bits 0, 2, 4, 5 */
 	CHECK_EQ(sc.cfg.node[0].mem_bytes, 8 * GiB);
@@ -543,6 +546,7 @@ static void test_errors(void)
 	/* The message names the line and the 1-based column of the culprit. */
 	parse_err("proc P\n  frob P\n", "t.aws:2:3: unknown keyword 'frob'");
 	parse_err("layout tiny\n", "t.aws:1:8: expected standard|small, not 'tiny'");
+	parse_err("kernel 6.6\n", "t.aws:1:8: expected 6.1|6.12|mainline, not '6.6'");
 	parse_err("proc P\nrun Q\n", "t.aws:2:5: undefined process 'Q'");
 	parse_err("proc P\nage node 0\n",
 		  "t.aws:2:1: age needs 'force 0' or 'force 1' (debugfs defaults force_scan to 1)");
@@ -687,6 +691,7 @@ static const char round_trip_text[] =
 	"mmap_base 0x7ff000000000\n"
 	"skip_empty 8\n"
 	"layout small\n"
+	"kernel 6.1\n"
 	"proc W1 cpu 5 memcg 2\n"
 	"repeat 2 {\n"
 	"  fork W1 K\n"			/* written twice: the child keeps its id */

@@ -9,7 +9,7 @@
 #include "aw_test.h"
 #include "options.h"
 
-#define ALL	(AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KHUGEPAGED)
+#define ALL	(AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KHUGEPAGED | AW_OPT_KERNEL)
 #define KNOWN	"base, pud, emptymap, rfc, khugepaged-base, khugepaged-patched"
 
 static char err[512];
@@ -35,6 +35,7 @@ static void test_init(void)
 	CHECK_EQ(o.thp, -1);		/* not given */
 	CHECK_EQ(o.bugs, 0);
 	CHECK_EQ(o.skip_empty, 0);
+	CHECK_EQ(o.kernel, -1);		/* not given: the scenario's */
 	CHECK_EQ(o.khugepaged_rev, AW_KH_REV_SEED);
 	CHECK(!o.khugepaged_base && !o.khugepaged_prctl_enter);
 	aw_model_opts_free(&o);
@@ -154,6 +155,44 @@ static void test_skip_empty(void)
 	}
 }
 
+/* --kernel: the three profile names, nothing else (a version prefix is not a profile) */
+static void test_kernel(void)
+{
+	struct { const char *arg; int ret, want; const char *msg; } c[] = {
+		{ "6.1", 1, AW_KERNEL_6_1, NULL },
+		{ "6.12", 1, AW_KERNEL_6_12, NULL },
+		{ "mainline", 1, AW_KERNEL_MAINLINE, NULL },
+		{ "6.13", -1, -1, "--kernel takes 6.1, 6.12 or mainline, not '6.13'" },
+		{ "6", -1, -1, "--kernel takes 6.1, 6.12 or mainline, not '6'" },
+		{ "Mainline", -1, -1, "--kernel takes 6.1, 6.12 or mainline, not 'Mainline'" },
+		{ "", -1, -1, "--kernel takes 6.1, 6.12 or mainline, not ''" },
+	};
+	char *last[] = { "agewalk", "minimize", "crash", "--kernel", NULL };
+	struct aw_lockstep_opts lo = { 0 };
+	struct aw_model_opts o;
+	int i;
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		char *a[] = { "agewalk", "run", "--kernel", (char *)c[k].arg, NULL };
+
+		aw_model_opts_init(&o);
+		CHECK_EQ(offer(&o, AW_OPT_KERNEL, a, 2, &i), c[k].ret);
+		CHECK_EQ(o.kernel, c[k].want);
+		if (c[k].msg)
+			CHECK_STR(err, c[k].msg);
+		/* the lockstep's field is the profile + 1, 0 = the scenario's */
+		aw_model_opts_apply(&o, &lo);
+		CHECK_EQ(lo.kernel, c[k].want + 1);
+		aw_model_opts_free(&o);
+	}
+	aw_model_opts_init(&o);
+	CHECK_EQ(offer(&o, ALL, last, 3, &i), -1);
+	CHECK_STR(err, "--kernel needs a value");
+	/* outside the command's set it is the command's argument */
+	CHECK_EQ(offer(&o, AW_OPT_THP, last, 3, &i), 0);
+	aw_model_opts_free(&o);
+}
+
 static void test_khugepaged(void)
 {
 	char *a[] = { "agewalk", "run", "--khugepaged-rev", "v8", "--khugepaged", "base",
@@ -243,6 +282,7 @@ int main(void)
 	RUN(test_bug);
 	RUN(test_thp);
 	RUN(test_skip_empty);
+	RUN(test_kernel);
 	RUN(test_khugepaged);
 	RUN(test_not_ours);
 	RUN(test_apply);

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel profiles and the rules the review found missing from the mainline
+ * model (docs/model-notes.md, "Kernel profiles").  Every expected value is
+ * worked out by hand from the kernel rule quoted next to it, never read
+ * back from the model.
+ */
+#include <string.h>
+
+#include "aw_kernel_test.h"
+
+#define BASE	0x10000000ULL
+
+static struct aw_kernel *profile_kernel(enum aw_kernel_profile profile, uint64_t swap_bytes, int memcgs)
+{
+	struct aw_config cfg;
+
+	aw_config_default(&cfg);
+	cfg.swap_bytes = swap_bytes;
+	cfg.nr_memcgs = memcgs;
+	cfg.kernel = profile;
+	return aw_kernel_create(&cfg, 0, 0, 0);
+}
+
+static void ev(struct aw_kernel *k, struct aw_event e)
+{
+	CHECK_EQ(apply(k, e), 0);
+}
+
+/* one process (no layout) with n anonymous pages written at BASE */
+static void anon_pages(struct aw_kernel *k, unsigned int n)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = n * PAGE_SIZE,
+				 .arg = AW_PROT_DEFAULT });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = n * PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+}
+
+static void evict_nr(struct aw_kernel *k, uint64_t nr)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_EVICT, .swappiness = AW_SWAPPINESS_DEFAULT, .len = nr });
+}
+
+static pte_t *pte_at(struct aw_kernel *k, uint64_t addr)
+{
+	struct aw_task *t = aw_task_get(k, 1);
+	struct mm_struct *mm = t ? aw_mm(k, t->mm) : NULL;
+
+	return mm ? aw_pte_lookup(k, mm, addr, false, NULL) : NULL;
+}
+
+/*
+ * folio_lru_refs() and lru_tier_from_refs().  Mainline (6.14+): refs =
+ * PG_referenced ? counter + 1 : 0, tier = workingset ? 3 :
+ * order_base_2(refs).  6.1/6.12: refs = counter + workingset, tier =
+ * order_base_2(refs + 1).
+ */
+static void test_tiers(void)
+{
+	struct aw_kernel *ml = profile_kernel(AW_KERNEL_MAINLINE, 0, 1);
+	struct aw_kernel *k12 = profile_kernel(AW_KERNEL_6_12, 0, 1);
+	struct folio f;
+
+	CHECK(ml && k12);
+	if (!ml || !k12)
+		goto out;
+	memset(&f, 0, sizeof(f));
+	/* nothing: refs 0, tier 0 in both */
+	CHECK_EQ(folio_lru_tier(ml, &f), 0);
+	CHECK_EQ(folio_lru_tier(k12, &f), 0);
+	/* PG_referenced alone: mainline refs 1 -> order_base_2(1) = 0; 6.12 refs 0 -> 0 */
+	f.flags = 1U << PG_referenced;
+	CHECK_EQ(folio_lru_refs(ml, &f), 1);
+	CHECK_EQ(folio_lru_tier(ml, &f), 0);
+	CHECK_EQ(folio_lru_tier(k12, &f), 0);
+	/* PG_workingset alone: mainline tier 3; 6.12 refs 0 + 1 = 1 -> order_base_2(2) = 1 */
+	f.flags = 1U << PG_workingset;
+	CHECK_EQ(folio_lru_tier(ml, &f), 3);
+	CHECK_EQ(folio_lru_refs(k12, &f), 1);
+	CHECK_EQ(folio_lru_tier(k12, &f), 1);
+	/* 6.12 refault flags (counter 3 + workingset): refs 4 -> order_base_2(5) = 3, all bits set */
+	f.flags = LRU_REFS_MASK | 1U << PG_workingset;
+	CHECK_EQ(folio_lru_tier(k12, &f), 3);
+	CHECK(folio_lazily_promoted(k12, &f));
+	/* mainline: counter 3 + PG_referenced = refs 4, + workingset = 5 = BIT(2) + 1 */
+	f.flags = LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset;
+	CHECK(folio_lazily_promoted(ml, &f));
+	f.flags = 1U << PG_referenced | 1U << PG_workingset;
+	CHECK(!folio_lazily_promoted(ml, &f));
+out:
+	aw_kernel_destroy(ml);
+	aw_kernel_destroy(k12);
+}
+
+/*
+ * The PID controller (mainline gains): positive_ctrl_err(sp, pv) =
+ * pv.refaulted < 64 || pv.refaulted * (sp.total + 64) * sp.gain <=
+ * (sp.refaulted + 1) * pv.total * pv.gain.
+ */
+static void test_pid(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_MAINLINE, 0, 1);
+	struct lru_gen_folio *g;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	g = &k->lruvecs[0].lrugen;
+	/*
+	 * get_tier_idx(anon): sp = tier 0 (gain 2): refaulted 0, total 100.
+	 * Tiers 1, 2: refaulted 0 < 64 -> positive, go on.  Tier 3 (gain 3):
+	 * 64 * (100 + 64) * 2 = 20992 <= (0 + 1) * 64 * 3 = 192? no -> stop:
+	 * tier_idx = 3 - 1 = 2, so sort_folio() protects tier 3 (3 > 2).
+	 */
+	g->evicted[LRU_GEN_ANON][0] = 100;
+	g->refaulted[LRU_GEN_ANON][3] = 64;
+	g->evicted[LRU_GEN_ANON][3] = 64;
+	CHECK_EQ(get_tier_idx(&k->lruvecs[0], LRU_GEN_ANON), 2);
+	/* 63 refaults: 63 < 64 -> positive for every tier -> tier_idx 3, nothing protected */
+	g->refaulted[LRU_GEN_ANON][3] = 63;
+	CHECK_EQ(get_tier_idx(&k->lruvecs[0], LRU_GEN_ANON), 3);
+
+	/*
+	 * get_type_to_scan(60): sp = anon, all tiers: refaulted 63, total
+	 * 164, gain 60; pv = file: refaulted 64, total 64, gain 140:
+	 * 64 * (164 + 64) * 60 = 875520 <= (63 + 1) * 64 * 140 = 573440? no
+	 * -> 0 = anon.  With 63 file refaults: 63 < 64 -> 1 = file.
+	 */
+	g->refaulted[LRU_GEN_FILE][0] = 64;
+	g->evicted[LRU_GEN_FILE][0] = 64;
+	CHECK_EQ(get_type_to_scan(&k->lruvecs[0], 60), LRU_GEN_ANON);
+	g->refaulted[LRU_GEN_FILE][0] = 63;
+	CHECK_EQ(get_type_to_scan(&k->lruvecs[0], 60), LRU_GEN_FILE);
+	/* swappiness <= 1 file, >= 200 anon, whatever the counts */
+	CHECK_EQ(get_type_to_scan(&k->lruvecs[0], 1), LRU_GEN_FILE);
+	CHECK_EQ(get_type_to_scan(&k->lruvecs[0], 200), LRU_GEN_ANON);
+
+	/*
+	 * reset_ctrl_pos(carryover), NR_HIST_GENS == 1: avg_refaulted =
+	 * (10 + 7) / 2 = 8; avg_total = (20 + protected 5 + evicted 6) / 2 =
+	 * 15; the generation's counts start again at 0.
+	 */
+	g->avg_refaulted[LRU_GEN_FILE][1] = 10;
+	g->refaulted[LRU_GEN_FILE][1] = 7;
+	g->avg_total[LRU_GEN_FILE][1] = 20;
+	g->protected[LRU_GEN_FILE][1] = 5;
+	g->evicted[LRU_GEN_FILE][1] = 6;
+	reset_ctrl_pos(&k->lruvecs[0], LRU_GEN_FILE, true);
+	CHECK_EQ(g->avg_refaulted[LRU_GEN_FILE][1], 8);
+	CHECK_EQ(g->avg_total[LRU_GEN_FILE][1], 15);
+	CHECK_EQ(g->refaulted[LRU_GEN_FILE][1] + g->protected[LRU_GEN_FILE][1] + g->evicted[LRU_GEN_FILE][1], 0);
+	aw_kernel_destroy(k);
+}
+
+/*
+ * The eviction budget.  8 anonymous pages, aged three times (forced):
+ * they end in the oldest generation (seq 3 of 3..6), not young, tier 0.
+ * `evict nr 3` is run_eviction(nr_to_reclaim = 3).
+ * - mainline: evict_folios(nr_to_reclaim - nr_reclaimed = 3):
+ *   scan_folios()' budget min(3, MAX_LRU_BATCH) = 3 folios: 3 isolated,
+ *   3 swapped out; 3 >= 3 ends run_eviction().  Evicted: 3.
+ * - 6.12: budget MAX_LRU_BATCH; the scan stops at 64 isolated or an empty
+ *   list: all 8 isolated and swapped out in one call.  Evicted: 8.
+ * Mainline's aging (two-touch): AGE 1 marks PG_referenced (refs 1, tier
+ * 0); AGE 3's inc_min_seq() moves the 8 folios and counts them protected
+ * at tier 0, then reset_ctrl_pos(carryover) halves: avg_total[anon][0] =
+ * (0 + 8 + 0) / 2 = 4.  The 3 evictions count evicted[anon][tier 0] = 3.
+ */
+static void test_budget(void)
+{
+	for (int p = 0; p < 2; p++) {
+		enum aw_kernel_profile profile = p ? AW_KERNEL_6_12 : AW_KERNEL_MAINLINE;
+		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		anon_pages(k, 8);
+		ev_age(k, true);
+		ev_age(k, true);
+		ev_age(k, true);
+		CHECK_EQ(g->max_seq, 6);
+		CHECK_EQ(g->min_seq[LRU_GEN_ANON], 3);
+		if (profile == AW_KERNEL_MAINLINE)
+			CHECK_EQ(g->avg_total[LRU_GEN_ANON][0], 4);
+		evict_nr(k, 3);
+		CHECK_EQ(k->node_stats[0].evicted, p ? 8 : 3);
+		CHECK_EQ(g->evicted[LRU_GEN_ANON][0], p ? 8 : 3);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * get_swappiness(): 0 when fewer than MIN_LRU_BATCH (64) swap pages are
+ * free.  Swap of 128K = 32 pages: a debugfs `age` without a swappiness
+ * takes 0, should_skip_vma() skips the anonymous VMA and its young PTE
+ * stays young.  With 1G of swap the same forced pass clears it.
+ */
+static void test_swappiness_no_swap(void)
+{
+	for (int big = 0; big < 2; big++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_MAINLINE, big ? 1ULL << 30 : 128 << 10, 1);
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		CHECK_EQ(aw_default_swappiness(k), big ? 60 : 0);
+		anon_pages(k, 1);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_young(*pte));
+		ev_age(k, true);
+		if (pte)
+			CHECK_EQ(pte_young(*pte), !big);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * lru_gen_refault() only for the lruvec the shadow names.  One page
+ * becomes PG_workingset (mainline: AGE 1 sees it young -> PG_referenced;
+ * AGE 2 young again -> promoted with PG_workingset), ages to the oldest
+ * generation (AGE 3..5; folio_inc_gen() keeps PG_workingset in mainline),
+ * and is swapped out by `evict`: the shadow says memcg 0, workingset.
+ * It is read back (max_seq 8, evicted at min_seq 5: |8 - 5| = 3 < 4, recent)
+ * - from memcg 0: same lruvec -> PG_workingset again, refaulted[anon][3] = 1;
+ * - after the task moved to memcg 1: the folio's lruvec (memcg 1) is not
+ *   the shadow's -> nothing restored, nothing counted anywhere.
+ */
+static void test_refault_lruvec(void)
+{
+	for (int moved = 0; moved < 2; moved++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 2);
+		struct folio *f;
+		pte_t *pte;
+		unsigned long counted = 0;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 1);
+		ev_age(k, true);
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = PAGE_SIZE,
+					 .repeat = 1 });
+		ev_age(k, true);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (!pte || !pte_present(*pte)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		f = pfn_folio(&k->mem, (uint32_t)pte_pfn(*pte));
+		CHECK(folio_test(f, PG_workingset));
+		ev_age(k, true);
+		ev_age(k, true);
+		ev_age(k, true);
+		CHECK_EQ(k->lruvecs[0].lrugen.max_seq, 8);
+		evict_nr(k, 0);
+		CHECK_EQ(k->node_stats[0].evicted, 1);
+		CHECK(pte_swp(*pte));
+		if (moved)
+			ev(k, (struct aw_event){ .kind = AW_EV_MEMCG_MOVE, .pid = 1, .memcg = 1 });
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = PAGE_SIZE,
+					 .repeat = 1 });
+		CHECK(pte_present(*pte));
+		f = pfn_folio(&k->mem, (uint32_t)pte_pfn(*pte));
+		CHECK_EQ(f->memcg, moved);
+		CHECK_EQ(folio_test(f, PG_workingset), !moved);
+		for (int l = 0; l < 2; l++)
+			for (int t = 0; t < MAX_NR_TIERS; t++)
+				counted += k->lruvecs[l].lrugen.refaulted[LRU_GEN_ANON][t];
+		CHECK_EQ(counted, moved ? 0 : 1);
+		CHECK_EQ(k->lruvecs[0].lrugen.refaulted[LRU_GEN_ANON][3], moved ? 0 : 1);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * 6.1/6.12 run_aging(): a debugfs '+' without force_scan is refused with
+ * -ERANGE when min_seq[!can_swap] + MAX_NR_GENS - 1 <= max_seq.  A new
+ * lruvec has max_seq = MIN_NR_GENS + 1 = 3 and min_seq 0/0 (four
+ * generations): 0 + 4 - 1 = 3 <= 3, refused; no pass, max_seq stays 3.
+ * A forced '+' is never refused: inc_max_seq() finds both types at
+ * MAX_NR_GENS, inc_min_seq() takes min_seq to 1/1, max_seq 4; the next
+ * unforced '+' is refused again (1 + 3 <= 4).  Mainline has no such test
+ * ("mm/mglru: rework aging feedback"): the first '+' ages, max_seq 4.
+ * The index is !can_swap: 6.1 without swap reads min_seq[file]; with it
+ * set to 1 by hand (anon 0, empty lists), 1 + 3 = 4 <= 3 is false and
+ * the '+' ages, while 6.1 with swap reads min_seq[anon] = 0 and refuses.
+ */
+static void test_run_aging_erange(void)
+{
+	for (int p = 0; p < 2; p++) {
+		struct aw_kernel *k = profile_kernel(p ? AW_KERNEL_MAINLINE : AW_KERNEL_6_12, 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		CHECK_EQ(g->max_seq, 3);
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, p ? 0 : 1);
+		CHECK_EQ(g->max_seq, p ? 4 : 3);
+		CHECK_EQ(k->node_stats[0].nr_passes, p ? 1 : 0);
+		if (!p) {
+			ev_age(k, true);
+			CHECK_EQ(g->max_seq, 4);
+			CHECK_EQ(g->min_seq[LRU_GEN_ANON], 1);
+			ev_age(k, false);
+			CHECK_EQ(k->node_stats[0].aging_refused, 2);
+			CHECK_EQ(g->max_seq, 4);
+		}
+		aw_kernel_destroy(k);
+	}
+	for (int swap = 0; swap < 2; swap++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_6_1, swap ? 1ULL << 30 : 0, 1);
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->lruvecs[0].lrugen.min_seq[LRU_GEN_FILE] = 1;
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, swap ? 1 : 0);
+		CHECK_EQ(k->lruvecs[0].lrugen.max_seq, swap ? 3 : 4);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * 6.1 should_skip_mm(): after clearing the node bit, an mm whose
+ * MM_FILEPAGES (+ MM_ANONPAGES + MM_SHMEMPAGES with can_swap) is below
+ * MIN_LRU_BATCH (64) is skipped, forced pass or not (force_scan only
+ * bypasses the bitmap test).  One process with n anonymous pages, one
+ * forced '+':
+ * - 6.1 with swap (can_swap): 63 pages -> skipped: no walk, the written
+ *   PTE stays young; 64 pages -> walked (1 walk), the PTE is cleared.
+ * - 6.1 without swap: 64 anonymous pages count 0 (MM_FILEPAGES only) ->
+ *   skipped, no walk.
+ * - 6.12 (get_next_mm(), no size test): 63 pages -> walked, PTE cleared.
+ */
+static void test_should_skip_mm(void)
+{
+	static const struct {
+		enum aw_kernel_profile profile;
+		uint64_t swap;
+		unsigned int pages;
+		unsigned long walks;
+	} c[] = {
+		{ AW_KERNEL_6_1, 1ULL << 30, 63, 0 },
+		{ AW_KERNEL_6_1, 1ULL << 30, 64, 1 },
+		{ AW_KERNEL_6_1, 0, 64, 0 },
+		{ AW_KERNEL_6_12, 1ULL << 30, 63, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].profile, c[i].swap, 1);
+		const struct aw_pass *p;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, c[i].pages);
+		ev_age(k, true);
+		p = pass_of(k, 0);
+		if (p)
+			CHECK_EQ(p->walks, c[i].walks);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (pte && c[i].swap)
+			CHECK_EQ(pte_young(*pte), !c[i].walks);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * lru_gen_add_folio() placement, 6.1 and 6.12 (include/linux/mm_inline.h):
+ * active -> max_seq; anon not in the swap cache (or PG_reclaim and dirty)
+ * -> max_seq - 1; reclaiming or min_seq[type] + MIN_NR_GENS >= max_seq ->
+ * min_seq[type]; else min_seq[type] + 1.  With max_seq 5, min_seq 2/2:
+ * active file 5; inactive anon 4; inactive file: 2 + 2 >= 5? no -> 3;
+ * reclaiming file 2; anon in the swap cache, not active: 3.  With
+ * min_seq[file] 3: 3 + 2 >= 5 -> 3.
+ * A write fault's folio is PG_active (lru_gen_in_fault()): 6.12 puts it at
+ * max_seq (3 on a new lruvec, gen 3); mainline's lru_gen_folio_seq()
+ * gives MIN_NR_GENS - workingset = 2 -> max_seq - 2 + 1 = 2.
+ * The flags: 6.12 clears an active folio's refs counter and PG_referenced
+ * (PG_workingset stays); 6.1 clears only PG_active.
+ */
+static void test_add_folio_placement(void)
+{
+	struct aw_kernel *k12 = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+	struct aw_kernel *k61 = profile_kernel(AW_KERNEL_6_1, 1ULL << 30, 1);
+	struct aw_kernel *ml = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 1);
+	struct lruvec lv;
+	struct folio f;
+
+	CHECK(k12 && k61 && ml);
+	if (!k12 || !k61 || !ml)
+		goto out;
+	memset(&lv, 0, sizeof(lv));
+	lv.lrugen.max_seq = 5;
+	lv.lrugen.min_seq[LRU_GEN_ANON] = lv.lrugen.min_seq[LRU_GEN_FILE] = 2;
+	memset(&f, 0, sizeof(f));
+	f.flags = 1U << PG_active;			/* file, active */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 5);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked;	/* anon, not in swap cache */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 4);
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, true), 4);
+	f.flags = 0;					/* file, inactive */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, true), 2);
+	f.flags = 1U << PG_reclaim | 1U << PG_dirty;	/* file pending writeback */
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 4);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked | 1U << PG_swapcache;
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+	lv.lrugen.min_seq[LRU_GEN_FILE] = 3;
+	f.flags = 0;
+	CHECK_EQ(lru_gen_folio_seq_6x(&lv, &f, false), 3);
+
+	for (int i = 0; i < 3; i++) {
+		struct aw_kernel *k = i == 0 ? k12 : i == 1 ? k61 : ml;
+		struct lruvec *lruvec = &k->lruvecs[0];
+		pte_t *pte;
+		struct folio *fp;
+		uint32_t pfn;
+
+		anon_pages(k, 1);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (!pte || !pte_present(*pte))
+			continue;
+		pfn = (uint32_t)pte_pfn(*pte);
+		fp = pfn_folio(&k->mem, pfn);
+		CHECK_EQ(folio_lru_gen(fp), i == 2 ? 2 : 3);
+		if (i == 2)
+			continue;
+		lru_gen_del_folio(k, lruvec, pfn, true);
+		fp->flags |= LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset | 1U << PG_active;
+		lru_gen_add_folio(k, lruvec, pfn, false);
+		CHECK_EQ(folio_lru_gen(fp), 3);
+		CHECK(!folio_test(fp, PG_active));
+		CHECK(folio_test(fp, PG_workingset));
+		CHECK_EQ(fp->flags & LRU_REFS_MASK, i == 0 ? 0 : LRU_REFS_MASK);
+		CHECK_EQ(folio_test(fp, PG_referenced), i == 1);
+	}
+out:
+	aw_kernel_destroy(k12);
+	aw_kernel_destroy(k61);
+	aw_kernel_destroy(ml);
+}
+
+int main(void)
+{
+	RUN(test_tiers);
+	RUN(test_pid);
+	RUN(test_budget);
+	RUN(test_swappiness_no_swap);
+	RUN(test_refault_lruvec);
+	RUN(test_run_aging_erange);
+	RUN(test_should_skip_mm);
+	RUN(test_add_folio_placement);
+	return aw_test_report("test_profiles");
+}
