@@ -379,15 +379,30 @@ static bool compare(struct kdiff *d)
 
 /* -- the run ------------------------------------------------------------ */
 
+/*
+ * The model's rules for the tree's release (scenario.h's kernel profiles):
+ * 6.1.y and 6.12.y have their own, any other release is compared with
+ * mainline's.
+ */
+static enum aw_kernel_profile profile_of(unsigned int version)
+{
+	if (version >> 8 == 0x0601)
+		return AW_KERNEL_6_1;
+	if (version >> 8 == 0x060c)
+		return AW_KERNEL_6_12;
+	return AW_KERNEL_MAINLINE;
+}
+
 static int setup(struct kdiff *d)
 {
-	const struct aw_config *cfg = &d->sc->cfg;
+	struct aw_config cfg_buf = d->sc->cfg, *cfg = &cfg_buf;
 	unsigned long pages = 0;
 
 	for (int n = 0; n < cfg->nr_nodes; n++)
 		pages = cfg->node[n].mem_bytes / PAGE_SIZE > pages ? cfg->node[n].mem_bytes / PAGE_SIZE : pages;
 	d->kmm = malloc((d->sc->nr_procs + 1) * sizeof(*d->kmm));
 	d->bits = malloc(BLOOM_WORDS * sizeof(*d->bits));
+	cfg->kernel = profile_of(d->ops->version);
 	d->k = aw_kernel_create(cfg, d->sc->nr_regions, d->ops->series ? AW_FEAT_PUD_FILTER : 0, 0);
 	d->kt = d->ops->create(cfg->nr_nodes, cfg->nr_memcgs, pages);
 	if (!d->kmm || !d->bits || !d->k || !d->kt) {
