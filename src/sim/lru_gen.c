@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "linux_shim.h"
 
 void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now)
 {
@@ -487,11 +488,52 @@ done:
 }
 
 /* mm/vmscan.c: try_to_inc_min_seq() */
+/*
+ * mm/vmscan.c before 6.14 (6.1 .. 6.13): try_to_inc_min_seq(lruvec,
+ * can_swap).  Each type steps over its empty oldest generations; then,
+ * with swap, anon may not get ahead of file and file not ahead of the new
+ * anon min_seq unless it already was: min_seq[anon] = min(anon, file),
+ * min_seq[file] = max(new anon, old file).  So an anon folio still in the
+ * oldest generation holds file back too.
+ */
+static bool try_to_inc_min_seq_can_swap(struct lruvec *lruvec, bool can_swap)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
+	bool success = false;
+
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		while (min_seq[type] + MIN_NR_GENS <= lrugen->max_seq) {
+			int gen = lru_gen_from_seq(min_seq[type]);
+
+			if (lrugen->folios[gen][type].next != aw_list_handle(lruvec, gen, type))
+				break;	/* the oldest populated generation */
+			min_seq[type]++;
+		}
+	}
+	if (can_swap) {
+		min_seq[LRU_GEN_ANON] = min(min_seq[LRU_GEN_ANON], min_seq[LRU_GEN_FILE]);
+		min_seq[LRU_GEN_FILE] = max(min_seq[LRU_GEN_ANON], lrugen->min_seq[LRU_GEN_FILE]);
+	}
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		if (min_seq[type] == lrugen->min_seq[type])
+			continue;
+		reset_ctrl_pos(lruvec, type, true);
+		lrugen->min_seq[type] = min_seq[type];
+		success = true;
+	}
+	return success;
+}
+
+/* mainline (6.14+, swappiness): try_to_inc_min_seq() */
 bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
 	bool seq_inc_flag = false, success = false;
+
+	if (lruvec->k->cfg.kernel != AW_KERNEL_MAINLINE)
+		return try_to_inc_min_seq_can_swap(lruvec, swappiness != 0);
 
 	/* for_each_evictable_type(type, swappiness) */
 	for (int type = !swappiness; type <= (swappiness <= MAX_SWAPPINESS); type++) {

@@ -454,6 +454,47 @@ out:
 	aw_kernel_destroy(ml);
 }
 
+/*
+ * try_to_inc_min_seq() with an anon folio in the oldest generation and no
+ * file folio at all.
+ * 6.12 (can_swap form): a write fault puts the folio at max_seq 3 (gen 3);
+ * with max_seq 6, min_seq {3, 3}: anon stays at 3 (populated), file steps
+ * over 3 and 4 (3 + 2 <= 6, 4 + 2 <= 6) to 5; then min_seq[anon] =
+ * min(3, 5) = 3 and min_seq[file] = max(3, old 3) = 3: nothing moves.
+ * Without swap only file is looked at: {3, 5}.
+ * Mainline: the fault puts it at max_seq - 1 = 2; with max_seq 5, min_seq
+ * {2, 2}: anon stays at 2, file steps to 4; "within one generation":
+ * seq = 5 - 2 = 3, file 4 > 3 and anon 2 < 3, so file = 3: {2, 3}.
+ */
+static void test_inc_min_seq_forms(void)
+{
+	static const struct { enum aw_kernel_profile p; uint64_t swap; unsigned long max, min;
+			      unsigned long anon, file; bool moved; } c[] = {
+		{ AW_KERNEL_6_12, 1ULL << 30, 6, 3, 3, 3, false },
+		{ AW_KERNEL_6_12, 0, 6, 3, 3, 5, true },
+		{ AW_KERNEL_6_1, 1ULL << 30, 6, 3, 3, 3, false },
+		{ AW_KERNEL_MAINLINE, 1ULL << 30, 5, 2, 2, 3, true },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].p, c[i].swap, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 1);
+		g = &k->lruvecs[0].lrugen;
+		CHECK_EQ(g->nr_pages[lru_gen_from_seq(c[i].min)][LRU_GEN_ANON], 1);
+		g->max_seq = c[i].max;
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = c[i].min;
+		CHECK_EQ(try_to_inc_min_seq(&k->lruvecs[0], c[i].swap ? 60 : 0), c[i].moved);
+		CHECK_EQ(g->min_seq[LRU_GEN_ANON], c[i].anon);
+		CHECK_EQ(g->min_seq[LRU_GEN_FILE], c[i].file);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -464,5 +505,6 @@ int main(void)
 	RUN(test_run_aging_erange);
 	RUN(test_should_skip_mm);
 	RUN(test_add_folio_placement);
+	RUN(test_inc_min_seq_forms);
 	return aw_test_report("test_profiles");
 }
