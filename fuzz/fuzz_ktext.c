@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	decode(&p, data, size);
 	p.sc.path = (char *)"fuzz";
-	if (aw_kdiff_run(&p.sc, ops, &res) == 0 && res.diverged) {
+	if (aw_kdiff_run(&p.sc, ops, 0, &res) == 0 && res.diverged) {
 		fprintf(stderr, "agewalk_fuzz_ktext: %s: diverged after event %zu: %s\n", ops->name,
 			res.event + 1, res.what);
 		abort();

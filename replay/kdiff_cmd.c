@@ -12,22 +12,25 @@
 #include <string.h>
 
 #include "commands.h"
+#include "kernel.h"
 #include "kdiff.h"
 #include "ktext_variants.h"
 
 static int usage(FILE *f, int status)
 {
-	fprintf(f, "usage: agewalk kdiff FILE.aws|FILE.awpb [--tree NAME]...\n"
+	fprintf(f, "usage: agewalk kdiff FILE.aws|FILE.awpb [--tree NAME]... [--bug NAME]\n"
 		   "  runs FILE on the model and on each kernel-text variant built in\n"
-		   "  (-DAGEWALK_KERNEL_TREES), comparing after every event\n");
+		   "  (-DAGEWALK_KERNEL_TREES), comparing after every event; --bug plants\n"
+		   "  one of the model's bugs (agewalk run --help lists them) to show a\n"
+		   "  divergence is caught\n");
 	return status;
 }
 
-static int one(const struct aw_scenario *sc, const struct aw_ktext_ops *ops)
+static int one(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, unsigned int bugs)
 {
 	struct aw_kdiff_result res;
 
-	if (aw_kdiff_run(sc, ops, &res) < 0) {
+	if (aw_kdiff_run(sc, ops, bugs, &res) < 0) {
 		fprintf(stderr, "agewalk kdiff: %s: %s: event %zu: %s\n", sc->path, ops->name, res.event + 1,
 			res.what);
 		return 2;
@@ -51,6 +54,7 @@ int aw_cmd_kdiff(int argc, char **argv)
 	const struct aw_ktext_ops *trees[16];
 	int nr_trees = 0, status = 0;
 	const char *file = NULL;
+	unsigned int bugs = 0;
 	struct aw_scenario sc;
 	char err[512];
 
@@ -66,6 +70,14 @@ int aw_cmd_kdiff(int argc, char **argv)
 			}
 			if (nr_trees < 16)
 				trees[nr_trees++] = ops;
+		} else if (!strcmp(argv[i], "--bug") && i + 1 < argc) {
+			int b = aw_bug_parse(argv[++i]);
+
+			if (b < 0) {
+				fprintf(stderr, "agewalk kdiff: unknown bug '%s'\n", argv[i]);
+				return 2;
+			}
+			bugs |= 1U << b;
 		} else if (argv[i][0] != '-' && !file) {
 			file = argv[i];
 		} else {
@@ -87,7 +99,7 @@ int aw_cmd_kdiff(int argc, char **argv)
 		return 2;
 	}
 	for (int t = 0; t < nr_trees; t++) {
-		int s = one(&sc, trees[t]);
+		int s = one(&sc, trees[t], bugs);
 
 		status = s > status ? s : status;
 	}

@@ -25,6 +25,7 @@ struct kdiff {
 	struct aw_kernel *k;
 	struct aw_ktext *kt;
 	struct aw_kdiff_result *res;
+	unsigned int bugs;
 	int *kmm;			/* pid -> kernel-text mm index, -1 none */
 	int stat_of[AW_KTEXT_MAX_STATS];	/* the text's stat i -> the model's, -1 none */
 	unsigned long *bits;		/* a copy of one kernel-text Bloom filter */
@@ -403,7 +404,7 @@ static int setup(struct kdiff *d)
 	d->kmm = malloc((d->sc->nr_procs + 1) * sizeof(*d->kmm));
 	d->bits = malloc(BLOOM_WORDS * sizeof(*d->bits));
 	cfg->kernel = profile_of(d->ops->version);
-	d->k = aw_kernel_create(cfg, d->sc->nr_regions, d->ops->series ? AW_FEAT_PUD_FILTER : 0, 0);
+	d->k = aw_kernel_create(cfg, d->sc->nr_regions, d->ops->series ? AW_FEAT_PUD_FILTER : 0, d->bugs);
 	d->kt = d->ops->create(cfg->nr_nodes, cfg->nr_memcgs, pages);
 	if (!d->kmm || !d->bits || !d->k || !d->kt) {
 		snprintf(d->res->what, sizeof(d->res->what), "cannot set up the model and %s "
@@ -418,9 +419,10 @@ static int setup(struct kdiff *d)
 	return 0;
 }
 
-int aw_kdiff_run(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, struct aw_kdiff_result *res)
+int aw_kdiff_run(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, unsigned int bugs,
+		 struct aw_kdiff_result *res)
 {
-	struct kdiff d = { .sc = sc, .ops = ops, .res = res };
+	struct kdiff d = { .sc = sc, .ops = ops, .res = res, .bugs = bugs };
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));

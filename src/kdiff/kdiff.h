@@ -41,11 +41,15 @@ struct aw_kdiff_result {
 };
 
 /*
- * Run sc on the model (its configuration, profile included) and on ops's
- * text.  Returns 0 when the run could be made (see res), -1 with res->what
- * set when the scenario cannot be set up (shape out of range, memory).
+ * Run sc on the model and on ops's text.  The model takes the scenario's
+ * configuration with the tree's kernel profile (6.1.y, 6.12.y, mainline
+ * otherwise), as the `pud` variant for a tree with the PUD filter series,
+ * and with the planted bugs in bugs (1 << enum aw_bug; 0 normally: a
+ * planted bug proves a divergence is caught).  Returns 0 when the run
+ * could be made (see res), -1 with res->what set when the scenario cannot
+ * be set up (shape out of range, memory) or the model refused an event.
  */
-int aw_kdiff_run(const struct aw_scenario *sc, const struct aw_ktext_ops *ops,
+int aw_kdiff_run(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, unsigned int bugs,
 		 struct aw_kdiff_result *res);
 
 #endif /* AW_KDIFF_H */
