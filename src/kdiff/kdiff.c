@@ -96,8 +96,8 @@ static bool mirror_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t
 	}
 	if (is_zero_pfn(pte_pfn(entry)) || (flags & AW_KTEXT_THP && is_huge_zero_pmd(entry))) {
 		/* an anonymous read fault: the (huge) zero page, or an access to it */
-		if (d->ops->map(d->kt, kmm, addr, 0, flags | AW_KTEXT_ZERO | AW_KTEXT_YOUNG, 0) < 0)
-			d->ops->touch(d->kt, kmm, addr, 0);
+		d->ops->map(d->kt, kmm, addr, 0, flags | AW_KTEXT_ZERO | AW_KTEXT_YOUNG, 0);
+		d->ops->touch(d->kt, kmm, addr, 0);	/* the access, retried after the fault */
 		return false;
 	}
 	folio = pfn_folio(&d->k->mem, pte_pfn(entry));
@@ -115,8 +115,14 @@ static bool mirror_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t
 	/* a fault (a write to the zero page included): the model's folio, node, type and bits */
 	flags |= folio_test_anon(folio) ? AW_KTEXT_ANON : AW_KTEXT_FILE;
 	if (d->ops->map(d->kt, kmm, addr, folio->nid, flags | access_flags(entry, write),
-				  folio_pfn(&d->k->mem, folio) + 1) < 0)
+			folio_pfn(&d->k->mem, folio) + 1) < 0)
 		return differ(d, "kernel text could not map 0x%llx as the model did", (unsigned long long)addr);
+	/*
+	 * The faulting access is retried once the entry is there, and that
+	 * hardware walk sets the accessed bit at every level on the way: a
+	 * fault in an old PMD makes it young again.
+	 */
+	d->ops->touch(d->kt, kmm, addr, write ? AW_KTEXT_DIRTY : 0);
 	return false;
 }
 
