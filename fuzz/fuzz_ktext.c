@@ -10,7 +10,8 @@
  *
  * Input: byte 0 picks the variant (of aw_ktext_variants), byte 1 the
  * machine (bit 0: two nodes; bit 1: THP always; bit 2: two memcgs); then
- * 4-byte records: op, a, b, c.
+ * 4-byte records: op, a, b, c.  Ops (op % 9): 0 proc, 1 mmap, 2 access,
+ * 3 run, 4 age, 5 evict, 6 munmap, 7 exit, 8 memcg move.
  *
  * AGEWALK_KTEXT_TREE=NAME fuzzes that variant alone (byte 0 is then
  * ignored).  Without kernel-text variants in the build every input is a
@@ -107,6 +108,26 @@ static void op_age(struct prog *p, int kind, uint8_t a, uint8_t b)
 	push(p, &ev);
 }
 
+/* munmap of 1-64 pages of a region (a THP cut in part is refused by kdiff) */
+static void op_munmap(struct prog *p, uint8_t a, uint8_t b, uint8_t c)
+{
+	struct aw_event ev = { .kind = AW_EV_MUNMAP };
+	uint64_t pages;
+
+	if (!p->sc.nr_regions)
+		return;
+	ev.region = 1 + a % p->sc.nr_regions;
+	ev.pid = p->region_pid[ev.region];
+	pages = p->region_len[ev.region] >> 12;
+	ev.addr = ((uint64_t)b * 61 % pages) << 12;
+	ev.len = (uint64_t)(1 + c % 64) << 12;
+	if (c & 0x80)
+		ev.len = p->region_len[ev.region];	/* the whole region */
+	if (ev.addr + ev.len > p->region_len[ev.region])
+		ev.len = p->region_len[ev.region] - ev.addr;
+	push(p, &ev);
+}
+
 static void decode(struct prog *p, const uint8_t *data, size_t size)
 {
 	struct aw_config *cfg = &p->sc.cfg;
@@ -123,7 +144,7 @@ static void decode(struct prog *p, const uint8_t *data, size_t size)
 	for (size_t i = 2; i + 4 <= size && p->sc.nr_events < MAX_EVENTS; i += 4) {
 		const uint8_t *r = data + i;
 
-		switch (r[0] % 6) {
+		switch (r[0] % 9) {
 		case 0: op_proc(p, r[1], r[2]); break;
 		case 1: op_mmap(p, r[1], r[2], r[3]); break;
 		case 2: op_access(p, r[1], r[2], r[3]); break;
@@ -133,7 +154,17 @@ static void decode(struct prog *p, const uint8_t *data, size_t size)
 							    .cpu = AW_CPU_CURRENT });
 			break;
 		case 4: op_age(p, AW_EV_AGE, r[1], r[2]); break;
-		default: op_age(p, AW_EV_EVICT, r[1], r[2]); break;
+		case 5: op_age(p, AW_EV_EVICT, r[1], r[2]); break;
+		case 6: op_munmap(p, r[1], r[2], r[3]); break;
+		case 7:
+			if (p->nr_procs)
+				push(p, &(struct aw_event){ .kind = AW_EV_EXIT, .pid = 1 + r[1] % p->nr_procs });
+			break;
+		default:
+			if (p->nr_procs)
+				push(p, &(struct aw_event){ .kind = AW_EV_MEMCG_MOVE, .pid = 1 + r[1] % p->nr_procs,
+							    .memcg = r[2] % p->sc.cfg.nr_memcgs });
+			break;
 		}
 	}
 	p->sc.nr_procs = p->nr_procs;

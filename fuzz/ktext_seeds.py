@@ -3,11 +3,12 @@
 """ktext_seeds.py OUTDIR: seed inputs for agewalk_fuzz_ktext (fuzz_ktext.c's
 program format: variant byte, machine byte, 4-byte records op a b c), one
 set per variant slot 0-3.  Ops: 0 proc, 1 mmap, 2 access (a bit 7: write),
-3 run, 4 age (b bit 7: force), 5 evict (retire empty generations)."""
+3 run, 4 age (b bit 7: force), 5 evict (retire empty generations),
+6 munmap (c bit 7: the whole region), 7 exit, 8 memcg move."""
 import os
 import sys
 
-PROC, MMAP, ACCESS, RUN, AGE, EVICT = range(6)
+PROC, MMAP, ACCESS, RUN, AGE, EVICT, MUNMAP, EXIT, MOVE = range(9)
 
 
 def rec(op, a=0, b=0, c=0):
@@ -36,6 +37,12 @@ SEEDS = {
     # zero pages (anonymous reads), then a write over them
     "zero-cow": (0, [rec(PROC), rec(MMAP, 0, 2, 6), rec(ACCESS, 0, 0, 63), rec(AGE, 0, W), rec(EVICT),
                      rec(ACCESS, W, 0, 7), rec(RUN), rec(AGE)]),
+    # munmap of part of a region and of all of another, an exit, a memcg move
+    "munmap-exit": (4, [rec(PROC, 0), rec(PROC, 1), rec(MMAP, 0, 1, 7), rec(MMAP, 1, 0, 8),
+                        rec(ACCESS, W, 0, 63), rec(ACCESS, W | 1, 0, 40), rec(AGE, 0, W), rec(AGE, 0, W | 1),
+                        rec(MUNMAP, 0, 0, 20), rec(MUNMAP, 1, 0, 0x80), rec(EVICT, 0, 0), rec(ACCESS, 0, 0, 30),
+                        rec(RUN, 0), rec(AGE, 0, 0), rec(MOVE, 0, 1), rec(ACCESS, W, 40, 20), rec(AGE, 0, W | 1),
+                        rec(EXIT, 0), rec(AGE, 0, W)]),
 }
 
 

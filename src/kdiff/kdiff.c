@@ -27,6 +27,7 @@ struct kdiff {
 	struct aw_kdiff_result *res;
 	unsigned int bugs;
 	int *kmm;			/* pid -> kernel-text mm index, -1 none */
+	uint32_t *mm_of;		/* kernel-text mm index -> the model's mm id */
 	int stat_of[AW_KTEXT_MAX_STATS];	/* the text's stat i -> the model's, -1 none */
 	unsigned long *bits;		/* a copy of one kernel-text Bloom filter */
 };
@@ -126,6 +127,92 @@ static bool mirror_page(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t
 	return false;
 }
 
+/*
+ * name_tables() callback: a table page the text makes for addr at level is
+ * named as the model's table there, so both hash the same Bloom keys
+ * whatever order either allocated or freed tables in.
+ */
+static unsigned long model_table_kva(void *ctx, int kmm, unsigned long addr, int level)
+{
+	struct kdiff *d = ctx;
+	struct mm_struct *mm = aw_mm(d->k, d->mm_of[kmm]);
+	uint32_t id = mm ? mm->pgd : 0;
+	static const int shift[] = { 0, 0, PUD_SHIFT, PGDIR_SHIFT };
+
+	/* down from the PGD: level 3's table hangs off the PGD entry, ... */
+	for (int l = 3; id && l >= level; l--) {
+		uint64_t e = aw_table(&d->k->pt, id)->e[(addr >> shift[l]) & 511];
+
+		id = (e & _PAGE_PRESENT) && !(e & _PAGE_PSE) ? aw_entry_table(e) : 0;
+	}
+	return AW_KTEXT_KVA_TABLES + (unsigned long)id * PAGE_SIZE;
+}
+
+/* Is the model's entry at level (2 PMD, 3 PUD, 4 PGD) for addr present? */
+static bool model_present(struct kdiff *d, struct mm_struct *mm, uint64_t addr, int level)
+{
+	uint64_t e = aw_table(&d->k->pt, mm->pgd)->e[pgd_index(addr)];
+
+	if (level < 4 && (e & _PAGE_PRESENT))
+		e = aw_table(&d->k->pt, aw_entry_table(e))->e[pud_index(addr)];
+	if (level < 3 && (e & _PAGE_PRESENT) && !(e & _PAGE_PSE))
+		e = aw_table(&d->k->pt, aw_entry_table(e))->e[pmd_index(addr)];
+	return e & _PAGE_PRESENT;
+}
+
+/*
+ * free_pgtables(): after a munmap the model freed the tables no VMA needs
+ * any more, between the VMAs around the hole; the text's machine drops the
+ * same ones, so that its walk meets pmd_none where the model's does.
+ */
+static void sync_tables(struct kdiff *d, struct mm_struct *mm, int kmm, uint64_t floor, uint64_t ceiling)
+{
+	static const uint64_t size[] = { 0, 0, PMD_SIZE, PUD_SIZE, PGDIR_SIZE };
+
+	for (int level = 4; level >= 2; level--)
+		for (uint64_t a = floor & ~(size[level] - 1); a < ceiling; a += size[level]) {
+			if (level < 4 && !d->ops->present(d->kt, kmm, a, level + 1)) {
+				a = (a & ~(size[level + 1] - 1)) + size[level + 1] - size[level];
+				continue;	/* nothing below an absent entry */
+			}
+			if (d->ops->present(d->kt, kmm, a, level) && !model_present(d, mm, a, level))
+				d->ops->free_table(d->kt, kmm, a, level);
+		}
+}
+
+static bool mirror_munmap(struct kdiff *d, const struct aw_event *ev)
+{
+	struct aw_task *t = aw_task_get(d->k, ev->pid);
+	struct mm_struct *mm = t ? aw_mm(d->k, t->mm) : NULL;
+	uint64_t start = ev->addr, end, floor = 0, ceiling = TASK_SIZE;
+	int kmm = d->kmm[ev->pid];
+
+	if (!mm || kmm < 0)
+		return false;
+	if (ev->region)
+		start += d->k->regions[ev->region - 1].start;	/* the model's resolve_range() */
+	start &= ~(PAGE_SIZE - 1);
+	end = start + ((ev->addr & (PAGE_SIZE - 1)) + ev->len + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
+	if (d->ops->unmap(d->kt, kmm, start, end) < 0)
+		return refuse(d, "munmap of part of a THP: kernel-text runs do not split yet");
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		if (mm->vmas[i].vm_end <= start)
+			floor = mm->vmas[i].vm_end;
+		else if (mm->vmas[i].vm_start >= end && ceiling == TASK_SIZE)
+			ceiling = mm->vmas[i].vm_start;
+	}
+	sync_tables(d, mm, kmm, floor, ceiling);
+	return false;
+}
+
+static bool mirror_exit(struct kdiff *d, const struct aw_event *ev)
+{
+	if (d->kmm[ev->pid] >= 0)
+		d->ops->mm_exit(d->kt, d->kmm[ev->pid]);
+	d->kmm[ev->pid] = -1;
+	return false;
+}
+
 static bool mirror_access(struct kdiff *d, const struct aw_event *ev)
 {
 	struct aw_task *t = aw_task_get(d->k, ev->pid);
@@ -170,12 +257,21 @@ static bool mirror_mmap(struct kdiff *d, const struct aw_event *ev)
 
 static bool mirror_proc(struct kdiff *d, const struct aw_event *ev)
 {
+	struct aw_task *t = aw_task_get(d->k, ev->pid);
+	struct mm_struct *mm = t ? aw_mm(d->k, t->mm) : NULL;
+	int kmm;
+
 	if (!(ev->flags & AW_PROC_NOLAYOUT))
 		return refuse(d, "proc with a layout: kernel-text runs need `nolayout` processes");
-	d->kmm[ev->pid] = d->ops->mm_create(d->kt, ev->memcg);
-	if (d->kmm[ev->pid] < 0)
+	if (!mm)
+		return false;
+	/* the model's slab address of the mm: the PUD filter's key */
+	kmm = d->ops->mm_create(d->kt, ev->memcg, mm->kaddr);
+	if (kmm < 0 || kmm > d->sc->nr_procs)
 		return differ(d, "kernel text could not create the mm");
-	d->ops->use_mm(d->kt, d->kmm[ev->pid]);	/* new_process(): lru_gen_use_mm() */
+	d->kmm[ev->pid] = kmm;
+	d->mm_of[kmm] = mm->id;
+	d->ops->use_mm(d->kt, kmm);	/* new_process(): lru_gen_use_mm() */
 	return false;
 }
 
@@ -221,6 +317,14 @@ static bool mirror(struct kdiff *d, const struct aw_event *ev, unsigned long evi
 	case AW_EV_RUN:
 		if (d->kmm[ev->pid] >= 0)
 			d->ops->use_mm(d->kt, d->kmm[ev->pid]);
+		return false;
+	case AW_EV_MUNMAP:
+		return mirror_munmap(d, ev);
+	case AW_EV_EXIT:
+		return mirror_exit(d, ev);
+	case AW_EV_MEMCG_MOVE:
+		if (d->kmm[ev->pid] >= 0)
+			d->ops->memcg_move(d->kt, d->kmm[ev->pid], ev->memcg);
 		return false;
 	case AW_EV_AGE:
 		return mirror_age(d, ev);
@@ -408,11 +512,12 @@ static int setup(struct kdiff *d)
 	for (int n = 0; n < cfg->nr_nodes; n++)
 		pages = cfg->node[n].mem_bytes / PAGE_SIZE > pages ? cfg->node[n].mem_bytes / PAGE_SIZE : pages;
 	d->kmm = malloc((d->sc->nr_procs + 1) * sizeof(*d->kmm));
+	d->mm_of = calloc(d->sc->nr_procs + 1, sizeof(*d->mm_of));
 	d->bits = malloc(BLOOM_WORDS * sizeof(*d->bits));
 	cfg->kernel = profile_of(d->ops->version);
 	d->k = aw_kernel_create(cfg, d->sc->nr_regions, d->ops->series ? AW_FEAT_PUD_FILTER : 0, d->bugs);
 	d->kt = d->ops->create(cfg->nr_nodes, cfg->nr_memcgs, pages);
-	if (!d->kmm || !d->bits || !d->k || !d->kt) {
+	if (!d->kmm || !d->mm_of || !d->bits || !d->k || !d->kt) {
 		snprintf(d->res->what, sizeof(d->res->what), "cannot set up the model and %s "
 			 "(%d nodes, %d memcgs, %lu pages a node)", d->ops->name, cfg->nr_nodes,
 			 cfg->nr_memcgs, pages);
@@ -420,6 +525,7 @@ static int setup(struct kdiff *d)
 	}
 	for (int pid = 0; pid <= d->sc->nr_procs; pid++)
 		d->kmm[pid] = -1;
+	d->ops->name_tables(d->kt, model_table_kva, d);
 	for (int i = 0; i < d->ops->nr_mm_stats; i++)
 		d->stat_of[i] = model_stat(d->ops->mm_stat_names[i]);
 	return 0;
@@ -454,6 +560,7 @@ int aw_kdiff_run(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, u
 	if (d.k)
 		aw_kernel_destroy(d.k);
 	free(d.kmm);
+	free(d.mm_of);
 	free(d.bits);
 	return ret;
 }

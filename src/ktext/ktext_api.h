@@ -61,8 +61,34 @@ struct aw_ktext_ops {
 	/* a machine; NULL when out of memory or the shape is out of range */
 	struct aw_ktext *(*create)(int nr_nodes, int nr_memcgs, unsigned long pages_per_node);
 	void (*destroy)(struct aw_ktext *kt);
-	/* an mm charged to memcg, on its mm list (lru_gen_add_mm); its index, < 0 on error */
-	int (*mm_create)(struct aw_ktext *kt, int memcg);
+	/*
+	 * An mm charged to memcg, on its mm list (lru_gen_add_mm()); its
+	 * index, < 0 on error.  kva is its address as far as the Bloom filters
+	 * can tell (the PUD key); 0: AW_KTEXT_KVA_MMS + index * AW_KTEXT_MM_OBJ_SIZE.
+	 */
+	int (*mm_create)(struct aw_ktext *kt, int memcg, unsigned long kva);
+	/*
+	 * Who names new page-table pages: fn(ctx, mm, addr, level) gives the
+	 * address a table page made for addr at level (1 PTE, 2 PMD, 3 PUD
+	 * table; 4 the PGD) hashes as; without one, pages are numbered in
+	 * allocation order from 1 at AW_KTEXT_KVA_TABLES.
+	 */
+	void (*name_tables)(struct aw_ktext *kt, unsigned long (*fn)(void *ctx, int mm, unsigned long addr,
+								      int level), void *ctx);
+	/*
+	 * munmap() of [start, end): folios freed (lru_gen_del_folio() as the
+	 * last put does), entries cleared, VMAs cut.  A THP only partly in
+	 * the range is refused (-1): the machine does not split.
+	 */
+	int (*unmap)(struct aw_ktext *kt, int mm, unsigned long start, unsigned long end);
+	/* free_pgtables(): drop the table below the level-entry (2 PMD, 3 PUD, 4 PGD) at addr */
+	void (*free_table)(struct aw_ktext *kt, int mm, unsigned long addr, int level);
+	/* the entry at level (1..4) for addr is present (a table below, or a leaf) */
+	bool (*present)(struct aw_ktext *kt, int mm, unsigned long addr, int level);
+	/* exit: everything unmapped, then lru_gen_del_mm() (__mmput()'s order) */
+	void (*mm_exit)(struct aw_ktext *kt, int mm);
+	/* the owner moved to memcg: lru_gen_migrate_mm(), new faults charge memcg */
+	void (*memcg_move)(struct aw_ktext *kt, int mm, int memcg);
 	/* a VMA [start, end); file-backed ones are page cache with read_folio */
 	int (*vma_add)(struct aw_ktext *kt, int mm, unsigned long start, unsigned long end,
 		       unsigned long vm_flags, bool file);

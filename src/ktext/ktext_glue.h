@@ -121,8 +121,11 @@ static struct file aw_file = { .f_mapping = &aw_mapping };
 #define AW_ENTER(kt)	struct aw_ktext *aw_saved = aw_ktext_cur; aw_ktext_cur = (kt)
 #define AW_LEAVE()	(aw_ktext_cur = aw_saved)
 
-/* A zeroed page-table page from the machine's chunks (never freed before the machine). */
-static void *aw_table_alloc(struct aw_ktext *kt)
+/*
+ * A zeroed page-table page from the machine's chunks (never freed before
+ * the machine), for addr of mm at level, named for the Bloom filters.
+ */
+static void *aw_table_alloc(struct aw_ktext *kt, int mm, unsigned long addr, int level)
 {
 	struct aw_pt_chunk *c = kt->nr_pt_chunks ? &kt->pt_chunks[kt->nr_pt_chunks - 1] : NULL;
 
@@ -138,9 +141,20 @@ static void *aw_table_alloc(struct aw_ktext *kt)
 			return NULL;
 		memset(base, 0, AW_PT_CHUNK_PAGES * PAGE_SIZE);
 		c = &chunks[kt->nr_pt_chunks++];
-		*c = (struct aw_pt_chunk){ .base = base };
+		c->base = base;
+		c->used = 0;
 	}
+	kt->nr_tables++;
+	c->kva[c->used] = kt->table_kva ? kt->table_kva(kt->table_kva_ctx, mm, addr, level) :
+			  AW_KTEXT_KVA_TABLES + kt->nr_tables * PAGE_SIZE;
 	return (char *)c->base + (unsigned long)c->used++ * PAGE_SIZE;
+}
+
+static void aw_name_tables(struct aw_ktext *kt, unsigned long (*fn)(void *ctx, int mm, unsigned long addr,
+								     int level), void *ctx)
+{
+	kt->table_kva = fn;
+	kt->table_kva_ctx = ctx;
 }
 
 static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid)
@@ -158,6 +172,7 @@ static void aw_destroy(struct aw_ktext *kt)
 		free(kt->pt_chunks[i].base);
 	free(kt->pt_chunks);
 	for (int i = 0; i < kt->nr_mms; i++) {
+		free(kt->mms[i]->owner);
 		free(kt->mms[i]->vmas);
 		free(kt->mms[i]);
 	}
@@ -236,10 +251,10 @@ fail:
 
 static struct mm_struct *aw_mm(struct aw_ktext *kt, int mm)
 {
-	return mm >= 0 && mm < kt->nr_mms ? kt->mms[mm] : NULL;
+	return mm >= 0 && mm < kt->nr_mms && !kt->mms[mm]->aw_dead ? kt->mms[mm] : NULL;
 }
 
-static int aw_mm_create(struct aw_ktext *kt, int memcg)
+static int aw_mm_create(struct aw_ktext *kt, int memcg, unsigned long kva)
 {
 	struct mm_struct *mm;
 
@@ -255,12 +270,21 @@ static int aw_mm_create(struct aw_ktext *kt, int memcg)
 		kt->cap_mms = cap;
 	}
 	mm = calloc(1, sizeof(*mm));
-	if (!mm || !(mm->pgd = aw_table_alloc(kt))) {
+	if (mm)
+		mm->owner = calloc(1, sizeof(*mm->owner));
+	if (mm && mm->owner)
+		mm->pgd = aw_table_alloc(kt, kt->nr_mms, 0, 4);
+	if (!mm || !mm->owner || !mm->pgd) {
+		if (mm)
+			free(mm->owner);
 		free(mm);
 		return -1;
 	}
 	mm->mm_users = 1;
-	mm->owner_memcg = kt->memcg[memcg];
+	mm->aw_index = kt->nr_mms;
+	mm->aw_kva = kva ? kva : AW_KTEXT_KVA_MMS + (unsigned long)kt->nr_mms * AW_KTEXT_MM_OBJ_SIZE;
+	mm->owner->mm = mm;
+	mm->owner->memcg = kt->memcg[memcg];
 	INIT_LIST_HEAD(&mm->lru_gen.list);	/* lru_gen_init_mm() */
 	kt->mms[kt->nr_mms] = mm;
 	AW_ENTER(kt);
@@ -303,7 +327,7 @@ static unsigned long *aw_entry(struct aw_ktext *kt, struct mm_struct *mm, unsign
 		unsigned long *e = &table[(addr >> shift[l]) & 511];
 
 		if (!(*e & _PAGE_PRESENT)) {
-			void *t = alloc ? aw_table_alloc(kt) : NULL;
+			void *t = alloc ? aw_table_alloc(kt, mm->aw_index, addr, l - 1) : NULL;
 
 			if (!t)
 				return NULL;
@@ -364,7 +388,7 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 
 	AW_ENTER(kt);
 	folio = pfn_folio(pfn);
-	*folio = (struct folio){ .nid = nid, .memcg = mm->owner_memcg, .order = thp ? HPAGE_PMD_ORDER : 0,
+	*folio = (struct folio){ .nid = nid, .memcg = get_mem_cgroup_from_mm(mm), .order = thp ? HPAGE_PMD_ORDER : 0,
 				 .refcount = 1, .mapcount = 1, .tag = tag,
 				 .anon = flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE)) };
 	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
@@ -376,6 +400,150 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 	lru_gen_add_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
 	AW_LEAVE();
 	return pfn;
+}
+
+/*
+ * The last put of a mapped folio (__folio_put() -> lruvec_del_folio()):
+ * off its generation list by lru_gen_del_folio(lruvec, folio, false).
+ */
+static void aw_folio_free(struct aw_ktext *kt, struct mm_struct *mm, struct folio *folio)
+{
+	if (folio_test_clear_lru(folio))
+		lru_gen_del_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
+	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] -= folio_nr_pages(folio);
+	folio->mapcount = 0;
+	folio->refcount = 0;
+	folio->freed = true;
+}
+
+/* Clear the leaf at e (a PTE, or a PMD leaf covering addr), freeing its folio. */
+static void aw_zap(struct aw_ktext *kt, struct mm_struct *mm, unsigned long *e, unsigned long addr)
+{
+	unsigned long pfn = (*e & PTE_PFN_MASK) >> PAGE_SHIFT;
+
+	if (pfn != AW_KTEXT_ZERO_PFN && pfn != AW_KTEXT_HUGE_ZERO_PFN && pfn_valid(pfn))
+		aw_folio_free(kt, mm, pfn_folio(pfn));
+	*e = 0;
+}
+
+/* Take [start, end) out of mm's VMAs, splitting one that straddles an end. */
+static int aw_vma_cut(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *v = &mm->vmas[i];
+
+		if (v->vm_end <= start || v->vm_start >= end)
+			continue;
+		if (v->vm_start < start && v->vm_end > end) {	/* split in two */
+			struct vm_area_struct *vmas = realloc(mm->vmas, (mm->nr_vmas + 1) * sizeof(*vmas));
+
+			if (!vmas)
+				return -1;
+			mm->vmas = vmas;
+			memmove(&vmas[i + 1], &vmas[i], (mm->nr_vmas - i) * sizeof(*vmas));
+			mm->nr_vmas++;
+			vmas[i].vm_end = start;
+			vmas[i + 1].vm_start = end;
+			return 0;
+		}
+		if (v->vm_start < start) {
+			v->vm_end = start;
+		} else if (v->vm_end > end) {
+			v->vm_start = end;
+		} else {
+			memmove(v, v + 1, (mm->nr_vmas - i - 1) * sizeof(*v));
+			mm->nr_vmas--;
+			i--;
+		}
+	}
+	return 0;
+}
+
+static int aw_unmap(struct aw_ktext *kt, int mmi, unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	int ret = 0;
+
+	if (!mm || start >= end || (start | end) & (PAGE_SIZE - 1))
+		return -1;
+	AW_ENTER(kt);
+	for (unsigned long a = start; a < end && !ret;) {
+		unsigned long *pmd = aw_entry(kt, mm, a, 2, false), next = (a & PMD_MASK) + PMD_SIZE;
+		unsigned long *pte;
+
+		if (!pmd || !(*pmd & _PAGE_PRESENT)) {
+			a = next;
+		} else if (*pmd & _PAGE_PSE) {
+			if ((a & ~PMD_MASK) || next > end)
+				ret = -1;	/* part of a THP: the machine does not split */
+			else
+				aw_zap(kt, mm, pmd, a);
+			a = next;
+		} else {
+			pte = aw_entry(kt, mm, a, 1, false);
+			if (*pte & _PAGE_PRESENT)
+				aw_zap(kt, mm, pte, a);
+			a += PAGE_SIZE;
+		}
+	}
+	AW_LEAVE();
+	return ret ? ret : aw_vma_cut(mm, start, end);
+}
+
+static bool aw_present(struct aw_ktext *kt, int mmi, unsigned long addr, int level)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *e;
+
+	if (!mm || level < 1 || level > 4)
+		return false;
+	if (level == 4)
+		e = &((unsigned long *)mm->pgd)[pgd_index(addr)];
+	else
+		e = aw_entry(kt, mm, addr, level, false);
+	return e && (*e & _PAGE_PRESENT);
+}
+
+/* free_pgtables(): the table below a non-leaf entry goes (its page is not reused) */
+static void aw_free_table(struct aw_ktext *kt, int mmi, unsigned long addr, int level)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+	unsigned long *e;
+
+	if (!mm || level < 2 || level > 4)
+		return;
+	e = level == 4 ? &((unsigned long *)mm->pgd)[pgd_index(addr)] : aw_entry(kt, mm, addr, level, false);
+	if (e && (*e & _PAGE_PRESENT) && !(*e & _PAGE_PSE))
+		*e = 0;
+}
+
+/* __mmput(): exit_mmap() unmaps everything, then lru_gen_del_mm() */
+static void aw_mm_exit(struct aw_ktext *kt, int mmi)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+
+	if (!mm)
+		return;
+	while (mm->nr_vmas)
+		if (aw_unmap(kt, mmi, mm->vmas[0].vm_start, mm->vmas[0].vm_end) < 0)
+			break;
+	AW_ENTER(kt);
+	lru_gen_del_mm(mm);
+	AW_LEAVE();
+	mm->aw_dead = true;
+}
+
+/* mem_cgroup_move_task(): the owner's memcg changes, then lru_gen_migrate_mm() */
+static void aw_memcg_move(struct aw_ktext *kt, int mmi, int memcg)
+{
+	struct mm_struct *mm = aw_mm(kt, mmi);
+
+	if (!mm || memcg < 0 || memcg >= kt->nr_memcgs)
+		return;
+	mm->owner->memcg = kt->memcg[memcg];
+	AW_ENTER(kt);
+	lru_gen_migrate_mm(mm);
+	AW_LEAVE();
 }
 
 static void aw_touch(struct aw_ktext *kt, int mmi, unsigned long addr, unsigned int flags)
@@ -639,6 +807,12 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.create = aw_create,
 	.destroy = aw_destroy,
 	.mm_create = aw_mm_create,
+	.name_tables = aw_name_tables,
+	.unmap = aw_unmap,
+	.free_table = aw_free_table,
+	.present = aw_present,
+	.mm_exit = aw_mm_exit,
+	.memcg_move = aw_memcg_move,
 	.vma_add = aw_vma_add,
 	.map = aw_map,
 	.touch = aw_touch,

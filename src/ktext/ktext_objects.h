@@ -81,8 +81,10 @@ struct mm_struct {
 	int mm_users;
 	struct vm_area_struct *vmas;	/* sorted, non-overlapping */
 	int nr_vmas;
-	struct mem_cgroup *owner_memcg;	/* get_mem_cgroup_from_mm() */
-	struct task_struct *owner;	/* the task lru_gen_migrate_mm() reads */
+	struct task_struct *owner;	/* mm->owner: its memcg is the mm's (get_mem_cgroup_from_mm()) */
+	unsigned long aw_kva;		/* the address the PUD filter's key uses (aw_ktext_kva()) */
+	bool aw_dead;			/* exited: off the mm list, nothing mapped */
+	int aw_index;			/* its index in the machine */
 	bool has_notifiers;
 	struct {
 		struct list_head list;
@@ -182,6 +184,8 @@ struct page_vma_mapped_walk {
 	spinlock_t *ptl;
 };
 
+#define AW_PT_CHUNK_PAGES	256	/* page-table pages per chunk */
+
 /*
  * The machine one generated file runs on.  The per-kernel state that the
  * kernel keeps in globals (NODE_DATA(), the root memcg, current,
@@ -209,8 +213,12 @@ struct aw_ktext {
 	struct aw_pt_chunk {
 		void *base;
 		unsigned int used;
+		unsigned long kva[AW_PT_CHUNK_PAGES];	/* what each page hashes as */
 	} *pt_chunks;
 	int nr_pt_chunks;
+	unsigned long (*table_kva)(void *ctx, int mm, unsigned long addr, int level);
+	void *table_kva_ctx;
+	unsigned long nr_tables;	/* handed out, for the default names */
 };
 
 /* The machine the text is running on (set by the glue around each call). */
@@ -310,13 +318,12 @@ static inline void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *fo
 static inline bool mem_cgroup_disabled(void) { return false; }
 static inline bool mem_cgroup_trylock_pages(struct mem_cgroup *memcg) { return true; }
 static inline void mem_cgroup_unlock_pages(void) { }
-static inline struct mem_cgroup *get_mem_cgroup_from_mm(struct mm_struct *mm) { return mm->owner_memcg; }
+static inline struct mem_cgroup *get_mem_cgroup_from_mm(struct mm_struct *mm) { return mm->owner->memcg; }
 static inline struct mem_cgroup *mem_cgroup_from_task(struct task_struct *t) { return t->memcg; }
 static inline void mem_cgroup_put(struct mem_cgroup *memcg) { }
 static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg) { return memcg->nr_swap_pages; }
 
 /* include/linux/mm.h, pgtable.h: pfns, the zero page, table locks */
-#define AW_PT_CHUNK_PAGES	256
 static inline int pfn_valid(unsigned long pfn)
 {
 	struct aw_ktext *kt = aw_ktext_current();
@@ -416,10 +423,10 @@ static inline int reclaimer_offset(void) { return current_is_kswapd() ? 0 : PGSC
 
 /*
  * include/linux/hash.h: hash_ptr().  A pointer into a page-table page is
- * hashed as the model's kernel address of that entry: table pages are
- * numbered in allocation order from 1 (the model never uses id 0), at
- * AW_KTEXT_KVA_TABLES + id * PAGE_SIZE, so the Bloom filters of kernel text
- * and model hold the same bits for the same tables (docs/ktext.md).
+ * hashed as the address its table page was named (name_tables(); by
+ * default numbered in allocation order from 1 at AW_KTEXT_KVA_TABLES, as
+ * the model numbers its tables), so the Bloom filters of kernel text and
+ * model hold the same bits for the same tables (docs/ktext.md).
  */
 static inline unsigned long aw_ktext_kva(const void *ptr)
 {
@@ -430,8 +437,7 @@ static inline unsigned long aw_ktext_kva(const void *ptr)
 		unsigned long base = (unsigned long)kt->pt_chunks[i].base;
 
 		if (p >= base && p < base + AW_PT_CHUNK_PAGES * PAGE_SIZE)
-			return AW_KTEXT_KVA_TABLES + (unsigned long)i * AW_PT_CHUNK_PAGES * PAGE_SIZE +
-			       PAGE_SIZE + (p - base);
+			return kt->pt_chunks[i].kva[(p - base) / PAGE_SIZE] + (p & (PAGE_SIZE - 1));
 	}
 	/*
 	 * The PUD filter's key (mm ^ PUD-aligned address, the series'
@@ -442,7 +448,7 @@ static inline unsigned long aw_ktext_kva(const void *ptr)
 		unsigned long d = p ^ (unsigned long)kt->mms[i];
 
 		if (d < (1UL << 47) && !(d & (PUD_SIZE - 1)))
-			return (AW_KTEXT_KVA_MMS + (unsigned long)i * AW_KTEXT_MM_OBJ_SIZE) ^ d;
+			return kt->mms[i]->aw_kva ^ d;
 	}
 	return p;
 }

@@ -61,7 +61,7 @@ static void test_walk(const struct aw_ktext_ops *ops)
 	CHECK(kt != NULL);
 	if (!kt)
 		return;
-	mm = ops->mm_create(kt, 0);
+	mm = ops->mm_create(kt, 0, 0);
 	CHECK_EQ(mm, 0);
 	CHECK_EQ(ops->vma_add(kt, mm, VMA_START, VMA_START + 2 * PMD_SZ, VM_RW, false), 0);
 
@@ -70,9 +70,9 @@ static void test_walk(const struct aw_ktext_ops *ops)
 	CHECK_EQ(ops->min_seq(kt, 0, 0, 0), 0);
 
 	for (int i = 0; i < 64; i++)
-		dense[i] = ops->map(kt, mm, VMA_START + i * PG, 0, AW_KTEXT_YOUNG);
-	sparse[0] = ops->map(kt, mm, VMA_START + PMD_SZ, 0, AW_KTEXT_YOUNG);
-	sparse[1] = ops->map(kt, mm, VMA_START + PMD_SZ + 300 * PG, 0, AW_KTEXT_YOUNG);
+		dense[i] = ops->map(kt, mm, VMA_START + i * PG, 0, AW_KTEXT_YOUNG, 0);
+	sparse[0] = ops->map(kt, mm, VMA_START + PMD_SZ, 0, AW_KTEXT_YOUNG, 0);
+	sparse[1] = ops->map(kt, mm, VMA_START + PMD_SZ + 300 * PG, 0, AW_KTEXT_YOUNG, 0);
 	CHECK(dense[63] >= 0 && sparse[1] >= 0);
 	/*
 	 * lru_gen_add_folio() with PG_active (a fault): seq = max_seq, so
@@ -233,10 +233,10 @@ static void test_cold_pud(const struct aw_ktext_ops *ops)
 	CHECK(kt != NULL);
 	if (!kt)
 		return;
-	mm = ops->mm_create(kt, 0);
+	mm = ops->mm_create(kt, 0, 0);
 	CHECK_EQ(ops->vma_add(kt, mm, VMA_START, VMA_START + 3 * PMD_SZ, VM_RW, false), 0);
 	for (int i = 0; i < 64; i++)
-		CHECK_EQ(ops->map(kt, mm, VMA_START + i * PG, 0, AW_KTEXT_YOUNG | AW_KTEXT_ZERO), 0);
+		CHECK_EQ(ops->map(kt, mm, VMA_START + i * PG, 0, AW_KTEXT_YOUNG | AW_KTEXT_ZERO, 0), 0);
 
 	/*
 	 * Pass 1, forced: PMD 0's 512 slots are leaves (get_pte_pfn() drops
@@ -289,16 +289,16 @@ static void test_bad_input(const struct aw_ktext_ops *ops)
 	CHECK(kt != NULL);
 	if (!kt)
 		return;
-	CHECK_EQ(ops->mm_create(kt, 1), -1);
+	CHECK_EQ(ops->mm_create(kt, 1, 0), -1);
 	CHECK_EQ(ops->vma_add(kt, 7, 0, PG, VM_RW, false), -1);
-	CHECK_EQ(ops->mm_create(kt, 0), 0);
+	CHECK_EQ(ops->mm_create(kt, 0, 0), 0);
 	CHECK_EQ(ops->vma_add(kt, 0, PG, PG, VM_RW, false), -1);
 	CHECK_EQ(ops->vma_add(kt, 0, PG, 3 * PG, VM_RW, false), 0);
 	CHECK_EQ(ops->vma_add(kt, 0, 2 * PG, 4 * PG, VM_RW, false), -1);	/* overlaps */
-	CHECK_EQ(ops->map(kt, 0, 8 * PG, 0, 0), -1);				/* no VMA */
-	CHECK_EQ(ops->map(kt, 0, PG, 1, 0), -1);				/* no node 1 */
-	CHECK(ops->map(kt, 0, PG, 0, 0) >= 0);
-	CHECK_EQ(ops->map(kt, 0, PG, 0, 0), -1);				/* mapped */
+	CHECK_EQ(ops->map(kt, 0, 8 * PG, 0, 0, 0), -1);				/* no VMA */
+	CHECK_EQ(ops->map(kt, 0, PG, 1, 0, 0), -1);				/* no node 1 */
+	CHECK(ops->map(kt, 0, PG, 0, 0, 0) >= 0);
+	CHECK_EQ(ops->map(kt, 0, PG, 0, 0, 0), -1);				/* mapped */
 	CHECK_EQ(ops->folio_gen(kt, -1), -1);
 	CHECK_EQ(ops->age(kt, 3, 0, 3, 60, true), -EINVAL);
 	ops->destroy(kt);
