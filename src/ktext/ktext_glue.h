@@ -139,7 +139,6 @@ static void *aw_table_alloc(struct aw_ktext *kt, int mm, unsigned long addr, int
 		base = aligned_alloc(PAGE_SIZE, AW_PT_CHUNK_PAGES * PAGE_SIZE);
 		if (!base)
 			return NULL;
-		memset(base, 0, AW_PT_CHUNK_PAGES * PAGE_SIZE);
 		c = &chunks[kt->nr_pt_chunks++];
 		c->base = base;
 		c->used = 0;
@@ -147,7 +146,8 @@ static void *aw_table_alloc(struct aw_ktext *kt, int mm, unsigned long addr, int
 	kt->nr_tables++;
 	c->kva[c->used] = kt->table_kva ? kt->table_kva(kt->table_kva_ctx, mm, addr, level) :
 			  AW_KTEXT_KVA_TABLES + kt->nr_tables * PAGE_SIZE;
-	return (char *)c->base + (unsigned long)c->used++ * PAGE_SIZE;
+	/* zeroed as handed out: most machines use a handful of the chunk's pages */
+	return memset((char *)c->base + (unsigned long)c->used++ * PAGE_SIZE, 0, PAGE_SIZE);
 }
 
 static void aw_name_tables(struct aw_ktext *kt, unsigned long (*fn)(void *ctx, int mm, unsigned long addr,
