@@ -99,9 +99,11 @@ foreach(entry ${aw_trees})
     DEPENDS ${deps}
     COMMENT "ktext-extract ${name}"
     VERBATIM)
-  # kernel text is built with the kernel's own warnings, not the project's
+  # kernel text is built with the kernel's own warnings, not the project's,
+  # and outside link-time optimization (clang 14's ThinLTO linker crashed
+  # linking it into the agewalk command)
   set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS
-    "-Wno-sign-compare;-Wno-unused-function;-Wno-shadow;-Wno-missing-field-initializers;-Wno-unused-variable;-Wno-unused-but-set-variable")
+    "-Wno-sign-compare;-Wno-unused-function;-Wno-shadow;-Wno-missing-field-initializers;-Wno-unused-variable;-Wno-unused-but-set-variable;-fno-lto")
   list(APPEND aw_objects ${out})
   string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
   string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
