@@ -645,32 +645,42 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 	check_window(k, lruvec);
 	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
 		for (int type = 0; type < ANON_AND_FILE; type++) {
-			uint32_t head = aw_list_handle(lruvec, gen, type);
-			uint32_t h = lrugen->folios[gen][type].next;
+			const struct list_head *head = &lrugen->folios[gen][type];
+			const struct list_head *h, *prev = head;
 			uint64_t guard = 0, limit = k->mem.nr_folio_structs + 1;
-			struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
-			while (h != head) {
+			for (h = head->next; h != head; prev = h, h = h->next) {
 				if (guard++ > limit) {
 					aw_oracle_report(k, AW_OR_STRUCTURAL,
 							 "node %d memcg %d: list gen %d type %d does not end "
 							 "(a cycle)", lruvec->nid, lruvec->memcg, gen, type);
 					return;
 				}
-				struct folio *f = pfn_folio_cached(&k->mem, h, &cache);
+				const struct folio *f = list_entry(h, const struct folio, lru);
 
-				/* on this lruvec's list: its gen and type, its memcg and node */
-				if (!f || f->list_gen != gen || f->list_type != type || folio_lru_gen(f) < 0 ||
-				    folio_is_file_lru(f) != type || f->memcg != lruvec->memcg ||
-				    f->nid != lruvec->nid) {
+				/*
+				 * on this lruvec's list: linked both ways (what
+				 * CONFIG_DEBUG_LIST checks), a flag generation and
+				 * its type, its memcg and node.  Being on the list of
+				 * [gen][type] is membership itself: the folio keeps
+				 * no copy of which list it is on.
+				 */
+				if (h->prev != prev || folio_lru_gen(f) < 0 || folio_is_file_lru(f) != type ||
+				    f->memcg != lruvec->memcg || f->nid != lruvec->nid) {
 					aw_oracle_report(k, AW_OR_STRUCTURAL,
 							 "node %d memcg %d: folio 0x%x on list gen %d type %d is "
 							 "not a well-formed member of it", lruvec->nid,
-							 lruvec->memcg, h, gen, type);
+							 lruvec->memcg, f->pfn, gen, type);
 					return;
 				}
 				by_flag[folio_lru_gen(f)][type] += folio_nr_pages(f);
-				h = f->lru_next;
+			}
+			/* the last link back from the head */
+			if (head->prev != prev) {
+				aw_oracle_report(k, AW_OR_STRUCTURAL,
+						 "node %d memcg %d: list gen %d type %d: the head's prev is not "
+						 "its last folio", lruvec->nid, lruvec->memcg, gen, type);
+				return;
 			}
 		}
 	}

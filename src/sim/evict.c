@@ -49,9 +49,9 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 	if (folio_lru_gen(folio) < 0 || folio_test(folio, PG_unevictable))
 		return;
 	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
-	lru_gen_del_folio(k, lruvec, pfn, false);
+	lru_gen_del_folio(lruvec, folio, false);
 	folio_set(folio, PG_active);
-	lru_gen_add_folio(k, lruvec, pfn, false);
+	lru_gen_add_folio(lruvec, folio, false);
 }
 
 /*
@@ -461,7 +461,7 @@ void aw_folio_put(struct aw_kernel *k, uint32_t pfn)
 	if (!folio)
 		return;
 	if (folio_lru_gen(folio) >= 0)
-		lru_gen_del_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
+		lru_gen_del_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
 	aw_memcg_uncharge(k, folio->memcg, folio_nr_pages(folio));
 	aw_folio_free(&k->mem, pfn);
 }
@@ -530,9 +530,8 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 }
 
 /* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
-static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, int tier_idx)
+static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, int tier_idx)
 {
-	struct folio *folio = pfn_folio(&k->mem, pfn);
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int type = folio_is_file_lru(folio);
 	int gen = folio_lru_gen(folio);
@@ -541,8 +540,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 
 	/* promoted: the walker moved its flag generation */
 	if (gen != lru_gen_from_seq(lrugen->min_seq[type])) {
-		aw_lru_list_del(k, pfn);
-		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
+		list_move(&folio->lru, &lrugen->folios[gen][type]);
 		return true;
 	}
 
@@ -556,8 +554,10 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 		bool mainline = k->cfg.kernel == AW_KERNEL_MAINLINE;
 
 		gen = folio_inc_gen(k, lruvec, folio, false);
-		aw_lru_list_del(k, pfn);
-		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, !mainline);
+		if (mainline)
+			list_move(&folio->lru, &lrugen->folios[gen][type]);
+		else
+			list_move_tail(&folio->lru, &lrugen->folios[gen][type]);
 		if (!mainline || !lazily_promoted)
 			lrugen->protected[type][tier] += folio_nr_pages(folio);
 		return true;
@@ -566,8 +566,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	/* waiting for writeback: dirty page cache (never with the model's files) */
 	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
 		gen = folio_inc_gen(k, lruvec, folio, true);
-		aw_lru_list_del(k, pfn);
-		aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, false);
+		list_move(&folio->lru, &lrugen->folios[gen][type]);
 		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */
 		return true;
 	}
@@ -575,16 +574,14 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 }
 
 /* mm/vmscan.c: isolate_folio() */
-static bool isolate_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn)
+static bool isolate_folio(struct lruvec *lruvec, struct folio *folio)
 {
-	struct folio *folio = pfn_folio(&k->mem, pfn);
-
 	/* see the comment on LRU_REFS_FLAGS */
 	if (!folio_test(folio, PG_referenced))
 		folio->flags &= ~LRU_REFS_MASK;
 	folio_clear(folio, PG_reclaim);
 	folio_clear(folio, PG_lru);
-	lru_gen_del_folio(k, lruvec, pfn, true);
+	lru_gen_del_folio(lruvec, folio, true);
 	return true;
 }
 
@@ -602,21 +599,22 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int remaining = MAX_LRU_BATCH, scanned = 0, isolated = 0;
 	int gen;
-	uint32_t head, pfn;
+	struct list_head *head;
 
 	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
 		remaining = (int)min(nr_to_scan, (unsigned long)MAX_LRU_BATCH);
 	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
 		return 0;
 	gen = lru_gen_from_seq(lrugen->min_seq[type]);
-	head = aw_list_handle(lruvec, gen, type);
-	while ((pfn = aw_lru_list_last(k, head)) != AW_NIL) {
-		struct folio *folio = pfn_folio(&k->mem, pfn);
+	head = &lrugen->folios[gen][type];
+	while (!list_empty(head)) {
+		struct folio *folio = lru_to_folio(head);
 		int delta = (int)folio_nr_pages(folio);
 
 		scanned += delta;
-		if (!sort_folio(k, lruvec, pfn, tier) && isolate_folio(k, lruvec, pfn)) {
-			list[(*nr)++] = pfn;
+		/* the kernel's list of isolated folios is an array of pfns here */
+		if (!sort_folio(k, lruvec, folio, tier) && isolate_folio(lruvec, folio)) {
+			list[(*nr)++] = (uint32_t)folio_pfn(&k->mem, folio);
 			isolated += delta;
 		}
 		if (!--remaining || isolated >= MIN_LRU_BATCH || *nr >= AW_ISOLATE_MAX - 1)
@@ -684,9 +682,9 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
 			continue;
 		if (k->cfg.kernel != AW_KERNEL_MAINLINE ||
 		    lru_gen_folio_seq(lruvec, folio, false) == min_seq)
-			folio->flags = (folio->flags & ~aw_lru_refs_flags(k)) | (1U << PG_active);
+			folio->flags = (folio->flags & ~aw_lru_refs_flags(k)) | BIT(PG_active);
 		folio_set(folio, PG_lru);
-		lru_gen_add_folio(k, lruvec, list[i], false);
+		lru_gen_add_folio(lruvec, folio, false);
 	}
 }
 
@@ -769,7 +767,7 @@ unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn)
 	if (!folio || folio_lru_gen(folio) < 0)
 		return 0;
 	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
-	isolate_folio(k, lruvec, pfn);
+	isolate_folio(lruvec, folio);
 	done = shrink_folio_list(k, lruvec, list, &nr, &rc);
 	putback(k, lruvec, list, nr, folio_is_file_lru(folio));
 	return done;

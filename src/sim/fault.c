@@ -257,7 +257,7 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	aw_mlock_new_folio(folio, vma);
 	if (!(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
 		folio_set(folio, PG_active);
-	lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
+	lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
 	aw_rmap_add(&k->mem, folio, mm->id, addr);
 	return pfn;
 }
@@ -294,15 +294,15 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 	refs = token_refs + (mainline ? 1 : workingset);
 	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
 	if (mainline && !workingset) {
-		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (uint32_t)(refs - 1) << LRU_REFS_PGOFF;
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (refs - 1UL) << LRU_REFS_PGOFF;
 		return;
 	}
-	lru_gen_del_folio(k, lruvec, pfn, false);
+	lru_gen_del_folio(lruvec, folio, false);
 	folio_set(folio, PG_workingset);
 	if (!mainline)
 		folio->flags |= LRU_REFS_MASK;
 	folio_set(folio, PG_active);
-	lru_gen_add_folio(k, lruvec, pfn, false);
+	lru_gen_add_folio(lruvec, folio, false);
 }
 
 /* Swap-in or file re-read of a page that eviction took: a major fault. */

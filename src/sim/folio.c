@@ -99,20 +99,6 @@ struct folio *aw_pfn_folio_slow(const struct aw_mem *mem, uint64_t pfn)
 	return &blk->folios[off % HPAGE_PMD_NR];
 }
 
-uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio)
-{
-	const struct aw_node_mem *nm = &mem->node[folio->nid];
-
-	/* The block that holds the struct is found from the struct address. */
-	for (uint32_t b = 0; b < nm->nr_blocks; b++) {
-		const struct aw_block *blk = &nm->blocks[b];
-
-		if (blk->folios && folio >= blk->folios && folio < blk->folios + HPAGE_PMD_NR)
-			return nm->start_pfn + (uint64_t)b * HPAGE_PMD_NR + (uint64_t)(folio - blk->folios);
-	}
-	return AW_NIL;
-}
-
 static int push_u32(uint32_t **arr, uint32_t *nr, uint32_t *cap, uint32_t v)
 {
 	if (*nr == *cap) {
@@ -155,15 +141,15 @@ static struct aw_block *prepare_block(struct aw_mem *mem, struct aw_node_mem *nm
 	return blk;
 }
 
-static void init_folio(struct folio *f, int nid, unsigned int order)
+static void init_folio(struct folio *f, uint32_t pfn, int nid, unsigned int order)
 {
 	memset(f, 0, sizeof(*f));
+	f->pfn = pfn;
 	f->nid = (uint8_t)nid;
 	f->order = (uint8_t)order;
-	f->lru_prev = f->lru_next = AW_NIL;
+	INIT_LIST_HEAD(&f->lru);
 	f->rmap_more = AW_NIL;
-	f->list_gen = 0xff;
-	f->flags = 1U << PG_zeroed;
+	f->flags = 1UL << PG_zeroed;
 }
 
 uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
@@ -171,6 +157,7 @@ uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
 	struct aw_node_mem *nm = &mem->node[nid];
 	struct aw_block *blk;
 	uint32_t blkno, pfn;
+	uint64_t off;
 
 	if (order) {
 		if (take_block(nm, &blkno))
@@ -178,12 +165,13 @@ uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
 		blk = prepare_block(mem, nm, blkno, AW_BLOCK_THP);
 		if (!blk)
 			return AW_NIL;
-		init_folio(&blk->folios[0], nid, order);
+		pfn = (uint32_t)(nm->start_pfn + (uint64_t)blkno * HPAGE_PMD_NR);
+		init_folio(&blk->folios[0], pfn, nid, order);
 		/* every subpage starts zero-filled: tails carry their content versions */
 		for (int i = 1; i < HPAGE_PMD_NR; i++)
 			blk->folios[i].version = 0;
 		nm->nr_free -= HPAGE_PMD_NR;
-		return (uint32_t)(nm->start_pfn + (uint64_t)blkno * HPAGE_PMD_NR);
+		return pfn;
 	}
 	if (!nm->nr_free_small) {
 		/* Carve a fresh block into order-0 pages, lowest pfn handed out first. */
@@ -200,7 +188,9 @@ uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order)
 		}
 	}
 	pfn = nm->free_small[--nm->nr_free_small];
-	init_folio(pfn_folio(mem, pfn), nid, 0);
+	/* pfn_folio() without its "no folio" case: a free pfn lies in a block of order-0 folios */
+	off = pfn - nm->start_pfn;
+	init_folio(&nm->blocks[off / HPAGE_PMD_NR].folios[off % HPAGE_PMD_NR], pfn, nid, 0);
 	nm->nr_free--;
 	return pfn;
 }
@@ -235,8 +225,8 @@ void aw_folio_free(struct aw_mem *mem, uint32_t pfn)
 		nm->nr_free += HPAGE_PMD_NR;
 		return;
 	}
+	/* zeroed, lru included: a freed folio is on no list and must not be put on one */
 	memset(f, 0, sizeof(*f));
-	f->list_gen = 0xff;
 	push_u32(&nm->free_small, &nm->nr_free_small, &nm->cap_free_small, pfn);
 	nm->nr_free++;
 }
@@ -254,13 +244,14 @@ void aw_folio_split_structs(struct aw_mem *mem, uint32_t pfn)
 		uint32_t version = t->version;
 
 		*t = *head;
+		t->pfn = pfn + i;
 		t->version = version;
 		t->order = 0;
 		t->rmap_mm = 0;
 		t->rmap_more = AW_NIL;
 		t->mapcount = 0;
-		t->lru_prev = t->lru_next = AW_NIL;
-		t->list_gen = 0xff;
+		/* the caller links it next to the head if the head is on a list */
+		INIT_LIST_HEAD(&t->lru);
 	}
 	head->order = 0;
 	blk->state = AW_BLOCK_SMALL;

@@ -5,8 +5,12 @@
  * Only the folio fields MGLRU reads are modelled (include/linux/mm_types.h,
  * page-flags.h): flags with the generation and reference-count fields at
  * LRU_GEN_PGOFF / LRU_REFS_PGOFF, the LRU list links, node, memcg, order,
- * mapcount.  A folio is named by its (head) pfn; list links are pfns too, so
- * a folio is 48 bytes and a resident 4 KiB page costs 56 bytes with its PTE.
+ * mapcount.  flags and lru have the kernel's types (an unsigned long, a
+ * struct list_head), so kernel text that reads and writes them
+ * (READ_ONCE(folio->flags), set_mask_bits(), list_move_tail(&folio->lru,
+ * ...), lru_to_folio()) can run on these folios unchanged.  A folio is
+ * named by its (head) pfn elsewhere in the model, and remembers it.  A
+ * folio is 64 bytes; a resident 4 KiB page costs 72 bytes with its PTE.
  *
  * Memory of a node is cut into 2 MiB blocks of 512 pfns, allocated on first
  * use.  A block holds either one PMD-order folio (THP) or 512 order-0 ones.
@@ -19,10 +23,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "list.h"
 #include "pgtable.h"
 
 #define AW_NIL			0xffffffffU	/* no folio / end of a chain */
-#define AW_LIST_HEAD_BIT	0x80000000U	/* list handle naming a list head, not a folio */
 
 /* page-flags.h bits the model uses */
 enum pageflags {
@@ -40,20 +44,21 @@ enum pageflags {
 	PG_zeroed,		/* model: never written (content version 0) */
 };
 
+/* unsigned long masks, as the kernel's BIT(): ~mask keeps every high bit of flags */
 #define LRU_GEN_PGOFF		16
 #define LRU_GEN_WIDTH		3
-#define LRU_GEN_MASK		(((1U << LRU_GEN_WIDTH) - 1) << LRU_GEN_PGOFF)
+#define LRU_GEN_MASK		(((1UL << LRU_GEN_WIDTH) - 1) << LRU_GEN_PGOFF)
 #define LRU_REFS_PGOFF		19
 #define LRU_REFS_WIDTH		2
-#define LRU_REFS_MASK		(((1U << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
+#define LRU_REFS_MASK		(((1UL << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
 /* 6.14+: the refs counter and PG_referenced are cleared together */
-#define LRU_REFS_FLAGS		(LRU_REFS_MASK | (1U << PG_referenced))
+#define LRU_REFS_FLAGS		(LRU_REFS_MASK | (1UL << PG_referenced))
 
 struct folio {
+	unsigned long flags;	/* enum pageflags, the generation and the refs counter */
+	struct list_head lru;	/* on lrugen->folios[gen][type]; empty when on no list */
 	uint64_t rmap_addr;	/* user address of the first mapping (page or PMD aligned) */
-	uint32_t flags;
-	uint32_t lru_prev;	/* list links: pfns, or AW_LIST_HEAD_BIT handles */
-	uint32_t lru_next;
+	uint32_t pfn;		/* model: folio_pfn() (the kernel computes it from the memmap) */
 	uint32_t rmap_mm;	/* mm id of the first mapping, 0 = unmapped */
 	uint32_t rmap_more;	/* further mappings: chain in struct aw_mem.rmap */
 	uint32_t mapcount;	/* PTE or PMD mappings */
@@ -62,17 +67,24 @@ struct folio {
 	uint16_t memcg;
 	uint8_t nid;
 	uint8_t order;		/* 0 or HPAGE_PMD_ORDER */
-	uint8_t list_gen;	/* slot of the list it is physically on, 0xff = none */
-	uint8_t list_type;	/* type of that list */
 	uint8_t acc_cur;	/* accesses while max_seq == acc_seq (saturating) */
 	uint8_t acc_prev;	/* accesses during the interval before */
 };
 
-_Static_assert(sizeof(struct folio) == 48, "struct folio stays 48 bytes");
+/*
+ * 64 bytes, up from 48 when flags were 32 bits and the list links two pfns:
+ * the kernel's unsigned long flags and pointer list_head (16 bytes more)
+ * let kernel text share the model's folios.  The memory figure in README
+ * follows this size; a field more must earn the next cache line.
+ */
+_Static_assert(sizeof(struct folio) == 64, "struct folio stays 64 bytes");
 
-static inline bool folio_test(const struct folio *f, int bit) { return f->flags & (1U << bit); }
-static inline void folio_set(struct folio *f, int bit) { f->flags |= 1U << bit; }
-static inline void folio_clear(struct folio *f, int bit) { f->flags &= ~(1U << bit); }
+/* include/linux/mm.h: lru_to_folio(): the folio at the tail end of list head */
+#define lru_to_folio(head)	list_entry((head)->prev, struct folio, lru)
+
+static inline bool folio_test(const struct folio *f, int bit) { return f->flags & (1UL << bit); }
+static inline void folio_set(struct folio *f, int bit) { f->flags |= 1UL << bit; }
+static inline void folio_clear(struct folio *f, int bit) { f->flags &= ~(1UL << bit); }
 static inline bool folio_test_large(const struct folio *f) { return f->order > 0; }
 static inline unsigned int folio_nr_pages(const struct folio *f) { return 1U << f->order; }
 /* include/linux/mm_inline.h: folio_is_file_lru() */
@@ -151,7 +163,7 @@ int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn);
 struct folio *aw_pfn_folio_slow(const struct aw_mem *mem, uint64_t pfn);
 
 /*
- * The hottest lookup of the model (every list link goes through it), so
+ * A hot lookup of the model (every PTE the walk finds goes through it), so
  * equal-sized power-of-two nodes take a shift and a mask instead of a
  * search.
  */
@@ -173,40 +185,16 @@ static inline struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
 	return aw_pfn_folio_slow(mem, pfn);
 }
 
-/*
- * pfn_folio() for a walk along an LRU list, whose neighbours were mostly
- * allocated from the same block: the cache remembers the last block of
- * order-0 folios seen (equal-sized nodes only), so a neighbour costs an
- * index instead of the block lookup.
- */
-struct aw_pfn_cache {
-	uint64_t base;		/* first pfn of the block; AW_PFN_CACHE_INIT: none */
-	struct folio *folios;
-};
-#define AW_PFN_CACHE_INIT	{ UINT64_MAX - HPAGE_PMD_NR, NULL }
-
-static inline struct folio *pfn_folio_cached(const struct aw_mem *mem, uint64_t pfn, struct aw_pfn_cache *c)
-{
-	struct folio *f;
-	uint64_t in;
-
-	if (pfn - c->base < HPAGE_PMD_NR)
-		return &c->folios[pfn - c->base];
-	f = pfn_folio(mem, pfn);
-	if (f && !f->order && mem->node_shift) {
-		in = (pfn - mem->node[0].start_pfn) % HPAGE_PMD_NR;
-		c->base = pfn - in;
-		c->folios = f - in;
-	}
-	return f;
-}
-
 /* the pfn of a folio (its head) */
-uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio);
+static inline uint64_t folio_pfn(const struct aw_mem *mem, const struct folio *folio)
+{
+	return folio->pfn;
+}
 
 /*
  * Allocate a folio of the given order on node nid; returns its pfn or AW_NIL
- * when the node has no room.  The folio comes back zeroed except nid/order.
+ * when the node has no room.  The folio comes back zeroed except pfn, nid,
+ * order and PG_zeroed, its lru an empty list (on none).
  */
 uint32_t aw_folio_alloc(struct aw_mem *mem, int nid, unsigned int order);
 void aw_folio_free(struct aw_mem *mem, uint32_t pfn);

@@ -181,10 +181,10 @@ struct aw_kernel {
  * clear.  Since 6.14 the refs counter and PG_referenced (PG_workingset
  * stays); in 6.1/6.12 PG_referenced and PG_workingset (with the counter).
  */
-static inline uint32_t aw_lru_refs_flags(const struct aw_kernel *k)
+static inline unsigned long aw_lru_refs_flags(const struct aw_kernel *k)
 {
 	return k->cfg.kernel == AW_KERNEL_MAINLINE ? LRU_REFS_FLAGS :
-	       LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset;
+	       LRU_REFS_MASK | 1UL << PG_referenced | 1UL << PG_workingset;
 }
 
 /* kernel.c */

@@ -337,7 +337,7 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 		if (s->version)
 			folio_clear(folio, PG_zeroed);
 		aw_folio_new_anon(folio, vma);
-		lru_gen_add_folio(k, aw_lruvec(k, folio->memcg, folio->nid), pfn, false);
+		lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
 		aw_swap_slot_put(k, pte_swp_slot(*pte));
 		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */
@@ -479,7 +479,7 @@ static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct v
 	aw_mlock_new_folio(thp, vma);
 	aw_rmap_add(&k->mem, thp, mm->id, haddr);
 	/* folio_add_lru_vma() outside a fault: no PG_active */
-	lru_gen_add_folio(k, aw_lruvec(k, thp->memcg, thp->nid), pfn, false);
+	lru_gen_add_folio(aw_lruvec(k, thp->memcg, thp->nid), thp, false);
 	aw_account_map(k, mm, vma, HPAGE_PMD_NR - resident);
 }
 

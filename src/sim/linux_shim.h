@@ -119,6 +119,18 @@ static inline void __clear_bit(unsigned long nr, unsigned long *addr)
 static inline void set_bit(unsigned long nr, unsigned long *addr) { __set_bit(nr, addr); }
 static inline void clear_bit(unsigned long nr, unsigned long *addr) { __clear_bit(nr, addr); }
 
+/*
+ * include/linux/bitops.h: set_mask_bits(): *ptr's bits in mask become bits,
+ * the old word is returned.  The kernel's is a cmpxchg loop.
+ */
+static inline unsigned long set_mask_bits(unsigned long *ptr, unsigned long mask, unsigned long bits)
+{
+	unsigned long old = *ptr;
+
+	*ptr = (old & ~mask) | bits;
+	return old;
+}
+
 static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)
 {
 	memset(dst, 0, BITS_TO_LONGS(nbits) * sizeof(unsigned long));

@@ -25,75 +25,10 @@ void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, u
 	lrugen->max_seq = MIN_NR_GENS + 1;
 	for (int i = 0; i < MAX_NR_GENS; i++)
 		lrugen->timestamps[i] = now;
-	for (int g = 0; g < MAX_NR_GENS; g++) {
-		for (int t = 0; t < ANON_AND_FILE; t++) {
-			uint32_t h = aw_list_handle(lruvec, g, t);
-
-			lrugen->folios[g][t].prev = lrugen->folios[g][t].next = h;
-		}
-	}
+	for (int g = 0; g < MAX_NR_GENS; g++)
+		for (int t = 0; t < ANON_AND_FILE; t++)
+			INIT_LIST_HEAD(&lrugen->folios[g][t]);
 	lruvec->mm_state.seq = MIN_NR_GENS;
-}
-
-uint32_t aw_list_handle(const struct lruvec *lruvec, int gen, int type)
-{
-	return AW_LIST_HEAD_BIT | (uint32_t)lruvec->index << 3 | (uint32_t)gen << 1 | (uint32_t)type;
-}
-
-/* The prev/next words of a list element: a folio or a list head. */
-static uint32_t *link_prev(struct aw_kernel *k, uint32_t h)
-{
-	if (h & AW_LIST_HEAD_BIT) {
-		struct lruvec *l = &k->lruvecs[(h & ~AW_LIST_HEAD_BIT) >> 3];
-
-		return &l->lrugen.folios[(h >> 1) & 3][h & 1].prev;
-	}
-	return &pfn_folio(&k->mem, h)->lru_prev;
-}
-
-static uint32_t *link_next(struct aw_kernel *k, uint32_t h)
-{
-	if (h & AW_LIST_HEAD_BIT) {
-		struct lruvec *l = &k->lruvecs[(h & ~AW_LIST_HEAD_BIT) >> 3];
-
-		return &l->lrugen.folios[(h >> 1) & 3][h & 1].next;
-	}
-	return &pfn_folio(&k->mem, h)->lru_next;
-}
-
-/* list_add() (head) or list_add_tail() (tail) of folio pfn onto list head */
-void aw_lru_list_add(struct aw_kernel *k, uint32_t head, uint32_t pfn, bool tail)
-{
-	struct folio *f = pfn_folio(&k->mem, pfn);
-	uint32_t prev = tail ? *link_prev(k, head) : head;
-	uint32_t next = tail ? head : *link_next(k, head);
-
-	f->lru_prev = prev;
-	f->lru_next = next;
-	*link_next(k, prev) = pfn;
-	*link_prev(k, next) = pfn;
-	f->list_gen = (head >> 1) & 3;
-	f->list_type = head & 1;
-}
-
-void aw_lru_list_del(struct aw_kernel *k, uint32_t pfn)
-{
-	struct folio *f = pfn_folio(&k->mem, pfn);
-
-	if (f->lru_prev == AW_NIL)
-		return;
-	*link_next(k, f->lru_prev) = f->lru_next;
-	*link_prev(k, f->lru_next) = f->lru_prev;
-	f->lru_prev = f->lru_next = AW_NIL;
-	f->list_gen = 0xff;
-}
-
-/* lru_to_folio(head): the tail, where eviction takes from; AW_NIL if empty */
-uint32_t aw_lru_list_last(struct aw_kernel *k, uint32_t head)
-{
-	uint32_t last = *link_prev(k, head);
-
-	return last == head ? AW_NIL : last;
 }
 
 /* mm/vmscan.c: get_nr_gens() */
@@ -174,20 +109,22 @@ unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct fol
  * everywhere; 6.12 also clears an active folio's refs counter and
  * PG_referenced (PG_workingset stays, for PSI), 6.1 does not.
  */
-static uint32_t add_folio_mask(const struct aw_kernel *k, const struct folio *folio)
+static unsigned long add_folio_mask(const struct aw_kernel *k, const struct folio *folio)
 {
-	uint32_t mask = LRU_GEN_MASK | 1U << PG_active;
+	unsigned long mask = LRU_GEN_MASK | BIT(PG_active);
 
 	if (k->cfg.kernel == AW_KERNEL_6_12 && folio_test(folio, PG_active))
-		mask |= LRU_REFS_MASK | 1U << PG_referenced;
+		mask |= LRU_REFS_MASK | BIT(PG_referenced);
 	return mask;
 }
 
-/* include/linux/mm_inline.h: lru_gen_add_folio() */
-bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
+/* include/linux/mm_inline.h: lru_gen_add_folio() (one zone: no [zone] index) */
+bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
 {
-	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct aw_kernel *k = lruvec->k;
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int type = folio_is_file_lru(folio);
+	unsigned long flags;
 	int gen;
 
 	if (folio_test(folio, PG_unevictable))
@@ -195,14 +132,16 @@ bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn,
 	gen = lru_gen_from_seq(k->cfg.kernel == AW_KERNEL_MAINLINE ?
 			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
 			       lru_gen_folio_seq_6x(lruvec, folio, reclaiming));
-	/* set_mask_bits(mask, gen + 1) */
-	folio->flags &= ~add_folio_mask(k, folio);
-	folio->flags |= (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	flags = (gen + 1UL) << LRU_GEN_PGOFF;
+	set_mask_bits(&folio->flags, add_folio_mask(k, folio), flags);
 	folio_set(folio, PG_lru);
 	trace_folio_update_gen(k, folio, -1, gen);
 	lru_gen_update_size(lruvec, folio, -1, gen);
-	/* reclaiming: list tail, for folio_rotate_reclaimable() */
-	aw_lru_list_add(k, aw_list_handle(lruvec, gen, type), pfn, reclaiming);
+	/* for folio_rotate_reclaimable() */
+	if (reclaiming)
+		list_add_tail(&folio->lru, &lrugen->folios[gen][type]);
+	else
+		list_add(&folio->lru, &lrugen->folios[gen][type]);
 	return true;
 }
 
@@ -214,38 +153,41 @@ static bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
 }
 
 /* include/linux/mm_inline.h: lru_gen_del_folio() */
-bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming)
+bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming)
 {
-	struct folio *folio = pfn_folio(&k->mem, pfn);
+	struct aw_kernel *k = lruvec->k;
+	unsigned long flags;
 	int gen = folio_lru_gen(folio);
 
 	if (gen < 0)
 		return false;
-	/* for folio_migrate_flags(): keep "active" across a del/add */
-	folio->flags &= ~LRU_GEN_MASK;
-	if (!reclaiming && lru_gen_is_active(lruvec, gen))
-		folio_set(folio, PG_active);
+	/*
+	 * for folio_migrate_flags(): keep "active" across a del/add.  The
+	 * kernel's set_mask_bits() leaves an already set PG_active alone too.
+	 */
+	flags = !reclaiming && lru_gen_is_active(lruvec, gen) ? BIT(PG_active) : 0;
+	set_mask_bits(&folio->flags, LRU_GEN_MASK, flags);
 	trace_folio_update_gen(k, folio, gen, -1);
 	lru_gen_update_size(lruvec, folio, gen, -1);
-	aw_lru_list_del(k, pfn);
+	list_del(&folio->lru);
 	return true;
 }
 
 /* mm/vmscan.c: folio_update_gen(): promotion through page tables */
 int folio_update_gen(struct folio *folio, int gen)
 {
-	uint32_t old_flags = folio->flags;
+	unsigned long old_flags = folio->flags;
 
 	/* 6.14+ two-touch rule: first sighting only marks it referenced */
 	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
-		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (1U << PG_referenced);
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | BIT(PG_referenced);
 		return -1;
 	}
 	/* lru_gen_del_folio() has isolated this page? */
 	if (!(old_flags & LRU_GEN_MASK))
 		return -1;
 	folio->flags = (old_flags & ~(LRU_GEN_MASK | LRU_REFS_FLAGS)) |
-		       (uint32_t)(gen + 1) << LRU_GEN_PGOFF | (1U << PG_workingset);
+		       (gen + 1UL) << LRU_GEN_PGOFF | BIT(PG_workingset);
 	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
 
@@ -259,22 +201,22 @@ int folio_update_gen(struct folio *folio, int gen)
  */
 int folio_update_gen_6x(struct folio *folio, int gen)
 {
-	uint32_t old_flags = folio->flags;
+	unsigned long old_flags = folio->flags;
 
 	if (!(old_flags & LRU_GEN_MASK)) {
 		folio_set(folio, PG_referenced);
 		return -1;
 	}
-	folio->flags = (old_flags & ~(LRU_GEN_MASK | LRU_REFS_MASK | 1U << PG_referenced |
-				      1U << PG_workingset)) |
-		       (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	folio->flags = (old_flags & ~(LRU_GEN_MASK | LRU_REFS_MASK | BIT(PG_referenced) |
+				      BIT(PG_workingset))) |
+		       (gen + 1UL) << LRU_GEN_PGOFF;
 	return (int)((old_flags & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1;
 }
 
 /* folio_inc_gen()'s flag update: generation gen, the reference bits (refs_flags) cleared */
-static inline void folio_age_to(struct folio *folio, int gen, uint32_t refs_flags)
+static inline void folio_age_to(struct folio *folio, int gen, unsigned long refs_flags)
 {
-	folio->flags = (folio->flags & ~(LRU_GEN_MASK | refs_flags)) | (uint32_t)(gen + 1) << LRU_GEN_PGOFF;
+	folio->flags = (folio->flags & ~(LRU_GEN_MASK | refs_flags)) | (gen + 1UL) << LRU_GEN_PGOFF;
 }
 
 /*
@@ -320,10 +262,10 @@ bool lru_gen_set_refs(struct folio *folio)
 {
 	/* see the comment on LRU_REFS_FLAGS */
 	if (!folio_test(folio, PG_referenced) && !folio_test(folio, PG_workingset)) {
-		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (1U << PG_referenced);
+		folio->flags = (folio->flags & ~LRU_REFS_MASK) | BIT(PG_referenced);
 		return false;
 	}
-	folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | (1U << PG_workingset);
+	folio->flags = (folio->flags & ~LRU_REFS_FLAGS) | BIT(PG_workingset);
 	return true;
 }
 
@@ -357,8 +299,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int old_gen = lru_gen_from_seq(lrugen->min_seq[type]);
-	uint32_t head = aw_list_handle(lruvec, old_gen, type);
-	uint32_t pfn;
+	struct list_head *head = &lrugen->folios[old_gen][type];
 
 	/*
 	 * A type that cannot be evicted is not sorted: its oldest folios
@@ -373,39 +314,32 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 	 * The kernel stops after MAX_LRU_BATCH folios and inc_max_seq()
 	 * restarts after cond_resched(); with nobody else running the restart
 	 * continues where it stopped, so the model moves them all at once.
-	 */
-	/*
-	 * The kernel's loop takes the tail folio, folio_inc_gen() and
+	 *
+	 * The loop is the kernel's: take the tail folio, folio_inc_gen(),
 	 * list_move_tail() onto its new generation's list, until the list is
-	 * empty.  Same result in one pass: walk the list from the tail, chain
-	 * the folios per destination in that order, and splice each chain
-	 * onto its destination's tail at the end.  The destination is never
-	 * the list being emptied (folio_inc_gen() never returns old_gen), so
-	 * the destinations' order cannot interact with the walk.
+	 * empty.  What is summed instead of done per folio is the accounting:
+	 * the size deltas (added to nr_pages once at the end) and, when
+	 * traced, the oracle's shadow deltas.
 	 */
 	{
-		struct aw_list_head *src = &lrugen->folios[old_gen][type];
+		/* a folio whose type disagrees with the list's may get old_gen back: parked here */
+		struct list_head kept;
 		long batch[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
 		/* folio_inc_gen_batch's deltas, for folios of this lruvec (all, unless broken) */
 		long moved[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
 		int index = lruvec->index;
-		uint32_t first[MAX_NR_GENS], last[MAX_NR_GENS];
-		struct folio *last_folio[MAX_NR_GENS] = { NULL };
 
 		const int next_gen = (old_gen + 1) % MAX_NR_GENS;
 		long aged = 0;		/* pages of the common case: old_gen -> next_gen */
 		long shadow_aged = 0;	/* the same, for the tracepoint */
 		const bool traced = trace_folio_update_gen_enabled(k) || trace_folio_inc_gen_batch_enabled(k);
-		const uint32_t refs_flags = aw_lru_refs_flags(k);
+		const unsigned long refs_flags = aw_lru_refs_flags(k);
 		/* mainline counts what it moves as protected; 6.1/6.12 do not */
 		const bool count_protected = k->cfg.kernel == AW_KERNEL_MAINLINE;
-		struct aw_pfn_cache cache = AW_PFN_CACHE_INIT;
 
-		for (int g = 0; g < MAX_NR_GENS; g++)
-			first[g] = last[g] = AW_NIL;
-		for (pfn = src->prev; pfn != head;) {
-			struct folio *folio = pfn_folio_cached(&k->mem, pfn, &cache);
-			uint32_t prev = folio->lru_prev;
+		INIT_LIST_HEAD(&kept);
+		while (!list_empty(head)) {
+			struct folio *folio = lru_to_folio(head);
 			int flag_gen = folio_lru_gen(folio);
 			int new_gen;
 
@@ -430,7 +364,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 					else
 						trace_folio_update_gen(k, folio, flag_gen, new_gen);
 				}
-				goto append;
+				goto move;
 			}
 			new_gen = folio_inc_gen_sized(lruvec, folio, false, batch);
 			if (new_gen >= MAX_NR_GENS)	/* flags beyond any generation */
@@ -445,32 +379,10 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 					trace_folio_update_gen(k, folio, flag_gen, new_gen);
 				}
 			}
-append:
-			if (first[new_gen] == AW_NIL)
-				first[new_gen] = pfn;
-			else
-				last_folio[new_gen]->lru_next = pfn;
-			folio->lru_prev = last[new_gen];	/* AW_NIL for a chain's first: set below */
-			folio->list_gen = (uint8_t)new_gen;
-			folio->list_type = (uint8_t)type;
-			last[new_gen] = pfn;
-			last_folio[new_gen] = folio;
-			pfn = prev;
+move:
+			list_move_tail(&folio->lru, new_gen == old_gen ? &kept : &lrugen->folios[new_gen][type]);
 		}
-		src->prev = src->next = head;
-		for (int g = 0; g < MAX_NR_GENS; g++) {
-			struct aw_list_head *dst = &lrugen->folios[g][type];
-			uint32_t dh = aw_list_handle(lruvec, g, type);
-			uint32_t tail;
-
-			if (first[g] == AW_NIL)
-				continue;
-			tail = dst->prev;
-			pfn_folio(&k->mem, first[g])->lru_prev = tail;
-			*link_next(k, tail) = first[g];
-			last_folio[g]->lru_next = dh;
-			dst->prev = last[g];
-		}
+		list_splice_tail_init(&kept, head);
 		batch[old_gen][type] -= aged;
 		batch[next_gen][type] += aged;
 		moved[old_gen][type] -= shadow_aged;
@@ -506,7 +418,7 @@ static bool try_to_inc_min_seq_can_swap(struct lruvec *lruvec, bool can_swap)
 		while (min_seq[type] + MIN_NR_GENS <= lrugen->max_seq) {
 			int gen = lru_gen_from_seq(min_seq[type]);
 
-			if (lrugen->folios[gen][type].next != aw_list_handle(lruvec, gen, type))
+			if (!list_empty(&lrugen->folios[gen][type]))
 				break;	/* the oldest populated generation */
 			min_seq[type]++;
 		}
@@ -539,9 +451,7 @@ bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness)
 	for (int type = !swappiness; type <= (swappiness <= MAX_SWAPPINESS); type++) {
 		while (min_seq[type] + MIN_NR_GENS <= lrugen->max_seq) {
 			int gen = lru_gen_from_seq(min_seq[type]);
-			const struct aw_list_head *h = &lrugen->folios[gen][type];
-
-			if (h->next != aw_list_handle(lruvec, gen, type))
+			if (!list_empty(&lrugen->folios[gen][type]))
 				break;	/* the oldest populated generation */
 			min_seq[type]++;
 			seq_inc_flag = true;

@@ -52,16 +52,11 @@ enum {
 	NR_AW_WALK_STATS
 };
 
-/* A list head handle: AW_LIST_HEAD_BIT | lruvec index << 3 | gen << 1 | type */
-struct aw_list_head {
-	uint32_t prev, next;
-};
-
 struct lru_gen_folio {
 	unsigned long max_seq;
 	unsigned long min_seq[ANON_AND_FILE];
 	uint64_t timestamps[MAX_NR_GENS];
-	struct aw_list_head folios[MAX_NR_GENS][ANON_AND_FILE];
+	struct list_head folios[MAX_NR_GENS][ANON_AND_FILE];	/* of folio->lru */
 	long nr_pages[MAX_NR_GENS][ANON_AND_FILE];
 	/*
 	 * The PID controller's inputs (tier.c).  NR_HIST_GENS is 1 (no
@@ -125,21 +120,16 @@ static inline bool seq_ok_window(unsigned long max_seq, unsigned long min_seq)
 
 /* lru_gen.c */
 void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now);
-uint32_t aw_list_handle(const struct lruvec *lruvec, int gen, int type);
 int get_nr_gens(const struct lruvec *lruvec, int type);
 /* evictable_min_seq(): the oldest evictable sequence for this swappiness */
 unsigned long evictable_min_seq(const unsigned long *min_seq, int swappiness);
 
 struct aw_kernel;
 struct folio;
-/* list primitives on the generation lists (list_add/list_add_tail/list_move) */
-void aw_lru_list_add(struct aw_kernel *k, uint32_t head, uint32_t pfn, bool tail);
-void aw_lru_list_del(struct aw_kernel *k, uint32_t pfn);
-uint32_t aw_lru_list_last(struct aw_kernel *k, uint32_t head);
 
 /* include/linux/mm_inline.h */
-bool lru_gen_add_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
-bool lru_gen_del_folio(struct aw_kernel *k, struct lruvec *lruvec, uint32_t pfn, bool reclaiming);
+bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
 unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
 unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);

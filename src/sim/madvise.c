@@ -19,13 +19,13 @@ static void mark_lazyfree(struct aw_kernel *k, uint32_t pfn)
 	if (!folio_test(folio, PG_anon) || !folio_test(folio, PG_swapbacked))
 		return;
 	if (on_lru)
-		lru_gen_del_folio(k, lruvec, pfn, false);
+		lru_gen_del_folio(lruvec, folio, false);
 	folio_clear(folio, PG_active);
 	folio_clear(folio, PG_referenced);
 	folio_clear(folio, PG_swapbacked);
 	folio_clear(folio, PG_dirty);
 	if (on_lru)
-		lru_gen_add_folio(k, lruvec, pfn, false);
+		lru_gen_add_folio(lruvec, folio, false);
 }
 
 /* mm/swap.c: lru_deactivate() under MGLRU: re-placed by lru_gen_folio_seq() */
@@ -36,10 +36,10 @@ static void deactivate(struct aw_kernel *k, uint32_t pfn)
 
 	if (folio_lru_gen(folio) < 0 || folio_test(folio, PG_unevictable))
 		return;
-	lru_gen_del_folio(k, lruvec, pfn, false);
+	lru_gen_del_folio(lruvec, folio, false);
 	folio_clear(folio, PG_active);
 	folio_clear(folio, PG_referenced);
-	lru_gen_add_folio(k, lruvec, pfn, false);
+	lru_gen_add_folio(lruvec, folio, false);
 }
 
 static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, int advice)

@@ -47,14 +47,14 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 	nf = pfn_folio(&k->mem, npfn);
 	/* lru_gen_del_folio(reclaiming=false) keeps "active" in PG_active */
 	if (on_lru)
-		lru_gen_del_folio(k, aw_lruvec(k, of->memcg, of->nid), pfn, false);
+		lru_gen_del_folio(aw_lruvec(k, of->memcg, of->nid), of, false);
 	{
 		uint8_t nid = nf->nid;
 
 		*nf = *of;	/* folio_migrate_flags(), mem_cgroup_migrate(), the rmap */
 		nf->nid = nid;
-		nf->lru_prev = nf->lru_next = AW_NIL;
-		nf->list_gen = 0xff;
+		nf->pfn = npfn;
+		INIT_LIST_HEAD(&nf->lru);
 		/* folio_copy(): a THP's subpages too */
 		for (unsigned int i = 1; i < folio_nr_pages(of); i++)
 			*folio_page_version(nf, i) = *folio_page_version(of, i);
@@ -76,7 +76,7 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		}
 	}
 	if (on_lru)
-		lru_gen_add_folio(k, aw_lruvec(k, nf->memcg, nf->nid), npfn, false);
+		lru_gen_add_folio(aw_lruvec(k, nf->memcg, nf->nid), nf, false);
 	aw_folio_free(&k->mem, pfn);
 	return 1;
 }

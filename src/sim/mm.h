@@ -10,29 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "list.h"
 #include "pgtable.h"
-
-/* include/linux/list.h, enough of it for the mm list */
-struct list_head {
-	struct list_head *next, *prev;
-};
-
-static inline void INIT_LIST_HEAD(struct list_head *h) { h->next = h->prev = h; }
-static inline void list_add_tail(struct list_head *n, struct list_head *h)
-{
-	n->prev = h->prev;
-	n->next = h;
-	h->prev->next = n;
-	h->prev = n;
-}
-static inline void list_del_init(struct list_head *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	INIT_LIST_HEAD(n);
-}
-static inline bool list_empty(const struct list_head *h) { return h->next == h; }
-#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
 /* include/linux/mm.h vm_flags the model uses */
 #define VM_READ		0x00000001UL

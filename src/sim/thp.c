@@ -63,32 +63,23 @@ void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr
 	for (int m = 0; m < n; m++)
 		pmd_to_pte_table(k, aw_mm(k, mms[m]), addrs[m]);
 
-	/* then the folio: 512 order-0 folios, tails right after the head */
+	/*
+	 * then the folio: 512 order-0 folios, tails right after the head.
+	 * The kernel's lru_add_page_tail() (6.12; lru_add_split_folio() later)
+	 * puts each tail before the head, list_add_tail(&tail->lru,
+	 * &folio->lru), in descending order, so reclaim meets the head first
+	 * and then tails 1, 2, ...; the model puts them after it, so reclaim
+	 * meets tail 511 first and the head last (docs/model-notes.md).
+	 */
 	{
-		bool on_list = head->list_gen != 0xff;
-		uint8_t gen = head->list_gen, type = head->list_type;
+		bool on_list = !list_empty(&head->lru);
 
 		for (int m = 0; m < n; m++)
 			aw_rmap_remove(&k->mem, head, mms[m], addrs[m]);
 		head->mapcount = 0;
 		aw_folio_split_structs(&k->mem, pfn);
-		for (int i = HPAGE_PMD_NR - 1; i >= 1 && on_list; i--) {
-			/* list_add(&tail->lru, &head->lru): insert after the head */
-			struct folio *t = pfn_folio(&k->mem, pfn + i);
-
-			t->lru_prev = pfn;
-			t->lru_next = head->lru_next;
-			if (head->lru_next & AW_LIST_HEAD_BIT) {
-				struct lruvec *l = &k->lruvecs[(head->lru_next & ~AW_LIST_HEAD_BIT) >> 3];
-
-				l->lrugen.folios[(head->lru_next >> 1) & 3][head->lru_next & 1].prev = pfn + i;
-			} else {
-				pfn_folio(&k->mem, head->lru_next)->lru_prev = pfn + i;
-			}
-			head->lru_next = pfn + i;
-			t->list_gen = gen;
-			t->list_type = type;
-		}
+		for (int i = HPAGE_PMD_NR - 1; i >= 1 && on_list; i--)
+			list_add(&pfn_folio(&k->mem, pfn + i)->lru, &head->lru);
 		for (int i = 0; i < HPAGE_PMD_NR; i++) {
 			struct folio *f = pfn_folio(&k->mem, pfn + i);
 

@@ -124,7 +124,7 @@ static bool isolate_and_look_around(struct aw_kernel *k, uint64_t addr, uint32_t
 		return false;
 	pfn = (uint32_t)pte_pfn(*pte);
 	f = pfn_folio(&k->mem, pfn);
-	CHECK(lru_gen_del_folio(k, aw_lruvec(k, f->memcg, f->nid), pfn, true));
+	CHECK(lru_gen_del_folio(aw_lruvec(k, f->memcg, f->nid), f, true));
 	CHECK(folio_lru_gen(f) < 0);
 	if (pfn_out)
 		*pfn_out = pfn;

@@ -439,9 +439,9 @@ static void test_add_folio_placement(void)
 		CHECK_EQ(folio_lru_gen(fp), i == 2 ? 2 : 3);
 		if (i == 2)
 			continue;
-		lru_gen_del_folio(k, lruvec, pfn, true);
+		lru_gen_del_folio(lruvec, fp, true);
 		fp->flags |= LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset | 1U << PG_active;
-		lru_gen_add_folio(k, lruvec, pfn, false);
+		lru_gen_add_folio(lruvec, fp, false);
 		CHECK_EQ(folio_lru_gen(fp), 3);
 		CHECK(!folio_test(fp, PG_active));
 		CHECK(folio_test(fp, PG_workingset));
