@@ -77,21 +77,35 @@ static void op_mmap(struct prog *p, uint8_t a, uint8_t b, uint8_t c)
 	push(p, &ev);
 }
 
+/*
+ * Region 1 + a % regions, from page b * mult % pages, len_pages long (cut
+ * at the region's end): the span an access or a munmap covers.  False if
+ * no region exists yet.
+ */
+static bool region_span(struct prog *p, struct aw_event *ev, uint8_t a, uint8_t b, unsigned int mult,
+			uint64_t len_pages)
+{
+	uint64_t pages;
+
+	if (!p->sc.nr_regions)
+		return false;
+	ev->region = 1 + a % p->sc.nr_regions;
+	ev->pid = p->region_pid[ev->region];
+	pages = p->region_len[ev->region] >> 12;
+	ev->addr = ((uint64_t)b * mult % pages) << 12;
+	ev->len = len_pages << 12;
+	if (ev->addr + ev->len > p->region_len[ev->region])
+		ev->len = p->region_len[ev->region] - ev->addr;
+	return true;
+}
+
 /* A read or write of 1-64 pages of a region, possibly strided. */
 static void op_access(struct prog *p, uint8_t a, uint8_t b, uint8_t c)
 {
 	struct aw_event ev = { .kind = AW_EV_ACCESS, .repeat = 1, .cpu = AW_CPU_CURRENT };
-	uint64_t pages;
 
-	if (!p->sc.nr_regions)
+	if (!region_span(p, &ev, a, b, 37, 1 + c % 64))
 		return;
-	ev.region = 1 + a % p->sc.nr_regions;
-	ev.pid = p->region_pid[ev.region];
-	pages = p->region_len[ev.region] >> 12;
-	ev.addr = ((uint64_t)b * 37 % pages) << 12;
-	ev.len = (uint64_t)(1 + c % 64) << 12;
-	if (ev.addr + ev.len > p->region_len[ev.region])
-		ev.len = p->region_len[ev.region] - ev.addr;
 	ev.stride = (uint64_t)(1 + (c >> 6)) << 12;
 	ev.flags = a & 0x80 ? AW_ACC_WRITE : 0;
 	push(p, &ev);
@@ -108,24 +122,14 @@ static void op_age(struct prog *p, int kind, uint8_t a, uint8_t b)
 	push(p, &ev);
 }
 
-/* munmap of 1-64 pages of a region (a THP cut in part is refused by kdiff) */
+/* munmap of 1-64 pages of a region, or to its end (a THP cut in part is refused by kdiff) */
 static void op_munmap(struct prog *p, uint8_t a, uint8_t b, uint8_t c)
 {
 	struct aw_event ev = { .kind = AW_EV_MUNMAP };
-	uint64_t pages;
 
-	if (!p->sc.nr_regions)
-		return;
-	ev.region = 1 + a % p->sc.nr_regions;
-	ev.pid = p->region_pid[ev.region];
-	pages = p->region_len[ev.region] >> 12;
-	ev.addr = ((uint64_t)b * 61 % pages) << 12;
-	ev.len = (uint64_t)(1 + c % 64) << 12;
-	if (c & 0x80)
-		ev.len = p->region_len[ev.region];	/* the whole region */
-	if (ev.addr + ev.len > p->region_len[ev.region])
-		ev.len = p->region_len[ev.region] - ev.addr;
-	push(p, &ev);
+	/* c bit 7: to the region's end */
+	if (region_span(p, &ev, a, b, 61, c & 0x80 ? 1u << 20 : 1u + c % 64))
+		push(p, &ev);
 }
 
 static void decode(struct prog *p, const uint8_t *data, size_t size)

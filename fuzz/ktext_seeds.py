@@ -4,7 +4,7 @@
 program format: variant byte, machine byte, 4-byte records op a b c), one
 set per variant slot 0-3.  Ops: 0 proc, 1 mmap, 2 access (a bit 7: write),
 3 run, 4 age (b bit 7: force), 5 evict (retire empty generations),
-6 munmap (c bit 7: the whole region), 7 exit, 8 memcg move."""
+6 munmap (c bit 7: to the region's end), 7 exit, 8 memcg move."""
 import os
 import sys
 
