@@ -5,7 +5,7 @@
 # machine has none) and adds what it says it adds.
 #
 # Only the files the patches touch are taken out of the tarball
-# (tests/ktext_extract.py: a few seconds, where tar -xJ takes 15-35), then
+# (tools/ktext_tarball.py: a few seconds, where tar -xJ takes 15-35), then
 # every patch, in the order of the series file, is
 #   1. dry-run with patch -p1 --fuzz=0, then applied for real;
 #   2. checked and applied with git apply (when git is there), on a
@@ -37,7 +37,7 @@ present=$(cd "$series" && ls [0-9][0-9][0-9][0-9]-*.patch)
 files=$(cd "$series" && sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u)
 rm -rf "$work" && mkdir -p "$work/tree" || fail "cannot create $work"
 # shellcheck disable=SC2086  # $files: one path a word
-python3 "$src/tests/ktext_extract.py" "$tarball" "$work/tree" Makefile $files ||
+python3 "$src/tools/ktext_tarball.py" "$tarball" "$work/tree" Makefile $files ||
 	fail "cannot extract $(echo $files) from $tarball"
 sublevel=$(sed -n 's/^SUBLEVEL = //p' "$work/tree/Makefile")
 cp -r "$work/tree" "$work/pristine" && cp -r "$work/tree" "$work/git"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""ktext_extract.py TARBALL DESTDIR MEMBER...
+"""ktext_tarball.py TARBALL DESTDIR MEMBER...
 
 Copy a few files out of a kernel source .tar.xz (MEMBER is a path below
 the tarball's top directory, e.g. mm/vmscan.c) to DESTDIR/MEMBER, fast.
@@ -33,7 +33,7 @@ PROBE = 64 * 1024       # output decompressed to find a block's first header
 
 
 def die(msg, code):
-    print(f"ktext_extract: {msg}", file=sys.stderr)
+    print(f"ktext_tarball: {msg}", file=sys.stderr)
     sys.exit(code)
 
 
@@ -176,7 +176,7 @@ def scan(tar, wanted, dest, top, upto):
 
 def main(argv):
     if len(argv) < 4:
-        die("usage: ktext_extract.py TARBALL DESTDIR MEMBER...", 2)
+        die("usage: ktext_tarball.py TARBALL DESTDIR MEMBER...", 2)
     tarball, dest, members = argv[1], argv[2], set(argv[3:])
     try:
         fh = open(tarball, "rb")
