@@ -27,14 +27,7 @@ static struct aw_kernel *new_kernel_cfg(struct aw_config *cfg)
 
 static struct aw_kernel *new_kernel(uint64_t swap_bytes)
 {
-	struct aw_config cfg;
-
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = swap_bytes;
-	cfg.thp = AW_THP_NEVER;
-	cfg.thp_modes = 1u << AW_THP_NEVER;
-	return new_kernel_cfg(&cfg);
+	return aw_test_kernel(AW_THP_NEVER, swap_bytes, 0);
 }
 
 static void ev_proc_pid(struct aw_kernel *k, uint32_t pid, int memcg)
