@@ -217,7 +217,7 @@ static unsigned long aw_folio_tag(struct aw_ktext *kt, long pfn)
 {
 	struct folio *folio = aw_folio(kt, pfn);
 
-	return folio ? folio->tag : 0;
+	return folio ? folio->rmap_addr : 0;
 }
 
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)

@@ -290,12 +290,15 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 
 	AW_ENTER(kt);
 	folio = pfn_folio(pfn);
-	*folio = (struct folio){ .nid = nid, .memcg = get_mem_cgroup_from_mm(mm), .order = thp ? HPAGE_PMD_ORDER : 0,
-				 .refcount = 1, .mapcount = 1, .tag = tag,
-				 .anon = flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE)) };
-	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
-	if (folio->anon)
+	/* this machine has no reverse map: rmap_addr holds what the folio stands for */
+	*folio = (struct folio){ .nid = nid, .memcg = get_mem_cgroup_from_mm(mm)->id, .pfn = pfn,
+				 .order = thp ? HPAGE_PMD_ORDER : 0, .mapcount = 1, .rmap_addr = tag };
+	INIT_LIST_HEAD(&folio->lru);
+	if (flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE))) {
+		folio_set_anon(folio);
 		folio_set_swapbacked(folio);
+	}
+	mm->rss[folio_test_anon(folio) ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
 	/* folio_add_lru() inside a fault: lru_gen_in_fault() sets PG_active */
 	folio_set_active(folio);
 	folio_set_lru(folio);
@@ -312,10 +315,8 @@ static void aw_folio_free(struct aw_ktext *kt, struct mm_struct *mm, struct foli
 {
 	if (folio_test_clear_lru(folio))
 		lru_gen_del_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
-	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] -= folio_nr_pages(folio);
+	mm->rss[folio_test_anon(folio) ? MM_ANONPAGES : MM_FILEPAGES] -= folio_nr_pages(folio);
 	folio->mapcount = 0;
-	folio->refcount = 0;
-	folio->freed = true;
 }
 
 /* Clear the leaf at e (a PTE, or a PMD leaf covering addr), freeing its folio. */

@@ -20,22 +20,6 @@
 #define AW_KTEXT_OBJECTS_H
 
 
-/* include/linux/mm.h: struct folio, the fields MGLRU and its callers use */
-struct mem_cgroup;
-struct folio {
-	unsigned long flags;
-	struct list_head lru;
-	struct mem_cgroup *memcg;	/* folio_memcg() */
-	int nid;			/* folio_nid(): the kernel encodes it in flags */
-	unsigned int order;
-	int refcount;
-	int mapcount;			/* folio_mapped() */
-	bool anon;			/* folio_test_anon(): the kernel tags folio->mapping */
-	bool freed;			/* on no list, not mapped */
-	unsigned long tag;		/* what it mirrors (kdiff: the model's pfn) */
-};
-
-
 /* include/linux/mm_types.h: the VMA and mm fields the walk reads */
 struct address_space_operations {
 	int (*read_folio)(void *file, struct folio *folio);
@@ -272,17 +256,18 @@ AW_FOLIO_FLAG(locked, PG_locked)
 static inline bool folio_mapped(struct folio *f) { return f->mapcount > 0; }
 static inline unsigned long get_mm_counter(struct mm_struct *mm, int member) { return mm->rss[member]; }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
-static inline bool folio_test_anon(struct folio *f) { return f->anon; }
+AW_FOLIO_FLAG(anon, PG_anon)
 static inline bool folio_test_large(struct folio *f) { return f->order > 0; }
 static inline void folio_mark_dirty(struct folio *f) { folio_set_dirty(f); }
 static inline long folio_nr_pages(struct folio *f) { return 1L << f->order; }
 static inline int folio_nid(const struct folio *f) { return f->nid; }
 static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }
 static inline struct pglist_data *folio_pgdat(struct folio *f) { return NODE_DATA(f->nid); }
-static inline struct mem_cgroup *folio_memcg(struct folio *f) { return f->memcg; }
+static inline struct mem_cgroup *folio_memcg(struct folio *f) { return aw_ktext_current()->memcg[f->memcg]; }
 #define folio_memcg_rcu(f)	folio_memcg(f)
-static inline bool folio_try_get(struct folio *f) { return f->refcount ? ++f->refcount : 0; }
-static inline void folio_put(struct folio *f) { f->refcount--; }
+/* a folio on an LRU list holds a reference: folio_try_get() cannot race with a free here */
+static inline bool folio_try_get(struct folio *f) { return true; }
+static inline void folio_put(struct folio *f) { }
 /* include/linux/swap.h: folio_evictable() */
 static inline bool folio_evictable(struct folio *f)
 {

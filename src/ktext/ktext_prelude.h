@@ -416,41 +416,13 @@ static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a) { return pgd + 
 #define arch_has_hw_nonleaf_pmd_young()	true
 #define cache_line_size()		64
 
-/* include/linux/page-flags.h: the bits MGLRU reads and writes */
-enum pageflags {
-	PG_locked,
-	PG_writeback,
-	PG_referenced,
-	PG_uptodate,
-	PG_dirty,
-	PG_lru,
-	PG_head,
-	PG_waiters,
-	PG_active,
-	PG_workingset,
-	PG_owner_priv_1,
-	PG_arch_1,
-	PG_reserved,
-	PG_private,
-	PG_private_2,
-	PG_reclaim,
-	PG_swapbacked,
-	PG_unevictable,
-	PG_mlocked,
-	PG_swapcache = PG_owner_priv_1,
-	__NR_PAGEFLAGS = PG_mlocked + 1,
-};
-
 /*
- * include/linux/page-flags-layout.h: the generation and refs fields sit
- * right above the flag bits, where the kernel puts them when the node,
- * zone and section numbers do not fit into page->flags.  Only the widths
- * matter to MGLRU (order_base_2(MAX_NR_GENS + 1) and MAX_NR_TIERS - 2).
+ * include/linux/page-flags.h, page-flags-layout.h, mm_types.h: the page
+ * flags, where the generation and refs fields sit, and struct folio are
+ * the model's (src/sim/folio_layout.h), so that kernel text can run on the
+ * model's own folios (docs/ktext.md).  Only the widths matter to MGLRU.
  */
-#define LRU_GEN_WIDTH		3
-#define LRU_REFS_WIDTH		2
-#define LRU_GEN_PGOFF		24
-#define LRU_REFS_PGOFF		(LRU_GEN_PGOFF + LRU_GEN_WIDTH)
+#include "../sim/folio_layout.h"
 
 /* include/linux/mmzone.h: one zone per node (docs/ktext.md) */
 enum zone_type { ZONE_NORMAL, __MAX_NR_ZONES };
