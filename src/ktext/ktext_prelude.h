@@ -266,14 +266,14 @@ static inline void list_splice_init(struct list_head *list, struct list_head *he
 }
 
 /* Locks: one CPU, so a lock is a counter that must balance (checked at the glue). */
-typedef struct { int locked; } spinlock_t;
+typedef struct { int locked; bool contended; } spinlock_t;	/* contended: another CPU holds it */
 #define __SPIN_LOCK_UNLOCKED(name)	{ 0 }
 #define spin_lock(l)		((l)->locked++)
 #define spin_unlock(l)		((l)->locked--)
 #define spin_lock_irq(l)	spin_lock(l)
 #define spin_unlock_irq(l)	spin_unlock(l)
-#define spin_trylock(l)		(spin_lock(l), 1)
-#define spin_is_contended(l)	false
+#define spin_trylock(l)		((l)->contended ? 0 : (spin_lock(l), 1))
+#define spin_is_contended(l)	((l)->contended)
 #define lockdep_assert_held(l)	((void)(l))
 #define rcu_read_lock()		do { } while (0)
 #define rcu_read_unlock()	do { } while (0)
@@ -404,8 +404,9 @@ static inline bool p4d_leaf(p4d_t p) { return false; }
 static inline bool p4d_none(p4d_t p) { return !p.p4d; }
 
 #define __aw_table(entry)	((void *)((entry) & PTE_PFN_MASK))
-static inline pud_t *pud_offset(p4d_t *p4d, unsigned long a) { return (pud_t *)__aw_table(p4d->p4d) + pud_index(a); }
-static inline pmd_t *pmd_offset(pud_t *pud, unsigned long a) { return (pmd_t *)__aw_table(pud->pud) + pmd_index(a); }
+static inline void *aw_ktext_table(unsigned long entry);	/* bound: the host's table (ktext_objects.h) */
+static inline pud_t *pud_offset(p4d_t *p4d, unsigned long a) { return (pud_t *)aw_ktext_table(p4d->p4d) + pud_index(a); }
+static inline pmd_t *pmd_offset(pud_t *pud, unsigned long a) { return (pmd_t *)aw_ktext_table(pud->pud) + pmd_index(a); }
 static inline p4d_t *p4d_offset(pgd_t *pgd, unsigned long a) { return (p4d_t *)pgd; }
 static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a) { return pgd + pgd_index(a); }
 
@@ -432,7 +433,13 @@ enum zone_type { ZONE_NORMAL, __MAX_NR_ZONES };
 
 /* include/linux/vm_event_item.h: the events MGLRU counts (counted, not kept) */
 enum vm_event_item { PGREFILL, PGSCAN_KSWAPD, PGSCAN_DIRECT, PGSCAN_KHUGEPAGED, PGSCAN_ANON,
-		     PGSCAN_FILE, PGSCAN_SKIP, NR_VM_EVENT_ITEMS };
+		     PGSCAN_FILE, PGSCAN_SKIP, PGSTEAL_KSWAPD, PGSTEAL_DIRECT, PGSTEAL_KHUGEPAGED,
+		     PGSTEAL_ANON, PGSTEAL_FILE, NR_VM_EVENT_ITEMS };
+/* include/linux/mmzone.h: the node_stat_item demotion counters 6.12's evict_folios() bumps */
+#define PGDEMOTE_KSWAPD		0
+#define PGDEMOTE_DIRECT		1
+#define PGDEMOTE_KHUGEPAGED	2
+#define trace_mm_vmscan_lru_shrink_inactive(...)	do { } while (0)
 #define __count_vm_events(item, n)		((void)(item), (void)(n))
 #define __count_zid_vm_events(item, zid, n)	((void)(item), (void)(zid), (void)(n))
 #define __count_memcg_events(memcg, item, n)	((void)(memcg), (void)(item), (void)(n))
