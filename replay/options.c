@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbind.h"
 #include "options.h"
 
 void aw_model_opts_init(struct aw_model_opts *o)
@@ -37,9 +38,11 @@ static int set_variants(struct aw_model_opts *o, const char *arg, char *err, siz
 		return -1;
 	}
 	for (tok = strtok_r(o->variant_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_variants == AW_MAX_VARIANTS || !aw_variant_find(tok)) {
-			snprintf(err, errlen, "unknown or too many variants in '%s' (known: %s)", arg,
-				 aw_variant_names());
+		struct aw_variant text;
+
+		if (o->nr_variants == AW_MAX_VARIANTS || (!aw_variant_find(tok) && !aw_kbind_find(tok, &text))) {
+			snprintf(err, errlen, "unknown or too many variants in '%s' (known: %s%s)", arg,
+				 aw_variant_names(), aw_kbind_names());
 			o->nr_variants = 0;
 			return -1;
 		}
@@ -176,4 +179,5 @@ void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts 
 	lo->khugepaged_rev = o->khugepaged_rev;
 	lo->khugepaged_base = o->khugepaged_base;
 	lo->khugepaged_prctl_enter = o->khugepaged_prctl_enter;
+	aw_kbind_opts(lo);
 }

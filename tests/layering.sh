@@ -11,6 +11,7 @@
 #   src/ktext  -> src/ktext (kernel text's shim stands alone), and
 #                 src/sim/folio_layout.h: the struct folio both share
 #   src/kdiff  -> src/kdiff, src/ktext, src/sim, src/event
+#   src/kbind  -> src/kbind, src/check, src/ktext, src/sim, src/event
 set -u
 src=$1/src
 fail=0
@@ -22,9 +23,10 @@ allowed() {
 	trace) echo "trace event" ;;
 	ktext) echo "ktext" ;;
 	kdiff) echo "kdiff ktext sim event" ;;
+	kbind) echo "kbind check ktext sim event" ;;
 	esac
 }
-for layer in event sim check trace ktext kdiff; do
+for layer in event sim check trace ktext kdiff kbind; do
 	while IFS=: read -r f hdr; do
 		[ "$hdr" = agewalk.pb-c.h ] && continue
 		case $f:$hdr in
@@ -45,5 +47,5 @@ for layer in event sim check trace ktext kdiff; do
 	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
 		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
 done
-[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext and src/kdiff include only their own and lower layers"
+[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext, src/kdiff and src/kbind include only their own and lower layers"
 exit $fail

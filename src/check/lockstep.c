@@ -15,12 +15,12 @@
  * options say otherwise; the khugepaged pair differs only in khugepaged.
  */
 static const struct aw_variant aw_variants[] = {
-	{ "base", AW_FEAT_KHUGEPAGED_PATCHED },
-	{ "pud", AW_FEAT_PUD_FILTER | AW_FEAT_KHUGEPAGED_PATCHED },
-	{ "emptymap", AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
-	{ "rfc", AW_FEAT_PUD_FILTER | AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
-	{ "khugepaged-base", 0 },
-	{ "khugepaged-patched", AW_FEAT_KHUGEPAGED_PATCHED },
+	{ .name = "base", .features = AW_FEAT_KHUGEPAGED_PATCHED },
+	{ .name = "pud", .features = AW_FEAT_PUD_FILTER | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ .name = "emptymap", .features = AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ .name = "rfc", .features = AW_FEAT_PUD_FILTER | AW_FEAT_EMPTYMAP | AW_FEAT_KHUGEPAGED_PATCHED },
+	{ .name = "khugepaged-base", .features = 0 },
+	{ .name = "khugepaged-patched", .features = AW_FEAT_KHUGEPAGED_PATCHED },
 };
 
 const struct aw_variant *aw_variant_find(const char *name)
@@ -126,6 +126,8 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 	}
 }
 
+static void pair_variants(struct aw_lockstep *ls);
+
 static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const struct aw_lockstep_opts *o)
 {
 	struct aw_config cfg = sc->cfg;
@@ -144,9 +146,18 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		unsigned int features;
 
 		ls->variant[v] = aw_variant_find(o->variants[v]);
+		if (!ls->variant[v] && o->find_variant)
+			ls->variant[v] = o->find_variant(o->variants[v], &ls->variant_buf[v]);
 		if (!ls->variant[v]) {
-			snprintf(ls->err, sizeof(ls->err), "unknown variant '%s' (known: %s)", o->variants[v],
-				 aw_variant_names());
+			snprintf(ls->err, sizeof(ls->err), "unknown variant '%s' (known: %s%s)", o->variants[v],
+				 aw_variant_names(), o->more_variant_names ? o->more_variant_names : "");
+			return -1;
+		}
+		if (ls->variant[v]->kernel && ls->variant[v]->kernel != (int)cfg.kernel + 1) {
+			snprintf(ls->err, sizeof(ls->err), "%s is kernel text of %s: the machine must run that "
+				 "profile (--kernel %s)", ls->variant[v]->name,
+				 aw_kernel_profile_name((enum aw_kernel_profile)(ls->variant[v]->kernel - 1)),
+				 aw_kernel_profile_name((enum aw_kernel_profile)(ls->variant[v]->kernel - 1)));
 			return -1;
 		}
 		features = ls->variant[v]->features;
@@ -157,6 +168,11 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		if (o->khugepaged_prctl_enter)
 			features |= AW_FEAT_KH_PRCTL_ENTER;
 		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, features, o->bugs);
+		if (ls->k[v] && ls->variant[v]->bind && ls->variant[v]->bind(ls->k[v], ls->variant[v])) {
+			snprintf(ls->err, sizeof(ls->err), "%s: %s", ls->variant[v]->name, ls->k[v]->err);
+			ls->nr_variants = v + 1;
+			return -1;
+		}
 		if (!ls->k[v] || (o->oracles && aw_oracle_attach(ls->k[v]))) {
 			snprintf(ls->err, sizeof(ls->err), "cannot create the simulated machine");
 			return -1;
@@ -171,7 +187,32 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			return -1;
 		}
 	}
+	pair_variants(ls);
 	return 0;
+}
+
+/* Each kernel-text variant agrees with its model variant, when that one runs too. */
+static void pair_variants(struct aw_lockstep *ls)
+{
+	for (int v = 0; v < ls->nr_variants; v++) {
+		ls->pair[v] = -1;
+		for (int u = 0; ls->variant[v]->pair && u < ls->nr_variants; u++)
+			if (!strcmp(ls->variant[u]->name, ls->variant[v]->pair))
+				ls->pair[v] = u;
+	}
+}
+
+static void check_agreement(struct aw_lockstep *ls, size_t event)
+{
+	for (int v = 0; v < ls->nr_variants; v++) {
+		char vars[64], msg[320];
+
+		if (ls->pair[v] < 0 || !ls->variant[v]->agree(ls->k[ls->pair[v]], ls->k[v], msg, sizeof(msg)))
+			continue;
+		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[ls->pair[v]]->name, ls->variant[v]->name);
+		add_finding(ls, AW_OR_KTEXT_AGREEMENT, event, vars, msg);
+		ls->pair[v] = -1;	/* after the first divergence the two describe different machines */
+	}
 }
 
 static void collect(struct aw_lockstep *ls, int v, int *seen)
@@ -212,6 +253,8 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 		}
 		if (o->oracles && !strcmp(ls->variant[0]->name, "base"))
 			check_differential(ls, i, o->diff_threshold);
+		if (o->oracles)
+			check_agreement(ls, i);
 		ls->events_applied = i + 1;
 		if (ls->nr_findings && !o->keep_going)
 			return 0;

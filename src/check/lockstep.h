@@ -18,6 +18,18 @@
 struct aw_variant {
 	const char *name;
 	unsigned int features;
+	/*
+	 * Kernel text built from a tree (src/kbind; NULL for the model's
+	 * variants): bind() puts the tree's MGLRU code into k as its
+	 * aw_mglru_ops; agree() is the exact-agreement oracle, comparing text
+	 * with model, the kernel of variant pair, after an event: 0, or -1
+	 * with msg naming the first field that differs and both values.
+	 */
+	int (*bind)(struct aw_kernel *k, const struct aw_variant *v);
+	int (*agree)(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
+	const void *text;		/* the tree's struct aw_ktext_ops */
+	const char *pair;		/* the model variant it must agree with: base, pud */
+	int kernel;			/* the profile it runs on: enum aw_kernel_profile + 1 */
 };
 
 /* Look a variant up by name; NULL if unknown. */
@@ -50,6 +62,9 @@ struct aw_lockstep_opts {
 	bool khugepaged_prctl_enter;	/* prctl enabling THP registers the mm */
 	bool warn_abort;		/* a VM_WARN_ON*() hit aborts (fuzzing: a crash) */
 	FILE *walk_log;
+	/* variants beyond the model's (kernel text, src/kbind): fills buf, NULL if unknown */
+	const struct aw_variant *(*find_variant)(const char *name, struct aw_variant *buf);
+	const char *more_variant_names;	/* for the error message: ", k6.12, k6.1" */
 };
 
 struct aw_lockstep {
@@ -58,6 +73,8 @@ struct aw_lockstep {
 	enum aw_kernel_profile kernel;	/* the profile the kernels run */
 	int nr_variants;
 	const struct aw_variant *variant[AW_MAX_VARIANTS];
+	struct aw_variant variant_buf[AW_MAX_VARIANTS];	/* kernel-text variants live here */
+	int pair[AW_MAX_VARIANTS];		/* kernel text: its model variant's index, -1 */
 	struct aw_kernel *k[AW_MAX_VARIANTS];
 	size_t events_applied;
 	long failed_event;			/* index of a malformed event, -1 */

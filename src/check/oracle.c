@@ -152,6 +152,7 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_KH_PROGRESS] = "khugepaged-progress",
 	[AW_OR_KH_SLOT] = "khugepaged-slot",
 	[AW_OR_KH_DATA] = "khugepaged-data-loss",
+	[AW_OR_KTEXT_AGREEMENT] = "kernel-text-agreement",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)

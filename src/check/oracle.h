@@ -32,6 +32,7 @@ enum aw_oracle_id {
 	AW_OR_KH_PROGRESS,		/* a range's or a wake-up's progress is not the revision's */
 	AW_OR_KH_SLOT,			/* MMF_VM_HUGEPAGE without a slot, or the reverse */
 	AW_OR_KH_DATA,			/* a collapse lost a page's contents */
+	AW_OR_KTEXT_AGREEMENT,		/* kernel text and the model disagree (src/kbind) */
 	AW_OR_NR
 };
 

@@ -50,21 +50,6 @@ static bool refuse(struct kdiff *d, const char *why)
 	return true;
 }
 
-/* The model's counters by the kernel's names (lru_gen.h's enum). */
-static int model_stat(const char *name)
-{
-	static const char *const names[NR_MM_STATS] = {
-		"MM_LEAF_TOTAL", "MM_LEAF_YOUNG", "MM_NONLEAF_FOUND", "MM_NONLEAF_ADDED",
-		"MM_LEAF_ASSOCIATED", "MM_WALK_TOTAL", "MM_WALK_EMPTY", "MM_LEAF_EMPTY_WALKS",
-		"MM_PUD_EMPTY_SKIPPED",
-	};
-
-	for (int i = 0; i < NR_MM_STATS; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -1;
-}
-
 /* -- mirroring the machine --------------------------------------------- */
 
 static unsigned int access_flags(uint64_t entry, bool write)
@@ -527,7 +512,7 @@ static int setup(struct kdiff *d)
 		d->kmm[pid] = -1;
 	d->ops->name_tables(d->kt, model_table_kva, d);
 	for (int i = 0; i < d->ops->nr_mm_stats; i++)
-		d->stat_of[i] = model_stat(d->ops->mm_stat_names[i]);
+		d->stat_of[i] = aw_mm_stat_index(d->ops->mm_stat_names[i]);
 	return 0;
 }
 

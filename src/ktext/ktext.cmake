@@ -57,6 +57,7 @@ endif()
 set(aw_objects)
 set(aw_decls)
 set(aw_refs)
+set(aw_names)
 if(aw_trees)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)
   foreach(prog ctags unifdef patch)
@@ -108,6 +109,7 @@ foreach(entry ${aw_trees})
   list(APPEND aw_objects ${out})
   string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
   string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
+  string(APPEND aw_names ", ${name}")
 endforeach()
 
 set(aw_registry ${AW_KTEXT_OUT}/ktext_variants.c)
@@ -119,6 +121,8 @@ ${aw_decls}
 const struct aw_ktext_ops *const aw_ktext_variants[] = {
 ${aw_refs}\tNULL
 };
+
+const char aw_ktext_variant_names[] = \"${aw_names}\";
 ")
 add_library(agewalk_ktext STATIC ${aw_objects} ${aw_registry} ${AW_KTEXT_DIR}/ktext_find.c)
 target_include_directories(agewalk_ktext PUBLIC ${AW_KTEXT_DIR})

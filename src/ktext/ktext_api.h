@@ -53,6 +53,10 @@ struct aw_ktext;
 
 struct folio;
 
+/* get_mm_counter() members the text asks the host for (include/linux/mm_types_task.h) */
+#define AW_KTEXT_MM_FILEPAGES	0
+#define AW_KTEXT_MM_ANONPAGES	1
+
 /*
  * Binding: kernel text on the host's machine.  Instead of the machine of
  * its own above, the text can run on the model's (src/sim/mglru_ktext.c):
@@ -127,6 +131,8 @@ struct aw_ktext_host {
 	 * pages, and leaves the rest in pfns[] in the same order (*nr of them).
 	 */
 	unsigned long (*shrink)(void *ctx, int memcg, int nid, unsigned long *pfns, int *nr);
+	/* the text moved folio's flag generation from old_gen to new_gen (-1: none) */
+	void (*gen_written)(void *ctx, struct folio *folio, int old_gen, int new_gen);
 };
 
 struct aw_ktext_ops {
@@ -261,6 +267,8 @@ struct aw_ktext_ops {
 	 * mm ids (0: at the list head / none).
 	 */
 	void (*mm_state)(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail);
+	/* walk_page_range() calls so far: mm walks */
+	unsigned long (*walks)(struct aw_ktext *kt);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
 	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
 };

@@ -221,6 +221,11 @@ static unsigned long aw_folio_tag(struct aw_ktext *kt, long pfn)
 	return folio ? folio->rmap_addr : 0;
 }
 
+static unsigned long aw_walks(struct aw_ktext *kt)
+{
+	return kt->walks;
+}
+
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
 {
 	if (last)
@@ -274,6 +279,7 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.bound_use_mm = aw_bound_use_mm,
 	.mm_list = aw_mm_list,
 	.mm_state = aw_mm_state,
+	.walks = aw_walks,
 };
 
 #endif /* AW_KTEXT_GLUE_H */

@@ -58,6 +58,8 @@ struct vm_area_struct {
 
 /* include/linux/mm_types_task.h: the RSS counters 6.1's should_skip_mm() reads */
 enum { MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES, NR_MM_COUNTERS };
+_Static_assert(MM_FILEPAGES == AW_KTEXT_MM_FILEPAGES && MM_ANONPAGES == AW_KTEXT_MM_ANONPAGES,
+	       "the host counts the members by these numbers");
 
 struct mm_struct {
 	pgd_t *pgd;
@@ -270,6 +272,15 @@ static inline bool aw_ktext_warn(bool cond, const char *what)
 #define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
 #define AW_STR2(x)			#x
 #define AW_STR(x)			AW_STR2(x)
+
+static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned long new)
+{
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
+
+	if (h && h->gen_written && ((old ^ new) & LRU_GEN_MASK))
+		h->gen_written(h->ctx, (struct folio *)p, (int)((old & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1,
+			       (int)((new & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1);
+}
 
 /* include/linux/page-flags.h */
 #define AW_FOLIO_FLAG(name, bit)							\

@@ -146,18 +146,27 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
 	for ((bit) = find_first_bit(addr, size); (bit) < (size); (bit) = find_next_bit(addr, size, (bit) + 1))
 
 /* One CPU, no preemption: an atomic is a plain access, a cmpxchg always sees its old value. */
+/*
+ * A folio's flags are only written through these two (set_mask_bits() and
+ * try_cmpxchg() on &folio->flags): a generation change is reported to the
+ * host there, as the model's writes fire trace_folio_update_gen().
+ */
+static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned long new);
 #define try_cmpxchg(ptr, oldp, new) ({					\
 	__typeof__(*(ptr)) __cur = *(ptr);				\
 	bool __ok = __cur == *(oldp);					\
-	if (__ok)							\
+	if (__ok) {							\
 		*(ptr) = (new);						\
-	else								\
+		aw_ktext_flags_written((ptr), __cur, *(ptr));		\
+	} else {							\
 		*(oldp) = __cur;					\
+	}								\
 	__ok;								\
 })
 #define set_mask_bits(ptr, mask, bits) ({				\
 	__typeof__(*(ptr)) __old = *(ptr);				\
 	*(ptr) = (__old & ~(__typeof__(*(ptr)))(mask)) | (bits);	\
+	aw_ktext_flags_written((ptr), __old, *(ptr));			\
 	__old;								\
 })
 typedef struct { long counter; } atomic_long_t;

@@ -10,6 +10,7 @@
 #include "ktext_api.h"
 
 extern const struct aw_ktext_ops *const aw_ktext_variants[];
+extern const char aw_ktext_variant_names[];	/* ", k6.12, k6.12+pud, k6.1", or "" */
 
 /* The variant called name (k6.12, k6.12+pud ...), NULL if not built. */
 const struct aw_ktext_ops *aw_ktext_find(const char *name);

@@ -26,6 +26,8 @@ enum folio_references {
 };
 
 /* Per-call reclaim context: the parts of struct scan_control the model uses. */
+#define AW_ISOLATE_MAX	(MAX_LRU_BATCH + 1)
+
 struct aw_reclaim {
 	struct lru_gen_mm_walk *walk;	/* current->reclaim_state->mm_walk */
 	int target_memcg;		/* -1: not cgroup reclaim (debugfs, kswapd) */
@@ -529,6 +531,37 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 	return reclaimed;
 }
 
+/*
+ * shrink_folio_list() for kernel text's evict_folios() (src/kbind): the
+ * folios pfns[] were isolated from lruvec, in the order the kernel takes
+ * them; the survivors stay in pfns[] in that order.  The walk stays the
+ * text's: look-around reaches it through the seam, not through rc.
+ */
+unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, unsigned long *pfns, int *nr,
+				 bool memcg_reclaim)
+{
+	struct aw_reclaim rc = { .target_memcg = memcg_reclaim ? lruvec->memcg : -1 };
+	uint32_t list[AW_ISOLATE_MAX];
+	unsigned long reclaimed = 0;
+	int done = 0;
+
+	/* in batches of the model's own isolation limit: one call, same order */
+	while (done < *nr) {
+		int n = *nr - done < AW_ISOLATE_MAX ? *nr - done : AW_ISOLATE_MAX, kept;
+
+		for (int i = 0; i < n; i++)
+			list[i] = (uint32_t)pfns[done + i];
+		kept = n;
+		reclaimed += shrink_folio_list(k, lruvec, list, &kept, &rc);
+		for (int i = 0; i < kept; i++)
+			pfns[done + i] = list[i];
+		memmove(&pfns[done + kept], &pfns[done + n], (*nr - done - n) * sizeof(*pfns));
+		*nr -= n - kept;
+		done += kept;
+	}
+	return reclaimed;
+}
+
 /* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
 static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, int tier_idx)
 {
@@ -584,8 +617,6 @@ static bool isolate_folio(struct lruvec *lruvec, struct folio *folio)
 	lru_gen_del_folio(lruvec, folio, true);
 	return true;
 }
-
-#define AW_ISOLATE_MAX	(MAX_LRU_BATCH + 1)
 
 /*
  * mm/vmscan.c: scan_folios() (one zone).  The budget is min(nr_to_scan,

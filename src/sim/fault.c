@@ -251,7 +251,7 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	 * mm used again for every node.
 	 */
 	if (k->memcg[mm->memcg].reclaim_calls != reclaim_calls)
-		lru_gen_use_mm(mm);
+		k->mglru->lru_gen_use_mm(k, mm);
 	if (anon)
 		aw_folio_new_anon(folio, vma);
 	aw_mlock_new_folio(folio, vma);
@@ -614,7 +614,7 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 		stride = PAGE_SIZE;
 	if (repeat == 0)
 		repeat = 1;
-	lru_gen_use_mm(mm);	/* the process ran to make the access */
+	k->mglru->lru_gen_use_mm(k, mm);	/* the process ran to make the access */
 
 	while (addr < end && t->alive) {
 		struct vm_area_struct *vma = find_vma(mm, addr);

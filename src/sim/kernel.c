@@ -138,6 +138,8 @@ void aw_kernel_destroy(struct aw_kernel *k)
 	if (!k)
 		return;
 	kernel_destroy_observers(k);
+	if (k->mglru && k->mglru->release)
+		k->mglru->release(k);
 	khugepaged_destroy(k);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
@@ -201,7 +203,7 @@ static int new_process(struct aw_kernel *k, struct aw_task *t, uint32_t pid, int
 	t->memcg = memcg;
 	t->alive = true;
 	k->mglru->lru_gen_add_mm(k, mm);
-	lru_gen_use_mm(mm);
+	k->mglru->lru_gen_use_mm(k, mm);
 	if (layout)
 		aw_setup_layout(k, t);
 	return 0;
@@ -301,6 +303,20 @@ static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lr
 	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
 }
 
+/*
+ * Split aging: an iteration already open (begin) or none to continue
+ * (step, end) is ignored and counted; a variant that cannot split a pass
+ * at all (kernel text, -EOPNOTSUPP with k->err) refuses the event.
+ */
+static int split_aging_result(struct aw_kernel *k, int ret)
+{
+	if (ret == -EOPNOTSUPP)
+		return -1;
+	if (ret < 0)
+		k->ignored_events++;
+	return 0;
+}
+
 static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
@@ -326,17 +342,11 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 		k->mglru->try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
 		return 0;
 	case AW_EV_AGE_BEGIN:
-		if (k->mglru->age_begin(k, lruvec, swp, force) == -EBUSY)
-			k->ignored_events++;
-		return 0;
+		return split_aging_result(k, k->mglru->age_begin(k, lruvec, swp, force));
 	case AW_EV_AGE_STEP:
-		if (k->mglru->age_step(k, lruvec) < 0)
-			k->ignored_events++;
-		return 0;
+		return split_aging_result(k, k->mglru->age_step(k, lruvec));
 	default:
-		if (k->mglru->age_end(k, lruvec) < 0)
-			k->ignored_events++;
-		return 0;
+		return split_aging_result(k, k->mglru->age_end(k, lruvec));
 	}
 }
 
@@ -423,7 +433,7 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 	switch (ev->kind) {
 	case AW_EV_RUN:
 		t->cpu = cpu;
-		lru_gen_use_mm(mm);	/* kernel/sched/core.c: context_switch() */
+		k->mglru->lru_gen_use_mm(k, mm);	/* kernel/sched/core.c: context_switch() */
 		return 0;
 	case AW_EV_MMAP:
 		return apply_mmap(k, ev, t);

@@ -139,6 +139,7 @@ struct aw_kernel {
 	struct aw_walk_log *walk_log;	/* --walk-log writer, NULL = off */
 	struct aw_tracepoints tracepoints;	/* trace_events.h: who observes what */
 	const struct aw_mglru_ops *mglru;	/* the variant's aging and eviction code */
+	void *mglru_state;			/* its state, if it has one (kernel text: src/kbind) */
 	uint64_t now_ns;
 	uint64_t event_index;
 
@@ -221,6 +222,7 @@ void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg);
 static inline void lru_gen_use_mm(struct mm_struct *mm) { mm->lru_gen.bitmap = ~0ULL; }
+void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm);	/* the model's, for the seam */
 void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm);	/* the RFC, emptymap */
 
 /* lru_gen_bloom.c: the seed's per-level filter helpers (v3 2/4), with their facts */
@@ -231,12 +233,15 @@ void reset_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned l
 /* mm_counter.c: get_mm_counter() sums for 6.1's should_skip_mm() */
 unsigned long aw_mm_lru_pages(struct aw_kernel *k, struct mm_struct *mm, bool can_swap,
 			      unsigned long limit);
+unsigned long aw_mm_counter(struct aw_kernel *k, struct mm_struct *mm, bool anon, unsigned long limit);
 
 /* evict.c: eviction, rmap references, look-around */
 int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);
+unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, unsigned long *pfns, int *nr,
+				 bool memcg_reclaim);
 bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
 			 uint32_t target_pfn);

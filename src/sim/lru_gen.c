@@ -497,3 +497,17 @@ bool inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, 
 	lrugen->max_seq++;
 	return true;
 }
+
+int aw_mm_stat_index(const char *name)
+{
+	static const char *const names[NR_MM_STATS] = {
+		"MM_LEAF_TOTAL", "MM_LEAF_YOUNG", "MM_NONLEAF_FOUND", "MM_NONLEAF_ADDED",
+		"MM_LEAF_ASSOCIATED", "MM_WALK_TOTAL", "MM_WALK_EMPTY", "MM_LEAF_EMPTY_WALKS",
+		"MM_PUD_EMPTY_SKIPPED",
+	};
+
+	for (int i = 0; i < NR_MM_STATS; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}

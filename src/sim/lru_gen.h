@@ -43,6 +43,9 @@ enum {
 	NR_MM_STATS
 };
 
+/* The counters by the kernel's names ("MM_LEAF_TOTAL" ...): the index, -1 if the model has none */
+int aw_mm_stat_index(const char *name);
+
 /* Model-only walk counters: the cost the PUD filter saves, filter tests. */
 enum {
 	AW_WS_PMD_READ,		/* PMD slots read by walk_pmd_range() */

@@ -16,4 +16,10 @@ const struct aw_mglru_ops aw_model_mglru = {
 	.lru_gen_add_mm = lru_gen_add_mm,
 	.lru_gen_del_mm = lru_gen_del_mm,
 	.lru_gen_migrate_mm = lru_gen_migrate_mm,
+	.lru_gen_use_mm = aw_lru_gen_use_mm,
 };
+
+void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm)
+{
+	lru_gen_use_mm(mm);
+}

@@ -16,6 +16,7 @@
  *   lru_gen_look_around()	the rmap walk's PTE window (mm/vmscan.c)
  *   evict_folios()		one eviction scan (mm/vmscan.c)
  *   lru_gen_add_mm/del_mm/migrate_mm	the mm list (mm/vmscan.c)
+ *   lru_gen_use_mm()		an mm ran (include/linux/mm_types.h)
  *
  * Each implementation reports what it does through the tracepoints of
  * trace_events.h, never by calling an observer.
@@ -48,6 +49,10 @@ struct aw_mglru_ops {
 	void (*lru_gen_add_mm)(struct aw_kernel *k, struct mm_struct *mm);
 	void (*lru_gen_del_mm)(struct aw_kernel *k, struct mm_struct *mm);
 	void (*lru_gen_migrate_mm)(struct aw_kernel *k, struct mm_struct *mm, int memcg);
+	/* include/linux/mm_types.h: context_switch() and faults mark the mm used on every node */
+	void (*lru_gen_use_mm)(struct aw_kernel *k, struct mm_struct *mm);
+	/* the variant's state goes with the kernel (NULL: none) */
+	void (*release)(struct aw_kernel *k);
 };
 
 /* The model's own MGLRU code (aging.c, walk.c, mm_list.c, evict.c). */

@@ -18,13 +18,14 @@
 
 struct mm_counter_walk {
 	bool can_swap;		/* count MM_ANONPAGES (+ MM_SHMEMPAGES) too */
+	bool anon_only;		/* count MM_ANONPAGES alone */
 	unsigned long size;
 	unsigned long limit;
 };
 
 static void count_folio(struct mm_counter_walk *cw, const struct folio *folio, unsigned long nr)
 {
-	if (folio_test(folio, PG_anon) && !cw->can_swap)
+	if (folio_test(folio, PG_anon) ? !cw->can_swap : cw->anon_only)
 		return;
 	cw->size += nr;
 }
@@ -66,6 +67,18 @@ unsigned long aw_mm_lru_pages(struct aw_kernel *k, struct mm_struct *mm, bool ca
 			      unsigned long limit)
 {
 	struct mm_counter_walk cw = { .can_swap = can_swap, .limit = limit };
+
+	walk_page_range(k, mm, 0, TASK_SIZE, &mm_counter_ops, &cw);
+	return cw.size;
+}
+
+/*
+ * get_mm_counter() for kernel text (src/kbind): MM_FILEPAGES or
+ * MM_ANONPAGES alone, counted the same way and stopping at limit.
+ */
+unsigned long aw_mm_counter(struct aw_kernel *k, struct mm_struct *mm, bool anon, unsigned long limit)
+{
+	struct mm_counter_walk cw = { .can_swap = anon, .anon_only = anon, .limit = limit };
 
 	walk_page_range(k, mm, 0, TASK_SIZE, &mm_counter_ops, &cw);
 	return cw.size;

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel text behind the model's seam: struct aw_mglru_ops for a tree's
+ * extracted MGLRU code, over the host callbacks ktext_bind.h uses to run
+ * it on this kernel's page tables, folios, mm structs and memcgs.
+ *
+ * What the model keeps doing itself, and why that is the kernel's split
+ * too: a fault's lru_gen_add_folio() (mm_inline.h, called by the machine,
+ * not by MGLRU's aging), the debugfs -ERANGE refusal (run_aging()'s, in
+ * kernel.c), shrink_folio_list() (mm/vmscan.c outside MGLRU: the reclaim
+ * decisions and the unmap), and the pass figures (aging.c), which here
+ * come from the text's own counters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbind.h"
+#include "ktext_variants.h"
+
+struct aw_kbind {
+	const struct aw_ktext_ops *ops;
+	struct aw_ktext *kt;
+	struct aw_ktext_host host;
+	struct aw_kernel *k;
+	int stat_of[AW_KTEXT_MAX_STATS];	/* the text's stat i -> the model's, -1 none */
+	bool memcg_reclaim;			/* the eviction in progress is memcg reclaim */
+	unsigned long calls;			/* aging passes and evictions the text ran */
+	unsigned long checked;			/* ... when the agreement was last checked */
+};
+
+_Static_assert(sizeof(struct aw_ktext_lrugen) == sizeof(struct lru_gen_folio),
+	       "struct aw_ktext_lrugen is the model's struct lru_gen_folio");
+_Static_assert(offsetof(struct aw_ktext_lrugen, folios) == offsetof(struct lru_gen_folio, folios),
+	       "the folio lists sit where the model keeps them");
+_Static_assert(offsetof(struct aw_ktext_lrugen, nr_pages) == offsetof(struct lru_gen_folio, nr_pages),
+	       "nr_pages sits where the model keeps it");
+_Static_assert(offsetof(struct aw_ktext_lrugen, protected) == offsetof(struct lru_gen_folio, protected),
+	       "the tier counters sit where the model keeps them");
+_Static_assert(offsetof(struct aw_ktext_lrugen, refaulted) == offsetof(struct lru_gen_folio, refaulted),
+	       "the tier counters sit where the model keeps them");
+
+static struct aw_kbind *kb_of(struct aw_kernel *k)
+{
+	return k->mglru_state;
+}
+
+/* -- the host: this kernel, as ktext_bind.h reaches it ------------------- */
+
+static void *host_table(void *ctx, unsigned long pfn)
+{
+	struct aw_kernel *k = ctx;
+
+	return pfn && pfn < k->pt.nr ? aw_table(&k->pt, (uint32_t)pfn)->e : NULL;
+}
+
+static bool host_is_table(void *ctx, unsigned long pfn)
+{
+	struct aw_kernel *k = ctx;
+
+	return pfn && pfn < k->pt.nr;
+}
+
+static unsigned long host_table_kva(void *ctx, const void *p)
+{
+	struct aw_kernel *k = ctx;
+	unsigned int index;
+	uint32_t id = aw_table_id_of(&k->pt, p, &index);
+
+	return id ? aw_table_entry_kva(id, index) : 0;
+}
+
+static struct folio *host_folio(void *ctx, unsigned long pfn)
+{
+	struct aw_kernel *k = ctx;
+
+	return pfn_folio(&k->mem, pfn);
+}
+
+static struct aw_ktext_lrugen *host_lrugen(void *ctx, int memcg, int nid)
+{
+	return (struct aw_ktext_lrugen *)&aw_lruvec(ctx, memcg, nid)->lrugen;
+}
+
+static bool host_mm(void *ctx, int id, struct aw_ktext_mm *out)
+{
+	struct aw_kernel *k = ctx;
+	struct mm_struct *mm = aw_mm(k, (uint32_t)id);
+
+	if (!mm)
+		return false;
+	*out = (struct aw_ktext_mm){ .pgd = aw_table(&k->pt, mm->pgd)->e, .kva = mm->kaddr, .memcg = mm->memcg,
+				     .exiting = mm->exiting, .mmap_contended = mm->mmap_contended,
+				     .ptl_contended = mm->ptl_contended, .has_notifiers = mm->has_notifiers };
+	return true;
+}
+
+static int host_vmas(void *ctx, int id, struct aw_ktext_vma *out, int cap)
+{
+	struct mm_struct *mm = aw_mm(ctx, (uint32_t)id);
+
+	if (!mm)
+		return 0;
+	for (int i = 0; i < mm->nr_vmas && i < cap; i++)
+		out[i] = (struct aw_ktext_vma){ .start = mm->vmas[i].vm_start, .end = mm->vmas[i].vm_end,
+						.vm_flags = mm->vmas[i].vm_flags, .file = mm->vmas[i].file };
+	return mm->nr_vmas;
+}
+
+/*
+ * get_mm_counter(): 6.1's should_skip_mm() compares the sum with
+ * MIN_LRU_BATCH, so each count may stop there (mm_counter.c).
+ */
+static unsigned long host_mm_counter(void *ctx, int id, int member)
+{
+	struct aw_kernel *k = ctx;
+	struct mm_struct *mm = aw_mm(k, (uint32_t)id);
+
+	if (!mm || (member != AW_KTEXT_MM_FILEPAGES && member != AW_KTEXT_MM_ANONPAGES))
+		return 0;
+	return aw_mm_counter(k, mm, member == AW_KTEXT_MM_ANONPAGES, MIN_LRU_BATCH);
+}
+
+/* mem_cgroup_get_nr_swap_pages(): the model's swap has no per-memcg limit */
+static long host_nr_swap_pages(void *ctx, int memcg)
+{
+	struct aw_kernel *k = ctx;
+
+	return (long)(k->nr_swap - k->swap_used);
+}
+
+/* jiffies: the lruvec timestamps are the model's clock, as the model writes them */
+static unsigned long host_now(void *ctx)
+{
+	return (unsigned long)((struct aw_kernel *)ctx)->now_ns;
+}
+
+static unsigned long host_shrink(void *ctx, int memcg, int nid, unsigned long *pfns, int *nr)
+{
+	struct aw_kernel *k = ctx;
+
+	return aw_shrink_isolated(k, aw_lruvec(k, memcg, nid), pfns, nr, kb_of(k)->memcg_reclaim);
+}
+
+/* The text's flag-generation writes reach the model's tracepoint, so the oracles see them. */
+static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int new_gen)
+{
+	trace_folio_update_gen((struct aw_kernel *)ctx, folio, old_gen, new_gen);
+}
+
+/* -- the seam ------------------------------------------------------------ */
+
+/* The pass figures from the text's own counters: what this pass added. */
+static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
+			 unsigned long walks)
+{
+	struct aw_pass *p = &kb->k->node_stats[lruvec->nid].passes[idx];
+	unsigned long now[AW_KTEXT_MAX_STATS];
+
+	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, now);
+	for (int i = 0; i < kb->ops->nr_mm_stats; i++)
+		if (kb->stat_of[i] >= 0)
+			p->mm_stats[kb->stat_of[i]] += now[i] - before[i];
+	p->walks += walks;
+	if (p->forced)
+		p->forced_walks += walks;
+}
+
+/* The text's mm_state back into the model's lruvec: what reports and the model's policy read. */
+static void mm_state_back(struct aw_kbind *kb, struct lruvec *lruvec)
+{
+	struct lru_gen_mm_state *ms = &lruvec->mm_state;
+	unsigned long stats[AW_KTEXT_MAX_STATS];
+	int head, tail;
+
+	kb->ops->mm_state(kb->kt, lruvec->memcg, lruvec->nid, &ms->seq, &head, &tail);
+	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, stats);
+	for (int i = 0; i < kb->ops->nr_mm_stats; i++)
+		if (kb->stat_of[i] >= 0)
+			ms->stats[kb->stat_of[i]] = stats[i];
+	for (int level = 0; level < BLOOM_FILTER_LEVELS; level++) {
+		int klevel = level == BLOOM_FILTER_PMD ? 0 : 1;
+
+		for (unsigned long seq = 0; seq < NR_BLOOM_FILTERS; seq++) {
+			aw_bloom_t *f = &ms->filters[level][seq];
+
+			if (!*f && !(*f = calloc(1, (1UL << BLOOM_FILTER_SHIFT) / 8)))
+				continue;
+			if (!kb->ops->bloom_bits(kb->kt, lruvec->memcg, lruvec->nid, klevel, seq, *f)) {
+				free(*f);
+				*f = NULL;
+			}
+		}
+	}
+}
+
+static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+				  int swappiness, bool force_scan)
+{
+	struct aw_kbind *kb = kb_of(k);
+	unsigned long before[AW_KTEXT_MAX_STATS];
+	unsigned long walks;
+	int idx;
+	bool ok;
+
+	if (seq <= lruvec->mm_state.seq)	/* try_to_inc_max_seq()'s first test: no pass */
+		return false;
+	idx = aw_pass_begin(k, lruvec, force_scan, seq);
+	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, before);
+	walks = kb->ops->walks(kb->kt);
+	ok = kb->ops->bound_age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
+	kb->calls++;
+	mm_state_back(kb, lruvec);
+	if (idx >= 0) {
+		pass_figures(kb, lruvec, idx, before, kb->ops->walks(kb->kt) - walks);
+		aw_pass_end(k, lruvec, idx, lruvec->lrugen.max_seq == seq + 1);
+	}
+	return ok;
+}
+
+/* Split aging is the model's way of interleaving; kernel text has one pass per call. */
+static int kb_age_split(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan)
+{
+	snprintf(k->err, sizeof(k->err), "kernel text ages in one call: split aging (age_begin/step/end) "
+		 "is the model's");
+	return -EOPNOTSUPP;
+}
+
+static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	return kb_age_split(k, lruvec, 0, false);
+}
+
+static bool kb_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
+			   struct vm_area_struct *vma, uint64_t addr, uint32_t target_pfn)
+{
+	struct aw_kbind *kb = kb_of(k);
+	pmd_t *pmd;
+	pte_t *pte = aw_pte_lookup(k, mm, addr, false, &pmd);
+
+	return pte && kb->ops->bound_look_around(kb->kt, (int)mm->id, addr, target_pfn, pte, pmd);
+}
+
+static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
+			   int swappiness, struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed,
+			   bool memcg_reclaim)
+{
+	struct aw_kbind *kb = kb_of(k);
+	bool outer = kb->memcg_reclaim;
+	int scanned;
+
+	kb->memcg_reclaim = memcg_reclaim;
+	scanned = kb->ops->bound_evict(kb->kt, lruvec->memcg, lruvec->nid, nr_to_scan, swappiness, walk != NULL,
+				       memcg_reclaim, nr_reclaimed);
+	kb->memcg_reclaim = outer;
+	kb->calls++;
+	mm_state_back(kb, lruvec);
+	return scanned;
+}
+
+static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
+{
+	struct aw_kbind *kb = kb_of(k);
+
+	if (kb->ops->bound_add_mm(kb->kt, (int)mm->id) < 0)
+		aw_warn_always(&k->warn, "kernel text: out of memory for an mm", __FILE__, __LINE__);
+	mm->lru_gen.memcg = mm->memcg;
+}
+
+static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
+{
+	kb_of(k)->ops->bound_del_mm(kb_of(k)->kt, (int)mm->id);
+	mm->lru_gen.memcg = -1;
+}
+
+/* mm_list.c's lru_gen_migrate_mm(): the model's mm takes the new memcg, the text moves its mm */
+static void kb_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
+{
+	mm->memcg = memcg;
+	kb_of(k)->ops->bound_migrate_mm(kb_of(k)->kt, (int)mm->id);
+	mm->lru_gen.memcg = memcg;
+}
+
+static void kb_use_mm(struct aw_kernel *k, struct mm_struct *mm)
+{
+	kb_of(k)->ops->bound_use_mm(kb_of(k)->kt, (int)mm->id);
+}
+
+static void kb_release(struct aw_kernel *k)
+{
+	struct aw_kbind *kb = kb_of(k);
+
+	if (!kb)
+		return;
+	kb->ops->destroy(kb->kt);
+	free(kb);
+	k->mglru_state = NULL;
+}
+
+static const struct aw_mglru_ops kb_mglru = {
+	.name = "kernel text",
+	.try_to_inc_max_seq = kb_try_to_inc_max_seq,
+	.age_begin = kb_age_split,
+	.age_step = kb_age_step,
+	.age_end = kb_age_step,
+	.lru_gen_look_around = kb_look_around,
+	.evict_folios = kb_evict_folios,
+	.lru_gen_add_mm = kb_add_mm,
+	.lru_gen_del_mm = kb_del_mm,
+	.lru_gen_migrate_mm = kb_migrate_mm,
+	.lru_gen_use_mm = kb_use_mm,
+	.release = kb_release,
+};
+
+static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
+{
+	const struct aw_ktext_ops *ops = v->text;
+	struct aw_kbind *kb;
+
+	if (k->nr_nodes > AW_KTEXT_MAX_NODES || k->nr_memcgs > AW_KTEXT_MAX_MEMCGS) {
+		snprintf(k->err, sizeof(k->err), "kernel text runs on at most %d nodes and %d memcgs",
+			 AW_KTEXT_MAX_NODES, AW_KTEXT_MAX_MEMCGS);
+		return -1;
+	}
+	kb = calloc(1, sizeof(*kb));
+	if (!kb)
+		goto oom;
+	kb->ops = ops;
+	kb->k = k;
+	kb->host = (struct aw_ktext_host){
+		.ctx = k, .nr_nodes = k->nr_nodes, .nr_memcgs = k->nr_memcgs,
+		.zero_pfn = ZERO_PFN, .huge_zero_pfn = HUGE_ZERO_PFN,
+		.table = host_table, .is_table = host_is_table, .table_kva = host_table_kva,
+		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
+		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
+		.shrink = host_shrink, .gen_written = host_gen_written,
+	};
+	for (int n = 0; n < k->nr_nodes; n++) {
+		kb->host.node_start_pfn[n] = k->mem.node[n].start_pfn;
+		kb->host.node_spanned[n] = k->mem.node[n].spanned;
+	}
+	for (int i = 0; i < ops->nr_mm_stats; i++)
+		kb->stat_of[i] = aw_mm_stat_index(ops->mm_stat_names[i]);
+	kb->kt = ops->bind(&kb->host);
+	if (!kb->kt)
+		goto oom;
+	k->mglru = &kb_mglru;
+	k->mglru_state = kb;
+	return 0;
+oom:
+	free(kb);
+	snprintf(k->err, sizeof(k->err), "out of memory binding kernel text");
+	return -1;
+}
+
+int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
+
+/* -- the variants this build has ----------------------------------------- */
+
+const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
+{
+	const struct aw_ktext_ops *ops = aw_ktext_find(name);
+	unsigned int major, minor;
+
+	if (!ops)
+		return NULL;
+	major = ops->version >> 16;
+	minor = ops->version >> 8 & 0xff;
+	*buf = (struct aw_variant){
+		.name = ops->name, .features = AW_FEAT_KHUGEPAGED_PATCHED, .bind = kb_bind,
+		.agree = aw_kbind_agree, .text = ops, .pair = ops->series ? "pud" : "base",
+		.kernel = (major == 6 && minor == 1 ? AW_KERNEL_6_1 :
+			   major == 6 && minor == 12 ? AW_KERNEL_6_12 : AW_KERNEL_MAINLINE) + 1,
+	};
+	return buf;
+}
+
+const char *aw_kbind_names(void)
+{
+	return aw_ktext_variant_names;
+}
+
+void aw_kbind_opts(struct aw_lockstep_opts *o)
+{
+	o->find_variant = aw_kbind_find;
+	o->more_variant_names = aw_kbind_names();
+}
+
+/* for the agreement oracle (kbind_agree.c) */
+const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **kt, unsigned long *calls,
+					 unsigned long **checked)
+{
+	struct aw_kbind *kb = k->mglru == &kb_mglru ? kb_of(k) : NULL;
+
+	if (!kb)
+		return NULL;
+	*kt = kb->kt;
+	*calls = kb->calls;
+	*checked = &kb->checked;
+	return kb->ops;
+}

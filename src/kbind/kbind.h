@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel text as variants of the lockstep engine (docs/ktext.md).
+ *
+ * A kernel-text variant (k6.12, k6.12+pud, k6.1: whatever trees the build
+ * was given) is the model's machine with the tree's own MGLRU code behind
+ * the seam (struct aw_mglru_ops): faults, mmap, fork, madvise, migration,
+ * memcg limits, khugepaged and reclaim are the model's, aging, the mm
+ * list, look-around and the eviction scan are the kernel's text, running
+ * on the model's page tables and folios (ktext_bind.h).
+ *
+ * Each one pairs with the model variant the tree should match (base, or
+ * pud for a tree with the PUD-filter series) and runs the profile of its
+ * release; the exact-agreement oracle then compares the two after every
+ * event in which the text aged or evicted.
+ */
+#ifndef AW_KBIND_H
+#define AW_KBIND_H
+
+#include "lockstep.h"
+
+/* The kernel-text variant called name, written into buf; NULL if this build has none by that name. */
+const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf);
+
+/* ", k6.12, k6.12+pud, k6.1" (the variants this build has), or "" */
+const char *aw_kbind_names(void);
+
+/* Fill o->find_variant and o->more_variant_names. */
+void aw_kbind_opts(struct aw_lockstep_opts *o);
+
+#endif /* AW_KBIND_H */

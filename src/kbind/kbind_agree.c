@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The exact-agreement oracle: kernel text and the model, each on its own
+ * copy of the same machine after the same events, must be in the same
+ * state after every aging pass and eviction the text ran:
+ *
+ *   per lruvec	max_seq, min_seq, nr_pages, the walk counters (by the
+ *		kernel's names), both Bloom filter levels for the two
+ *		live generations, the mm_state's seq and position
+ *   per memcg	the mm list, in order
+ *   per folio	presence (evicted folios are gone), flags (the LRU and
+ *		reference bits, the generation and refs fields), and
+ *		each generation list, in order
+ *
+ * The first difference is reported with the field and both values; the
+ * lockstep engine stops comparing the pair after it.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kbind.h"
+#include "ktext_api.h"
+
+const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **kt, unsigned long *calls,
+					 unsigned long **checked);
+int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
+
+#define BLOOM_WORDS	((1UL << BLOOM_FILTER_SHIFT) / 64)
+
+/* the flags both keep alike: the rest are the model's own bookkeeping (PG_zeroed) */
+#define AW_BIT(n)	(1UL << (n))
+#define AGREE_FLAGS	(AW_BIT(PG_lru) | AW_BIT(PG_active) | AW_BIT(PG_referenced) | AW_BIT(PG_workingset) | \
+			 AW_BIT(PG_swapbacked) | AW_BIT(PG_dirty) | AW_BIT(PG_reclaim) | AW_BIT(PG_swapcache) | \
+			 AW_BIT(PG_anon) | AW_BIT(PG_unevictable) | AW_BIT(PG_mlocked) | LRU_GEN_MASK | LRU_REFS_MASK)
+
+__attribute__((format(printf, 3, 4)))
+static int differ(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int agree_bloom(const struct lruvec *m, const struct lruvec *t, int level, unsigned long seq,
+		       char *msg, size_t len)
+{
+	const unsigned long *a = m->mm_state.filters[level][filter_gen_from_seq(seq)];
+	const unsigned long *b = t->mm_state.filters[level][filter_gen_from_seq(seq)];
+	const char *name = level == BLOOM_FILTER_PMD ? "PMD" : "PUD";
+
+	if (!a != !b)
+		return differ(msg, len, "memcg %d node %d: %s filter for seq %lu: model %s, kernel text %s",
+			      m->memcg, m->nid, name, seq, a ? "allocated" : "none", b ? "allocated" : "none");
+	for (unsigned long w = 0; a && w < BLOOM_WORDS; w++)
+		if (a[w] != b[w])
+			return differ(msg, len, "memcg %d node %d: %s filter for seq %lu, bits %lu..%lu: "
+				      "model %016lx, kernel text %016lx", m->memcg, m->nid, name, seq, w * 64,
+				      w * 64 + 63, a[w], b[w]);
+	return 0;
+}
+
+static int agree_lruvec(const struct lruvec *m, const struct lruvec *t, bool pud, char *msg, size_t len)
+{
+	const struct lru_gen_folio *a = &m->lrugen, *b = &t->lrugen;
+
+	if (a->max_seq != b->max_seq)
+		return differ(msg, len, "memcg %d node %d: max_seq model %lu, kernel text %lu", m->memcg, m->nid,
+			      a->max_seq, b->max_seq);
+	for (int type = 0; type < ANON_AND_FILE; type++)
+		if (a->min_seq[type] != b->min_seq[type])
+			return differ(msg, len, "memcg %d node %d: min_seq[%s] model %lu, kernel text %lu",
+				      m->memcg, m->nid, type ? "file" : "anon", a->min_seq[type], b->min_seq[type]);
+	for (int gen = 0; gen < MAX_NR_GENS; gen++)
+		for (int type = 0; type < ANON_AND_FILE; type++)
+			if (a->nr_pages[gen][type] != b->nr_pages[gen][type])
+				return differ(msg, len, "memcg %d node %d: nr_pages[gen %d][%s] model %ld, "
+					      "kernel text %ld", m->memcg, m->nid, gen, type ? "file" : "anon",
+					      a->nr_pages[gen][type], b->nr_pages[gen][type]);
+	if (m->mm_state.seq != t->mm_state.seq)
+		return differ(msg, len, "memcg %d node %d: mm_state seq model %lu, kernel text %lu", m->memcg,
+			      m->nid, m->mm_state.seq, t->mm_state.seq);
+	for (unsigned long seq = a->max_seq; seq <= a->max_seq + 1; seq++)
+		if (agree_bloom(m, t, BLOOM_FILTER_PMD, seq, msg, len) ||
+		    (pud && agree_bloom(m, t, BLOOM_FILTER_PUD, seq, msg, len)))
+			return -1;
+	return 0;
+}
+
+/* The walk counters the tree has, by its names. */
+static int agree_stats(const struct lruvec *m, const struct lruvec *t, const struct aw_ktext_ops *ops,
+		       char *msg, size_t len)
+{
+	for (int i = 0; i < ops->nr_mm_stats; i++) {
+		int s = aw_mm_stat_index(ops->mm_stat_names[i]);
+
+		if (s >= 0 && m->mm_state.stats[s] != t->mm_state.stats[s])
+			return differ(msg, len, "memcg %d node %d: %s model %lu, kernel text %lu", m->memcg, m->nid,
+				      ops->mm_stat_names[i], m->mm_state.stats[s], t->mm_state.stats[s]);
+	}
+	return 0;
+}
+
+static uint32_t mm_at(const struct lru_gen_mm_list *list, const struct list_head *pos)
+{
+	return !pos || pos == &list->fifo ? 0 : list_entry(pos, struct mm_struct, lru_gen.list)->id;
+}
+
+/* The mm list in order, and where each lruvec's iteration stands. */
+static int agree_mm_list(struct aw_kernel *model, struct aw_kernel *text, const struct aw_ktext_ops *ops,
+			 struct aw_ktext *kt, char *msg, size_t len)
+{
+	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
+		const struct list_head *head = &model->mm_list[memcg].fifo, *pos = head->next;
+		int ids[64], n = ops->mm_list(kt, memcg, ids, 64), i;
+
+		for (i = 0; pos != head; pos = pos->next, i++) {
+			uint32_t id = list_entry(pos, struct mm_struct, lru_gen.list)->id;
+
+			if (i >= n || (i < 64 && (uint32_t)ids[i] != id))
+				return differ(msg, len, "memcg %d: mm list entry %d: model mm %u, kernel text %s%d",
+					      memcg, i, id, i >= n ? "none" : "mm ", i >= n ? 0 : ids[i]);
+		}
+		if (i != n)
+			return differ(msg, len, "memcg %d: mm list: model %d mms, kernel text %d", memcg, i, n);
+		for (int nid = 0; nid < model->nr_nodes; nid++) {
+			const struct lru_gen_mm_state *ms = &aw_lruvec(model, memcg, nid)->mm_state;
+			unsigned long seq;
+			int h, t;
+
+			ops->mm_state(kt, memcg, nid, &seq, &h, &t);
+			if (mm_at(&model->mm_list[memcg], ms->head) != (uint32_t)h ||
+			    mm_at(&model->mm_list[memcg], ms->tail) != (uint32_t)t)
+				return differ(msg, len, "memcg %d node %d: mm_state head/tail model mm %u/%u, "
+					      "kernel text mm %d/%d", memcg, nid,
+					      mm_at(&model->mm_list[memcg], ms->head),
+					      mm_at(&model->mm_list[memcg], ms->tail), h, t);
+		}
+	}
+	return 0;
+}
+
+/* Every generation list, folio by folio, in order: membership, order and flags at once. */
+static int agree_lists(const struct lruvec *m, const struct lruvec *t, char *msg, size_t len)
+{
+	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
+		for (int type = 0; type < ANON_AND_FILE; type++) {
+			const struct list_head *ha = &m->lrugen.folios[gen][type], *a = ha->next;
+			const struct list_head *hb = &t->lrugen.folios[gen][type], *b = hb->next;
+
+			for (int i = 0; a != ha || b != hb; a = a->next, b = b->next, i++) {
+				const struct folio *fa = a != ha ? list_entry(a, struct folio, lru) : NULL;
+				const struct folio *fb = b != hb ? list_entry(b, struct folio, lru) : NULL;
+
+				if (!fa || !fb || fa->pfn != fb->pfn)
+					return differ(msg, len, "memcg %d node %d: list gen %d %s, entry %d: model "
+						      "pfn %s%x, kernel text pfn %s%x", m->memcg, m->nid, gen,
+						      type ? "file" : "anon", i, fa ? "0x" : "none ",
+						      fa ? fa->pfn : 0, fb ? "0x" : "none ", fb ? fb->pfn : 0);
+				if ((fa->flags ^ fb->flags) & AGREE_FLAGS)
+					return differ(msg, len, "folio pfn 0x%x: flags model %#lx, kernel text %#lx",
+						      fa->pfn, fa->flags & AGREE_FLAGS, fb->flags & AGREE_FLAGS);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Folios on no list (isolated for good, unevictable, being freed): presence and flags. */
+static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	for (int nid = 0; nid < model->mem.nr_nodes; nid++) {
+		const struct aw_node_mem *na = &model->mem.node[nid];
+
+		for (uint64_t pfn = na->start_pfn; pfn < na->start_pfn + na->spanned; pfn += HPAGE_PMD_NR) {
+			const struct aw_block *ba = &na->blocks[(pfn - na->start_pfn) / HPAGE_PMD_NR];
+
+			if (!ba->folios && !pfn_folio(&text->mem, pfn) &&
+			    (pfn - na->start_pfn) / HPAGE_PMD_NR >= na->next_block)
+				break;	/* never used on either side from here on */
+			for (uint64_t p = pfn; p < pfn + HPAGE_PMD_NR; p++) {
+				const struct folio *fa = pfn_folio(&model->mem, p), *fb = pfn_folio(&text->mem, p);
+
+				if (!fa != !fb)
+					return differ(msg, len, "pfn 0x%llx: model %s, kernel text %s",
+						      (unsigned long long)p, fa ? "a folio" : "free",
+						      fb ? "a folio" : "free");
+				if (fa && fa->pfn == p && (fa->flags ^ fb->flags) & AGREE_FLAGS)
+					return differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
+						      (unsigned long long)p, fa->flags & AGREE_FLAGS,
+						      fb->flags & AGREE_FLAGS);
+			}
+		}
+	}
+	return 0;
+}
+
+int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	struct aw_ktext *kt;
+	unsigned long calls, *checked;
+	const struct aw_ktext_ops *ops = aw_kbind_ops(text, &kt, &calls, &checked);
+
+	if (!ops || calls == *checked)
+		return 0;	/* the text has not aged or evicted since the last check */
+	*checked = calls;
+	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
+		return differ(msg, len, "the machines differ in shape");
+	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
+		for (int nid = 0; nid < model->nr_nodes; nid++) {
+			const struct lruvec *m = aw_lruvec(model, memcg, nid), *t = aw_lruvec(text, memcg, nid);
+
+			if (agree_lruvec(m, t, ops->series, msg, len) || agree_stats(m, t, ops, msg, len) ||
+			    agree_lists(m, t, msg, len))
+				return -1;
+		}
+	}
+	for (int nid = 0; nid < model->nr_nodes; nid++)
+		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
+			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
+				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
+	return agree_mm_list(model, text, ops, kt, msg, len) ? -1 : agree_folios(model, text, msg, len);
+}
