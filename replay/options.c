@@ -49,7 +49,8 @@ static int set_variants(struct aw_model_opts *o, const char *arg, char *err, siz
 		o->variants[o->nr_variants++] = tok;
 	}
 	if (!o->nr_variants) {
-		snprintf(err, errlen, "--variants '%s' names no variant (known: %s)", arg, aw_variant_names());
+		snprintf(err, errlen, "--variants '%s' names no variant (known: %s%s)", arg, aw_variant_names(),
+			 aw_kbind_names());
 		return -1;
 	}
 	return 0;

@@ -705,7 +705,11 @@ static int isolate_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct 
  */
 static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, int nr, int type)
 {
-	for (int i = nr - 1; i >= 0; i--) {
+	/*
+	 * move_folios_to_lru() takes the list from its tail: the first folio
+	 * isolated goes back first (list[] is in isolation order).
+	 */
+	for (int i = 0; i < nr; i++) {
 		struct folio *folio = pfn_folio(&k->mem, list[i]);
 		unsigned long min_seq = lruvec->lrugen.min_seq[type];
 
@@ -719,16 +723,32 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
 	}
 }
 
+/*
+ * evict_folios(): no progress to report once the type it would evict
+ * next is down to MIN_NR_GENS generations.  Mainline asks the oldest
+ * evictable generation (evictable_min_seq()); 6.1/6.12 ask the type
+ * !swappiness alone (get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS), so
+ * anon down to two generations stops the scan there even while file has
+ * more (found by kernel text in lockstep, docs/validation.md).
+ */
+static bool evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+		return evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS > lrugen->max_seq;
+	return get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS;
+}
+
 static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
 			   int swappiness, struct aw_reclaim *rc)
 {
 	uint32_t list[AW_ISOLATE_MAX];
 	int nr = 0, type = 0, scanned;
-	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
 	scanned = isolate_folios(k, nr_to_scan, lruvec, swappiness, &type, list, &nr);
 	scanned += try_to_inc_min_seq(lruvec, swappiness);
-	if (evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS > lrugen->max_seq)
+	if (evict_cutoff(k, lruvec, swappiness))
 		scanned = 0;
 	if (!nr)
 		return scanned;

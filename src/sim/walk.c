@@ -141,8 +141,17 @@ struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int ni
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
 
-	/* try to avoid unnecessary memory loads */
-	if (!folio || folio_lru_gen(folio) < 0)
+	if (!folio)
+		return NULL;
+	/*
+	 * Mainline: try to avoid unnecessary memory loads.  6.1/6.12 have no
+	 * such test: a folio off its list -- isolated by the same eviction
+	 * batch -- still has its young PTE cleared by look-around and gets
+	 * PG_referenced (walk_update_folio()), so its own turn in
+	 * shrink_folio_list() finds it old (found by kernel text in lockstep,
+	 * docs/validation.md).
+	 */
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE && folio_lru_gen(folio) < 0)
 		return NULL;
 
 	if (folio->nid != nid)
