@@ -35,9 +35,11 @@ install(FILES ${AW_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-complet
 
 # The .deb.  Depends names the packages of the libraries the program links
 # (readelf -d: libtracecmd.so.1, libtraceevent.so.1, libprotobuf-c.so.1,
-# libc.so.6; dpkg -S names their packages), at the versions of Debian 12,
-# the release the build is tested on; bench/deb-check checks that every
-# NEEDED library belongs to a package named here.
+# libc.so.6; dpkg -S names their packages) with the lower bounds
+# dpkg-shlibdeps derives from their symbols files on Debian 12 (for
+# libtraceevent1 it derives "5.4", below the package's epoch 1: any
+# libtraceevent1 will do).  bench/deb-check checks that every NEEDED
+# library belongs to a package named here and compares with dpkg-shlibdeps.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME agewalk)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -54,6 +56,6 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libtracecmd1 (>= 1.0), libtraceevent1 (>= 1:1.5), libprotobuf-c1 (>= 1.0)")
+    "libc6 (>= 2.34), libprotobuf-c1 (>= 1.3.1), libtracecmd1 (>= 3.1.4), libtraceevent1")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "trace-cmd, bash-completion, man-db")
 include(CPack)
