@@ -478,8 +478,8 @@ static int version(void)
 /*
  * run's usage has always been the program's: run's options in full, the
  * lines of the other commands that read input, then notes on --check and
- * the variants.  Scripts
- * (and the corpus snapshots) see it after a bad run command line.
+ * the variants.  A bad command line gets one line instead
+ * (aw_usage_error()); the usage is for --help.
  */
 static const char run_options[] =
 	"usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
