@@ -16,14 +16,18 @@ set(AW_MAN ${CMAKE_BINARY_DIR}/man/agewalk.1)
 set(AW_COMPLETION ${CMAKE_BINARY_DIR}/completion/agewalk)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/man ${CMAKE_BINARY_DIR}/completion)
 find_program(GZIP gzip REQUIRED)
-# gzip -n: no name or time stamp in the .gz, so two builds give the same bytes
+# gzip -n: no name or time stamp in the .gz, so two builds give the same
+# bytes.  In sanitizer builds the program is instrumented: no leak check
+# while it prints its texts (as for the fuzz seeds, fuzz/CMakeLists.txt).
+set(AW_RUN_TEXTS ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=0)
 add_custom_command(OUTPUT ${AW_MAN} ${AW_MAN}.gz
-  COMMAND ${PROJECT_SOURCE_DIR}/tools/agewalk-man $<TARGET_FILE:agewalk-cli> ${AW_MAN}
+  COMMAND ${AW_RUN_TEXTS} ${PROJECT_SOURCE_DIR}/tools/agewalk-man $<TARGET_FILE:agewalk-cli> ${AW_MAN}
   COMMAND ${GZIP} -9nkf ${AW_MAN}
   DEPENDS agewalk-cli ${PROJECT_SOURCE_DIR}/tools/agewalk-man
   COMMENT "agewalk(1) from agewalk's --help texts")
 add_custom_command(OUTPUT ${AW_COMPLETION}
-  COMMAND ${PROJECT_SOURCE_DIR}/tools/agewalk-completion $<TARGET_FILE:agewalk-cli> ${AW_COMPLETION}
+  COMMAND ${AW_RUN_TEXTS} ${PROJECT_SOURCE_DIR}/tools/agewalk-completion $<TARGET_FILE:agewalk-cli>
+          ${AW_COMPLETION}
   DEPENDS agewalk-cli ${PROJECT_SOURCE_DIR}/tools/agewalk-completion
   COMMENT "bash completion from agewalk's --help texts")
 add_custom_target(agewalk-man ALL DEPENDS ${AW_MAN}.gz ${AW_COMPLETION})
