@@ -51,6 +51,84 @@ struct aw_ktext;
 #define AW_KTEXT_KVA_MMS	0xffff888200000000UL	/* mm n at + n * AW_KTEXT_MM_OBJ_SIZE */
 #define AW_KTEXT_MM_OBJ_SIZE	0x500UL
 
+struct folio;
+
+/*
+ * Binding: kernel text on the host's machine.  Instead of the machine of
+ * its own above, the text can run on the model's (src/sim/mglru_ktext.c):
+ * its page tables, folios, mm structs and memcgs, reached through these
+ * callbacks, with plain C types only so that the model's headers and the
+ * tree's never meet.  The folios are shared as they are (struct folio is
+ * src/sim/folio_layout.h on both sides).  Every callback gets ctx.
+ */
+struct aw_ktext_vma {
+	unsigned long start, end;
+	unsigned long vm_flags;		/* the kernel's VM_* values */
+	bool file;			/* page cache (vma->vm_file) */
+};
+
+/* An mm as the walk sees it at the start of a call (refreshed then). */
+struct aw_ktext_mm {
+	void *pgd;			/* its PGD table page */
+	unsigned long kva;		/* its slab address: the PUD filter's key */
+	int memcg;			/* its owner's memcg */
+	bool exiting;			/* mmget_not_zero() fails */
+	bool mmap_contended;		/* mmap_read_trylock() fails */
+	bool ptl_contended;		/* spin_trylock() on its table locks fails */
+	bool has_notifiers;
+};
+
+/*
+ * One lruvec's generations as the host keeps them: the layout of the
+ * model's struct lru_gen_folio (static-asserted there).  The text borrows
+ * them for one call: scalars copied in and out, the folio lists spliced.
+ * protected[type][tier] counts tier >= 1 (the kernel's [tier - 1] in
+ * 6.1/6.12).
+ */
+struct aw_ktext_list { void *next, *prev; };
+struct aw_ktext_lrugen {
+	unsigned long max_seq;
+	unsigned long min_seq[2];
+	unsigned long timestamps[4];
+	struct aw_ktext_list folios[4][2];
+	long nr_pages[4][2];
+	unsigned long avg_refaulted[2][4];
+	unsigned long avg_total[2][4];
+	unsigned long protected[2][4];
+	unsigned long evicted[2][4];
+	unsigned long refaulted[2][4];
+};
+
+struct aw_ktext_host {
+	void *ctx;
+	int nr_nodes, nr_memcgs;
+	unsigned long node_start_pfn[AW_KTEXT_MAX_NODES], node_spanned[AW_KTEXT_MAX_NODES];
+	unsigned long zero_pfn, huge_zero_pfn;
+	/* the table page a non-leaf entry's pfn field names */
+	void *(*table)(void *ctx, unsigned long pfn);
+	/* pfn_valid() for a table page's pfn */
+	bool (*is_table)(void *ctx, unsigned long pfn);
+	/* what a pointer into a table page hashes as (hash_ptr()); 0 if it is not one */
+	unsigned long (*table_kva)(void *ctx, const void *p);
+	/* pfn_folio(): the folio covering pfn, NULL if none */
+	struct folio *(*folio)(void *ctx, unsigned long pfn);
+	struct aw_ktext_lrugen *(*lrugen)(void *ctx, int memcg, int nid);
+	/* the mm's state; false if the host has no such mm */
+	bool (*mm)(void *ctx, int mm, struct aw_ktext_mm *out);
+	/* the mm's VMAs in address order: how many (at most cap are written) */
+	int (*vmas)(void *ctx, int mm, struct aw_ktext_vma *out, int cap);
+	/* get_mm_counter() */
+	unsigned long (*mm_counter)(void *ctx, int mm, int member);
+	long (*nr_swap_pages)(void *ctx, int memcg);
+	unsigned long (*now)(void *ctx);	/* jiffies, in the host's clock */
+	/*
+	 * shrink_folio_list() on folios isolated from lruvec (memcg, nid), in
+	 * the order the kernel takes them: reclaims some, returns how many
+	 * pages, and leaves the rest in pfns[] in the same order (*nr of them).
+	 */
+	unsigned long (*shrink)(void *ctx, int memcg, int nid, unsigned long *pfns, int *nr);
+};
+
 struct aw_ktext_ops {
 	const char *name;		/* the variant: k6.12, k6.1, k6.12+pud */
 	unsigned int version;		/* VERSION << 16 | PATCHLEVEL << 8 | SUBLEVEL (capped at 255) */
@@ -147,6 +225,42 @@ struct aw_ktext_ops {
 	 */
 	bool (*bloom_bits)(struct aw_ktext *kt, int memcg, int nid, int level, unsigned long seq,
 			   unsigned long *out);
+	/*
+	 * Bound: a machine of this tree's text on host's machine (NULL when
+	 * out of memory or host is out of range).  Then only the calls below
+	 * and mm_stats, bloom_bits, mm_list, warnings and destroy apply; mm
+	 * arguments are the host's mm ids.  A call returns with the host's
+	 * generations as the text left them.
+	 */
+	struct aw_ktext *(*bind)(const struct aw_ktext_host *host);
+	/* try_to_inc_max_seq() on (memcg, nid), with a walk (set_mm_walk()); whether max_seq moved */
+	bool (*bound_age)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
+			  bool force_scan);
+	/*
+	 * evict_folios() on (memcg, nid): nr_to_scan is the budget where the
+	 * tree takes one; with_walk sets the task's walk (look-around feeds
+	 * it); memcg_reclaim makes sc->target_mem_cgroup that memcg.  Returns
+	 * the scan count; reclaimed pages are added to *nr_reclaimed.
+	 */
+	int (*bound_evict)(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
+			   bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed);
+	/*
+	 * folio_referenced_one()'s part for a PTE-mapped folio at addr of mm:
+	 * pte/pmd are the host's entries.  Whether the mapping was young.
+	 */
+	bool (*bound_look_around)(struct aw_ktext *kt, int mm, unsigned long addr, unsigned long pfn,
+				  void *pte, void *pmd);
+	int (*bound_add_mm)(struct aw_ktext *kt, int mm);
+	void (*bound_del_mm)(struct aw_ktext *kt, int mm);
+	void (*bound_migrate_mm)(struct aw_ktext *kt, int mm);
+	void (*bound_use_mm)(struct aw_ktext *kt, int mm);
+	/* the mm list of memcg in order (host mm ids): how many (at most cap written) */
+	int (*mm_list)(struct aw_ktext *kt, int memcg, int *out, int cap);
+	/*
+	 * The lruvec's mm_state: seq, and where the iteration stands as host
+	 * mm ids (0: at the list head / none).
+	 */
+	void (*mm_state)(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
 	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
 };

@@ -37,6 +37,7 @@
 
 #include "ktext_pagewalk.h"
 #include "ktext_machine.h"
+#include "ktext_bind.h"
 
 /*
  * The debugfs '+' command (lru_gen_seq_write(): set_mm_walk(), run_aging(),
@@ -217,7 +218,7 @@ static unsigned long aw_folio_tag(struct aw_ktext *kt, long pfn)
 {
 	struct folio *folio = aw_folio(kt, pfn);
 
-	return folio ? folio->tag : 0;
+	return folio ? folio->rmap_addr : 0;
 }
 
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
@@ -263,6 +264,16 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.bloom_test_pmd = aw_bloom_test_pmd,
 	.bloom_bits = aw_bloom_bits,
 	.warnings = aw_warnings,
+	.bind = aw_bind,
+	.bound_age = aw_bound_age,
+	.bound_evict = aw_bound_evict,
+	.bound_look_around = aw_bound_look_around,
+	.bound_add_mm = aw_bound_add_mm,
+	.bound_del_mm = aw_bound_del_mm,
+	.bound_migrate_mm = aw_bound_migrate_mm,
+	.bound_use_mm = aw_bound_use_mm,
+	.mm_list = aw_mm_list,
+	.mm_state = aw_mm_state,
 };
 
 #endif /* AW_KTEXT_GLUE_H */

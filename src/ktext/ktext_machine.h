@@ -66,6 +66,15 @@ static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid)
 	return &kt->memcg[memcg]->nodeinfo[nid]->lruvec;
 }
 
+static void aw_mm_put(struct mm_struct *mm)
+{
+	if (!mm)
+		return;
+	free(mm->owner);
+	free(mm->vmas);
+	free(mm);
+}
+
 static void aw_destroy(struct aw_ktext *kt)
 {
 	if (!kt)
@@ -73,12 +82,11 @@ static void aw_destroy(struct aw_ktext *kt)
 	for (int i = 0; i < kt->nr_pt_chunks; i++)
 		free(kt->pt_chunks[i].base);
 	free(kt->pt_chunks);
-	for (int i = 0; i < kt->nr_mms; i++) {
-		free(kt->mms[i]->owner);
-		free(kt->mms[i]->vmas);
-		free(kt->mms[i]);
-	}
+	for (int i = 0; i < kt->nr_mms; i++)
+		aw_mm_put(kt->mms[i]);
 	free(kt->mms);
+	free(kt->aw_vmas);
+	free(kt->aw_pfns);
 	for (int m = 0; m < kt->nr_memcgs; m++) {
 		for (int n = 0; n < kt->nr_nodes && kt->memcg[m]; n++) {
 			struct lruvec *lruvec = aw_lruvec(kt, m, n);
@@ -98,14 +106,11 @@ static void aw_destroy(struct aw_ktext *kt)
 	free(kt);
 }
 
-static struct aw_ktext *aw_create(int nr_nodes, int nr_memcgs, unsigned long pages)
+/* The nodes (no pfns yet), memcgs and lruvecs both kinds of machine have. */
+static struct aw_ktext *aw_machine_new(int nr_nodes, int nr_memcgs)
 {
-	struct aw_ktext *kt;
+	struct aw_ktext *kt = calloc(1, sizeof(*kt));
 
-	if (nr_nodes < 1 || nr_nodes > MAX_NUMNODES || nr_memcgs < 1 ||
-	    nr_memcgs > AW_KTEXT_MAX_MEMCGS || !pages || pages > (1UL << 30))
-		return NULL;
-	kt = calloc(1, sizeof(*kt));
 	if (!kt)
 		return NULL;
 	kt->nr_nodes = nr_nodes;
@@ -113,15 +118,13 @@ static struct aw_ktext *aw_create(int nr_nodes, int nr_memcgs, unsigned long pag
 	kt->caps[0] = kt->caps[1] = kt->caps[2] = true;	/* lru_gen/enabled = 0x0007 */
 	kt->aw_jiffies = 4294937296UL;			/* INITIAL_JIFFIES, 64-bit */
 	kt->task.reclaim_state = &kt->reclaim_state;
+	kt->zero_pfn = AW_KTEXT_ZERO_PFN;
+	kt->huge_zero_pfn = AW_KTEXT_HUGE_ZERO_PFN;
 	for (int n = 0; n < nr_nodes; n++) {
-		pg_data_t *p = calloc(1, sizeof(*p));
-
-		kt->node[n] = p;
-		if (!p || !(p->folios = calloc(pages, sizeof(struct folio))))
+		kt->node[n] = calloc(1, sizeof(*kt->node[n]));
+		if (!kt->node[n])
 			goto fail;
-		p->node_id = n;
-		p->node_start_pfn = AW_KTEXT_START_PFN + n * pages;
-		p->node_spanned_pages = pages;
+		kt->node[n]->node_id = n;
 	}
 	AW_ENTER(kt);
 	for (int m = 0; m < nr_memcgs; m++) {
@@ -149,6 +152,29 @@ fail_leave:
 fail:
 	aw_destroy(kt);
 	return NULL;
+}
+
+static struct aw_ktext *aw_create(int nr_nodes, int nr_memcgs, unsigned long pages)
+{
+	struct aw_ktext *kt;
+
+	if (nr_nodes < 1 || nr_nodes > MAX_NUMNODES || nr_memcgs < 1 ||
+	    nr_memcgs > AW_KTEXT_MAX_MEMCGS || !pages || pages > (1UL << 30))
+		return NULL;
+	kt = aw_machine_new(nr_nodes, nr_memcgs);
+	if (!kt)
+		return NULL;
+	for (int n = 0; n < nr_nodes; n++) {
+		pg_data_t *p = kt->node[n];
+
+		if (!(p->folios = calloc(pages, sizeof(struct folio)))) {
+			aw_destroy(kt);
+			return NULL;
+		}
+		p->node_start_pfn = AW_KTEXT_START_PFN + n * pages;
+		p->node_spanned_pages = pages;
+	}
+	return kt;
 }
 
 static struct mm_struct *aw_mm(struct aw_ktext *kt, int mm)
@@ -290,12 +316,15 @@ static long aw_map(struct aw_ktext *kt, int mmi, unsigned long addr, int nid, un
 
 	AW_ENTER(kt);
 	folio = pfn_folio(pfn);
-	*folio = (struct folio){ .nid = nid, .memcg = get_mem_cgroup_from_mm(mm), .order = thp ? HPAGE_PMD_ORDER : 0,
-				 .refcount = 1, .mapcount = 1, .tag = tag,
-				 .anon = flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE)) };
-	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
-	if (folio->anon)
+	/* this machine has no reverse map: rmap_addr holds what the folio stands for */
+	*folio = (struct folio){ .nid = nid, .memcg = get_mem_cgroup_from_mm(mm)->id, .pfn = pfn,
+				 .order = thp ? HPAGE_PMD_ORDER : 0, .mapcount = 1, .rmap_addr = tag };
+	INIT_LIST_HEAD(&folio->lru);
+	if (flags & AW_KTEXT_ANON || (!vma->vm_file && !(flags & AW_KTEXT_FILE))) {
+		folio_set_anon(folio);
 		folio_set_swapbacked(folio);
+	}
+	mm->rss[folio_test_anon(folio) ? MM_ANONPAGES : MM_FILEPAGES] += folio_nr_pages(folio);
 	/* folio_add_lru() inside a fault: lru_gen_in_fault() sets PG_active */
 	folio_set_active(folio);
 	folio_set_lru(folio);
@@ -312,10 +341,8 @@ static void aw_folio_free(struct aw_ktext *kt, struct mm_struct *mm, struct foli
 {
 	if (folio_test_clear_lru(folio))
 		lru_gen_del_folio(mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio)), folio, false);
-	mm->rss[folio->anon ? MM_ANONPAGES : MM_FILEPAGES] -= folio_nr_pages(folio);
+	mm->rss[folio_test_anon(folio) ? MM_ANONPAGES : MM_FILEPAGES] -= folio_nr_pages(folio);
 	folio->mapcount = 0;
-	folio->refcount = 0;
-	folio->freed = true;
 }
 
 /* Clear the leaf at e (a PTE, or a PMD leaf covering addr), freeing its folio. */

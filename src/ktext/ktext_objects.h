@@ -20,22 +20,6 @@
 #define AW_KTEXT_OBJECTS_H
 
 
-/* include/linux/mm.h: struct folio, the fields MGLRU and its callers use */
-struct mem_cgroup;
-struct folio {
-	unsigned long flags;
-	struct list_head lru;
-	struct mem_cgroup *memcg;	/* folio_memcg() */
-	int nid;			/* folio_nid(): the kernel encodes it in flags */
-	unsigned int order;
-	int refcount;
-	int mapcount;			/* folio_mapped() */
-	bool anon;			/* folio_test_anon(): the kernel tags folio->mapping */
-	bool freed;			/* on no list, not mapped */
-	unsigned long tag;		/* what it mirrors (kdiff: the model's pfn) */
-};
-
-
 /* include/linux/mm_types.h: the VMA and mm fields the walk reads */
 struct address_space_operations {
 	int (*read_folio)(void *file, struct folio *folio);
@@ -86,6 +70,9 @@ struct mm_struct {
 	bool aw_dead;			/* exited: off the mm list, nothing mapped */
 	int aw_index;			/* its index in the machine */
 	bool has_notifiers;
+	bool aw_mmap_contended;		/* bound: the host's mmap_lock is taken */
+	spinlock_t aw_ptl;		/* its table locks (one CPU: one lock per mm does) */
+	int aw_cap_vmas;
 	struct {
 		struct list_head list;
 		unsigned long bitmap;
@@ -170,8 +157,14 @@ struct scan_control {
 	unsigned int memcg_full_walk:1;
 	struct mem_cgroup *target_mem_cgroup;
 	struct {
-		unsigned int file_taken;
+		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, file_taken, taken;
 	} nr;
+};
+
+/* mm/vmscan.c: what shrink_folio_list() reports (include/linux/vmstat.h) */
+struct reclaim_stat {
+	unsigned int nr_dirty, nr_unqueued_dirty, nr_congested, nr_writeback, nr_immediate, nr_pageout;
+	unsigned int nr_activate[2], nr_ref_keep, nr_unmap_fail, nr_lazyfree_fail, nr_demoted;
 };
 
 /* include/linux/rmap.h: what rmap hands lru_gen_look_around() */
@@ -219,11 +212,37 @@ struct aw_ktext {
 	unsigned long (*table_kva)(void *ctx, int mm, unsigned long addr, int level);
 	void *table_kva_ctx;
 	unsigned long nr_tables;	/* handed out, for the default names */
+	unsigned long zero_pfn, huge_zero_pfn;
+	/*
+	 * Bound (ops->bind()): the host's machine instead of ours.  mms[]
+	 * is then indexed by the host's mm ids (NULL: none), and a call from
+	 * the host borrows its generations for the call's length (depth 0
+	 * lends, nested calls from the host's reclaim do not).
+	 */
+	const struct aw_ktext_host *host;
+	int depth;
+	bool has_scalars;		/* the generation scalars are the text's now */
+	unsigned long *aw_pfns;		/* shrink_folio_list()'s, scratch */
+	int aw_cap_pfns;
+	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
+	int aw_cap_vmas;
+	unsigned long walks;		/* walk_page_range() calls */
 };
 
 /* The machine the text is running on (set by the glue around each call). */
 static __thread struct aw_ktext *aw_ktext_cur;
 static inline struct aw_ktext *aw_ktext_current(void) { return aw_ktext_cur; }
+
+/*
+ * The table page below a non-leaf entry: the entry holds the page's host
+ * address here, the host's table id when bound (docs/ktext.md).
+ */
+static inline void *aw_ktext_table(unsigned long entry)
+{
+	const struct aw_ktext_host *h = aw_ktext_cur->host;
+
+	return h ? h->table(h->ctx, (entry & PTE_PFN_MASK) >> PAGE_SHIFT) : __aw_table(entry);
+}
 
 #define current			(&aw_ktext_current()->task)
 #define current_is_kswapd()	(current->kswapd)
@@ -270,26 +289,51 @@ AW_FOLIO_FLAG(unevictable, PG_unevictable)
 AW_FOLIO_FLAG(mlocked, PG_mlocked)
 AW_FOLIO_FLAG(locked, PG_locked)
 static inline bool folio_mapped(struct folio *f) { return f->mapcount > 0; }
-static inline unsigned long get_mm_counter(struct mm_struct *mm, int member) { return mm->rss[member]; }
+static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
+{
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
+
+	return h ? h->mm_counter(h->ctx, mm->aw_index, member) : mm->rss[member];
+}
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
-static inline bool folio_test_anon(struct folio *f) { return f->anon; }
+AW_FOLIO_FLAG(anon, PG_anon)
 static inline bool folio_test_large(struct folio *f) { return f->order > 0; }
 static inline void folio_mark_dirty(struct folio *f) { folio_set_dirty(f); }
 static inline long folio_nr_pages(struct folio *f) { return 1L << f->order; }
 static inline int folio_nid(const struct folio *f) { return f->nid; }
 static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }
 static inline struct pglist_data *folio_pgdat(struct folio *f) { return NODE_DATA(f->nid); }
-static inline struct mem_cgroup *folio_memcg(struct folio *f) { return f->memcg; }
+static inline struct mem_cgroup *folio_memcg(struct folio *f) { return aw_ktext_current()->memcg[f->memcg]; }
 #define folio_memcg_rcu(f)	folio_memcg(f)
-static inline bool folio_try_get(struct folio *f) { return f->refcount ? ++f->refcount : 0; }
-static inline void folio_put(struct folio *f) { f->refcount--; }
+/* a folio on an LRU list holds a reference: folio_try_get() cannot race with a free here */
+static inline bool folio_try_get(struct folio *f) { return true; }
+static inline void folio_put(struct folio *f) { }
 /* include/linux/swap.h: folio_evictable() */
 static inline bool folio_evictable(struct folio *f)
 {
 	return !folio_test_unevictable(f) && !folio_test_mlocked(f);
 }
-/* mm/swap.c: folio_activate(): the model machine puts it on max_seq; here it marks it */
-static inline void folio_activate(struct folio *f) { folio_set_active(f); }
+/*
+ * mm/swap.c: folio_activate() for MGLRU (lru_activate(): off its list, PG_active,
+ * back on, which lru_gen_add_folio() puts on max_seq), done at once where
+ * the kernel batches it per CPU until the next drain, as the model does
+ * (docs/model-notes.md).
+ */
+static inline bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+static inline bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
+static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct pglist_data *pgdat);
+static inline int folio_lru_gen(struct folio *folio);
+static inline void folio_activate(struct folio *f)
+{
+	struct lruvec *lruvec;
+
+	if (folio_lru_gen(f) < 0 || folio_test_unevictable(f))
+		return;
+	lruvec = mem_cgroup_lruvec(folio_memcg(f), folio_pgdat(f));
+	lru_gen_del_folio(lruvec, f, false);
+	folio_set_active(f);
+	lru_gen_add_folio(lruvec, f, false);
+}
 
 static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec) { return lruvec->pgdat; }
 static inline struct mem_cgroup *lruvec_memcg(struct lruvec *lruvec) { return lruvec->memcg; }
@@ -301,6 +345,17 @@ static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct 
 {
 	return &memcg->nodeinfo[pgdat->node_id]->lruvec;
 }
+static inline bool folio_matches_lruvec(struct folio *folio, struct lruvec *lruvec)
+{
+	return lruvec == mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio));
+}
+/*
+ * mm/vmscan.c: shrink_folio_list(): the host's reclaim when bound
+ * (ktext_bind.h); this machine of its own cannot reclaim, and keeps them.
+ */
+static unsigned int shrink_folio_list(struct list_head *folio_list, struct pglist_data *pgdat,
+				      struct scan_control *sc, struct reclaim_stat *stat,
+				      bool ignore_references);
 /* mm_inline.h: __update_lru_size() keeps the vmstat counters MGLRU does not read */
 static inline void __update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr) { }
 #define mem_cgroup_update_lru_size(lruvec, lru, zid, nr)	do { } while (0)
@@ -315,19 +370,64 @@ static inline void lruvec_add_folio_tail(struct lruvec *lruvec, struct folio *fo
 {
 	WARN_ON_ONCE(!lru_gen_add_folio(lruvec, folio, true));
 }
+/*
+ * mm_inline.h: lruvec_add_folio(), move_folios_to_lru()'s putback: MGLRU
+ * takes every evictable folio (unevictable ones went to
+ * folio_putback_lru() before).
+ */
+static inline void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
+{
+	WARN_ON_ONCE(!lru_gen_add_folio(lruvec, folio, false));
+}
+/*
+ * mm/swap.c: folio_putback_lru() of an unevictable folio: the model keeps
+ * such folios on no list (docs/model-notes.md), and so does this.
+ */
+static inline void folio_putback_lru(struct folio *folio) { }
+/*
+ * The isolation reference: a folio the host reclaimed left the list inside
+ * shrink_folio_list(), so the last reference is never dropped here and the
+ * free path below it is never taken.
+ */
+static inline bool folio_put_testzero(struct folio *folio) { return false; }
+static inline void __folio_clear_lru_flags(struct folio *folio) { WARN_ON_ONCE(1); }
+#define VM_BUG_ON_FOLIO(c, f)		((void)(f), (void)WARN_ON_ONCE(c))
+static inline bool folio_matches_lruvec(struct folio *folio, struct lruvec *lruvec);
+static inline void workingset_age_nonresident(struct lruvec *lruvec, unsigned long nr) { }
+static inline void destroy_large_folio(struct folio *folio) { WARN_ON_ONCE(1); }
+static inline void folio_unqueue_deferred_split(struct folio *folio) { }
+static inline void mem_cgroup_uncharge_list(struct list_head *list) { WARN_ON_ONCE(!list_empty(list)); }
+static inline void free_unref_page_list(struct list_head *list) { WARN_ON_ONCE(!list_empty(list)); }
+struct folio_batch { unsigned int nr; struct folio *folios[15]; };
+static inline void folio_batch_init(struct folio_batch *fb) { fb->nr = 0; }
+static inline unsigned int folio_batch_add(struct folio_batch *fb, struct folio *folio)
+{
+	WARN_ON_ONCE(1);
+	fb->folios[fb->nr++] = folio;
+	return 15 - fb->nr;
+}
+static inline void mem_cgroup_uncharge_folios(struct folio_batch *fb) { }
+static inline void free_unref_folios(struct folio_batch *fb) { fb->nr = 0; }
 static inline bool mem_cgroup_disabled(void) { return false; }
 static inline bool mem_cgroup_trylock_pages(struct mem_cgroup *memcg) { return true; }
 static inline void mem_cgroup_unlock_pages(void) { }
 static inline struct mem_cgroup *get_mem_cgroup_from_mm(struct mm_struct *mm) { return mm->owner->memcg; }
 static inline struct mem_cgroup *mem_cgroup_from_task(struct task_struct *t) { return t->memcg; }
 static inline void mem_cgroup_put(struct mem_cgroup *memcg) { }
-static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg) { return memcg->nr_swap_pages; }
+static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg)
+{
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
+
+	return h ? h->nr_swap_pages(h->ctx, memcg->id) : memcg->nr_swap_pages;
+}
 
 /* include/linux/mm.h, pgtable.h: pfns, the zero page, table locks */
 static inline int pfn_valid(unsigned long pfn)
 {
 	struct aw_ktext *kt = aw_ktext_current();
 
+	if (kt->host)
+		return kt->host->folio(kt->host->ctx, pfn) || kt->host->is_table(kt->host->ctx, pfn);
 	for (int nid = 0; nid < kt->nr_nodes; nid++)
 		if (pfn >= kt->node[nid]->node_start_pfn && pfn < pgdat_end_pfn(kt->node[nid]))
 			return 1;
@@ -343,6 +443,8 @@ static inline struct folio *pfn_folio(unsigned long pfn)
 {
 	struct aw_ktext *kt = aw_ktext_current();
 
+	if (kt->host)
+		return kt->host->folio(kt->host->ctx, pfn);
 	for (int nid = 0; nid < kt->nr_nodes; nid++) {
 		pg_data_t *p = kt->node[nid];
 
@@ -353,13 +455,14 @@ static inline struct folio *pfn_folio(unsigned long pfn)
 }
 #define AW_KTEXT_ZERO_PFN	1UL
 #define AW_KTEXT_HUGE_ZERO_PFN	2UL
-static inline bool is_zero_pfn(unsigned long pfn) { return pfn == AW_KTEXT_ZERO_PFN; }
-static inline bool is_huge_zero_pmd(pmd_t pmd) { return pmd_trans_huge(pmd) && pmd_pfn(pmd) == AW_KTEXT_HUGE_ZERO_PFN; }
+static inline bool is_zero_pfn(unsigned long pfn) { return pfn == aw_ktext_current()->zero_pfn; }
+static inline bool is_huge_zero_pmd(pmd_t pmd)
+{
+	return pmd_trans_huge(pmd) && pmd_pfn(pmd) == aw_ktext_current()->huge_zero_pfn;
+}
 static inline spinlock_t *pmd_lockptr(struct mm_struct *mm, pmd_t *pmd)
 {
-	static __thread spinlock_t ptl;		/* one CPU: one table lock does */
-
-	return &ptl;
+	return &mm->aw_ptl;
 }
 static inline pte_t *pte_offset_map_nolock(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
 					   spinlock_t **ptlp)
@@ -369,13 +472,13 @@ static inline pte_t *pte_offset_map_nolock(struct mm_struct *mm, pmd_t *pmd, uns
 	if (!pmd_present(v) || pmd_trans_huge(v))
 		return NULL;
 	*ptlp = pmd_lockptr(mm, pmd);
-	return (pte_t *)__aw_table(v.pmd) + pte_index(addr);
+	return (pte_t *)aw_ktext_table(v.pmd) + pte_index(addr);
 }
 /* 6.1's walk_pte_range(): pte_lockptr() then pte_offset_map() */
 #define pte_lockptr(mm, pmd)		pmd_lockptr(mm, pmd)
 static inline pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
 {
-	return (pte_t *)__aw_table(pmd->pmd) + pte_index(addr);
+	return (pte_t *)aw_ktext_table(pmd->pmd) + pte_index(addr);
 }
 #define pte_unmap(pte)			((void)(pte))
 #define pte_unmap_unlock(pte, ptl)	spin_unlock(ptl)
@@ -400,7 +503,7 @@ static inline int pmdp_test_and_clear_young(struct vm_area_struct *vma, unsigned
 static inline bool mm_has_notifiers(struct mm_struct *mm) { return mm->has_notifiers; }
 
 /* the mm's locks and references (include/linux/mmap_lock.h, sched/mm.h) */
-static inline bool mmap_read_trylock(struct mm_struct *mm) { return true; }
+static inline bool mmap_read_trylock(struct mm_struct *mm) { return !mm->aw_mmap_contended; }
 static inline void mmap_read_unlock(struct mm_struct *mm) { }
 static inline bool mmget_not_zero(struct mm_struct *mm) { return mm->mm_users ? ++mm->mm_users : 0; }
 static inline void mmput_async(struct mm_struct *mm) { mm->mm_users--; }
@@ -433,6 +536,12 @@ static inline unsigned long aw_ktext_kva(const void *ptr)
 	struct aw_ktext *kt = aw_ktext_current();
 	unsigned long p = (unsigned long)ptr;
 
+	if (kt->host) {
+		unsigned long kva = kt->host->table_kva(kt->host->ctx, ptr);
+
+		if (kva)
+			return kva;
+	}
 	for (int i = 0; i < kt->nr_pt_chunks; i++) {
 		unsigned long base = (unsigned long)kt->pt_chunks[i].base;
 
@@ -447,6 +556,8 @@ static inline unsigned long aw_ktext_kva(const void *ptr)
 	for (int i = 0; i < kt->nr_mms; i++) {
 		unsigned long d = p ^ (unsigned long)kt->mms[i];
 
+		if (!kt->mms[i])
+			continue;
 		if (d < (1UL << 47) && !(d & (PUD_SIZE - 1)))
 			return kt->mms[i]->aw_kva ^ d;
 	}

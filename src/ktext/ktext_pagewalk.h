@@ -43,6 +43,8 @@ static int aw_walk_p4d_range(unsigned long addr, unsigned long end, struct mm_wa
 	return err;
 }
 
+static void aw_bound_vmas(struct aw_ktext *kt, struct mm_struct *mm);
+
 static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			   const struct mm_walk_ops *ops, void *private)
 {
@@ -53,6 +55,8 @@ static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned l
 
 	if (start >= end)
 		return -EINVAL;
+	aw_ktext_current()->walks++;
+	aw_bound_vmas(aw_ktext_current(), mm);	/* bound: the host's VMAs as they are now */
 	vma = aw_find_vma(mm, start);
 	do {
 		if (!vma) {

@@ -266,14 +266,14 @@ static inline void list_splice_init(struct list_head *list, struct list_head *he
 }
 
 /* Locks: one CPU, so a lock is a counter that must balance (checked at the glue). */
-typedef struct { int locked; } spinlock_t;
+typedef struct { int locked; bool contended; } spinlock_t;	/* contended: another CPU holds it */
 #define __SPIN_LOCK_UNLOCKED(name)	{ 0 }
 #define spin_lock(l)		((l)->locked++)
 #define spin_unlock(l)		((l)->locked--)
 #define spin_lock_irq(l)	spin_lock(l)
 #define spin_unlock_irq(l)	spin_unlock(l)
-#define spin_trylock(l)		(spin_lock(l), 1)
-#define spin_is_contended(l)	false
+#define spin_trylock(l)		((l)->contended ? 0 : (spin_lock(l), 1))
+#define spin_is_contended(l)	((l)->contended)
 #define lockdep_assert_held(l)	((void)(l))
 #define rcu_read_lock()		do { } while (0)
 #define rcu_read_unlock()	do { } while (0)
@@ -404,8 +404,9 @@ static inline bool p4d_leaf(p4d_t p) { return false; }
 static inline bool p4d_none(p4d_t p) { return !p.p4d; }
 
 #define __aw_table(entry)	((void *)((entry) & PTE_PFN_MASK))
-static inline pud_t *pud_offset(p4d_t *p4d, unsigned long a) { return (pud_t *)__aw_table(p4d->p4d) + pud_index(a); }
-static inline pmd_t *pmd_offset(pud_t *pud, unsigned long a) { return (pmd_t *)__aw_table(pud->pud) + pmd_index(a); }
+static inline void *aw_ktext_table(unsigned long entry);	/* bound: the host's table (ktext_objects.h) */
+static inline pud_t *pud_offset(p4d_t *p4d, unsigned long a) { return (pud_t *)aw_ktext_table(p4d->p4d) + pud_index(a); }
+static inline pmd_t *pmd_offset(pud_t *pud, unsigned long a) { return (pmd_t *)aw_ktext_table(pud->pud) + pmd_index(a); }
 static inline p4d_t *p4d_offset(pgd_t *pgd, unsigned long a) { return (p4d_t *)pgd; }
 static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a) { return pgd + pgd_index(a); }
 
@@ -416,41 +417,13 @@ static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a) { return pgd + 
 #define arch_has_hw_nonleaf_pmd_young()	true
 #define cache_line_size()		64
 
-/* include/linux/page-flags.h: the bits MGLRU reads and writes */
-enum pageflags {
-	PG_locked,
-	PG_writeback,
-	PG_referenced,
-	PG_uptodate,
-	PG_dirty,
-	PG_lru,
-	PG_head,
-	PG_waiters,
-	PG_active,
-	PG_workingset,
-	PG_owner_priv_1,
-	PG_arch_1,
-	PG_reserved,
-	PG_private,
-	PG_private_2,
-	PG_reclaim,
-	PG_swapbacked,
-	PG_unevictable,
-	PG_mlocked,
-	PG_swapcache = PG_owner_priv_1,
-	__NR_PAGEFLAGS = PG_mlocked + 1,
-};
-
 /*
- * include/linux/page-flags-layout.h: the generation and refs fields sit
- * right above the flag bits, where the kernel puts them when the node,
- * zone and section numbers do not fit into page->flags.  Only the widths
- * matter to MGLRU (order_base_2(MAX_NR_GENS + 1) and MAX_NR_TIERS - 2).
+ * include/linux/page-flags.h, page-flags-layout.h, mm_types.h: the page
+ * flags, where the generation and refs fields sit, and struct folio are
+ * the model's (src/sim/folio_layout.h), so that kernel text can run on the
+ * model's own folios (docs/ktext.md).  Only the widths matter to MGLRU.
  */
-#define LRU_GEN_WIDTH		3
-#define LRU_REFS_WIDTH		2
-#define LRU_GEN_PGOFF		24
-#define LRU_REFS_PGOFF		(LRU_GEN_PGOFF + LRU_GEN_WIDTH)
+#include "../sim/folio_layout.h"
 
 /* include/linux/mmzone.h: one zone per node (docs/ktext.md) */
 enum zone_type { ZONE_NORMAL, __MAX_NR_ZONES };
@@ -460,7 +433,13 @@ enum zone_type { ZONE_NORMAL, __MAX_NR_ZONES };
 
 /* include/linux/vm_event_item.h: the events MGLRU counts (counted, not kept) */
 enum vm_event_item { PGREFILL, PGSCAN_KSWAPD, PGSCAN_DIRECT, PGSCAN_KHUGEPAGED, PGSCAN_ANON,
-		     PGSCAN_FILE, PGSCAN_SKIP, NR_VM_EVENT_ITEMS };
+		     PGSCAN_FILE, PGSCAN_SKIP, PGSTEAL_KSWAPD, PGSTEAL_DIRECT, PGSTEAL_KHUGEPAGED,
+		     PGSTEAL_ANON, PGSTEAL_FILE, NR_VM_EVENT_ITEMS };
+/* include/linux/mmzone.h: the node_stat_item demotion counters 6.12's evict_folios() bumps */
+#define PGDEMOTE_KSWAPD		0
+#define PGDEMOTE_DIRECT		1
+#define PGDEMOTE_KHUGEPAGED	2
+#define trace_mm_vmscan_lru_shrink_inactive(...)	do { } while (0)
 #define __count_vm_events(item, n)		((void)(item), (void)(n))
 #define __count_zid_vm_events(item, zid, n)	((void)(item), (void)(zid), (void)(n))
 #define __count_memcg_events(memcg, item, n)	((void)(memcg), (void)(item), (void)(n))

@@ -24,60 +24,17 @@
 #include <stdint.h>
 
 #include "list.h"
+#include "folio_layout.h"
 #include "pgtable.h"
 
 #define AW_NIL			0xffffffffU	/* no folio / end of a chain */
 
-/* page-flags.h bits the model uses */
-enum pageflags {
-	PG_lru,
-	PG_active,
-	PG_referenced,
-	PG_workingset,
-	PG_swapbacked,
-	PG_dirty,
-	PG_reclaim,
-	PG_swapcache,
-	PG_anon,		/* folio_test_anon(): folio->mapping is an anon_vma */
-	PG_unevictable,
-	PG_mlocked,
-	PG_zeroed,		/* model: never written (content version 0) */
-};
-
 /* unsigned long masks, as the kernel's BIT(): ~mask keeps every high bit of flags */
-#define LRU_GEN_PGOFF		16
-#define LRU_GEN_WIDTH		3
 #define LRU_GEN_MASK		(((1UL << LRU_GEN_WIDTH) - 1) << LRU_GEN_PGOFF)
-#define LRU_REFS_PGOFF		19
-#define LRU_REFS_WIDTH		2
 #define LRU_REFS_MASK		(((1UL << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
 /* 6.14+: the refs counter and PG_referenced are cleared together */
 #define LRU_REFS_FLAGS		(LRU_REFS_MASK | (1UL << PG_referenced))
 
-struct folio {
-	unsigned long flags;	/* enum pageflags, the generation and the refs counter */
-	struct list_head lru;	/* on lrugen->folios[gen][type]; empty when on no list */
-	uint64_t rmap_addr;	/* user address of the first mapping (page or PMD aligned) */
-	uint32_t pfn;		/* model: folio_pfn() (the kernel computes it from the memmap) */
-	uint32_t rmap_mm;	/* mm id of the first mapping, 0 = unmapped */
-	uint32_t rmap_more;	/* further mappings: chain in struct aw_mem.rmap */
-	uint32_t mapcount;	/* PTE or PMD mappings */
-	uint32_t acc_seq;	/* max_seq of its lruvec at the last access (history below) */
-	uint32_t version;	/* content version: 0 = zero-filled; bumped by writes */
-	uint16_t memcg;
-	uint8_t nid;
-	uint8_t order;		/* 0 or HPAGE_PMD_ORDER */
-	uint8_t acc_cur;	/* accesses while max_seq == acc_seq (saturating) */
-	uint8_t acc_prev;	/* accesses during the interval before */
-};
-
-/*
- * 64 bytes, up from 48 when flags were 32 bits and the list links two pfns:
- * the kernel's unsigned long flags and pointer list_head (16 bytes more)
- * let kernel text share the model's folios.  The memory figure in README
- * follows this size; a field more must earn the next cache line.
- */
-_Static_assert(sizeof(struct folio) == 64, "struct folio stays 64 bytes");
 
 /* include/linux/mm.h: lru_to_folio(): the folio at the tail end of list head */
 #define lru_to_folio(head)	list_entry((head)->prev, struct folio, lru)

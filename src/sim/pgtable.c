@@ -3,6 +3,7 @@
  * Page-table page allocator (models pte_alloc_one()/pte_free() and the
  * PMD/PUD equivalents as far as MGLRU can see them: a table page's address).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,16 +22,74 @@ int aw_pgtable_alloc_init(struct aw_pgtable_alloc *pa)
 
 void aw_pgtable_alloc_destroy(struct aw_pgtable_alloc *pa)
 {
-	for (uint32_t i = 0; i < pa->nr; i++)
-		free(pa->tables[i]);
+	for (uint32_t i = 0; i < pa->nr_chunks; i++)
+		free(pa->chunks[i].base);
+	free(pa->chunks);
 	free(pa->tables);
 	free(pa->free_ids);
 	memset(pa, 0, sizeof(*pa));
 }
 
+/*
+ * A new chunk whose first table is id (ids 1.. fill chunks in order, so
+ * chunk n holds ids n * AW_PT_CHUNK + 1 ...), kept in address order.
+ */
+static bool chunk_add(struct aw_pgtable_alloc *pa, uint32_t id)
+{
+	struct aw_pt_chunk c = { .first_id = id };
+	uint32_t at;
+
+	if (pa->nr_chunks == pa->cap_chunks) {
+		uint32_t cap = pa->cap_chunks ? 2 * pa->cap_chunks : 8;
+		struct aw_pt_chunk *a = realloc(pa->chunks, cap * sizeof(*a));
+
+		if (!a)
+			return false;
+		pa->chunks = a;
+		pa->cap_chunks = cap;
+	}
+	/* page-aligned, as a table page is: &pmd[i] / PAGE_SIZE names the page */
+	c.base = aligned_alloc(PAGE_SIZE, AW_PT_CHUNK * sizeof(struct aw_ptable));
+	if (!c.base)
+		return false;
+	pa->tables[id] = c.base;
+	for (at = pa->nr_chunks; at && pa->chunks[at - 1].base > c.base; at--)
+		pa->chunks[at] = pa->chunks[at - 1];
+	pa->chunks[at] = c;
+	pa->nr_chunks++;
+	return true;
+}
+
+uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsigned int *index)
+{
+	const char *q = p;
+	uint32_t lo = 0, hi = pa->nr_chunks;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const char *base = (const char *)pa->chunks[mid].base;
+
+		if (q < base) {
+			hi = mid;
+		} else if (q >= base + AW_PT_CHUNK * sizeof(struct aw_ptable)) {
+			lo = mid + 1;
+		} else {
+			size_t off = (size_t)(q - base);
+			uint32_t id = pa->chunks[mid].first_id + (uint32_t)(off / sizeof(struct aw_ptable));
+
+			if (id >= pa->nr)
+				return 0;
+			if (index)
+				*index = (unsigned int)(off % sizeof(struct aw_ptable) / sizeof(uint64_t));
+			return id;
+		}
+	}
+	return 0;
+}
+
 uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 {
-	uint32_t id;
+	uint32_t id, first;
 
 	/*
 	 * Reuse the most recently freed table page first: in the kernel a
@@ -55,9 +114,11 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 		pa->cap = cap;
 	}
 	id = pa->nr;
-	pa->tables[id] = calloc(1, sizeof(struct aw_ptable));
-	if (!pa->tables[id])
+	first = id - (id - 1) % AW_PT_CHUNK;	/* the first id of its chunk */
+	if (id == first && !chunk_add(pa, id))
 		return 0;
+	pa->tables[id] = pa->tables[first] + (id - first);
+	memset(pa->tables[id], 0, sizeof(struct aw_ptable));
 	pa->nr++;
 	pa->live++;
 	return id;

@@ -155,12 +155,27 @@ static inline unsigned int aw_pt_next_nonzero(const uint64_t *e, unsigned int i,
  * The table-page allocator.  Table id 0 is never used so that a zero entry
  * is pmd_none().  Ids are reused LIFO, like a per-CPU page list would.
  */
+/*
+ * Table pages come from chunks of AW_PT_CHUNK consecutive pages, so that
+ * a pointer into a table tells its id (aw_table_id_of()): kernel text
+ * running on the model's tables hashes &pmd[i] for the Bloom filter, and
+ * the key must be the table's synthetic address, as the model's is.
+ */
+#define AW_PT_CHUNK		16
+
+struct aw_pt_chunk {
+	struct aw_ptable *base;		/* AW_PT_CHUNK tables */
+	uint32_t first_id;
+};
+
 struct aw_pgtable_alloc {
 	struct aw_ptable **tables;	/* by id */
 	uint32_t nr, cap;		/* ids handed out so far (high water mark) */
 	uint32_t *free_ids;		/* LIFO stack of freed ids */
 	uint32_t nr_free, cap_free;
 	uint64_t live;			/* tables in use */
+	struct aw_pt_chunk *chunks;	/* sorted by base address */
+	uint32_t nr_chunks, cap_chunks;
 };
 
 #define AW_KVA_TABLES		0xffff888100000000ULL	/* synthetic direct map of table pages */
@@ -170,6 +185,8 @@ void aw_pgtable_alloc_destroy(struct aw_pgtable_alloc *pa);
 /* Returns a zeroed table's id, 0 when out of memory. */
 uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa);
 void aw_table_free(struct aw_pgtable_alloc *pa, uint32_t id);
+/* The id of the table page p points into (and the entry's index), 0 if none. */
+uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsigned int *index);
 
 static inline struct aw_ptable *aw_table(const struct aw_pgtable_alloc *pa, uint32_t id)
 {

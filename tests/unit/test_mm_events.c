@@ -73,6 +73,18 @@ static struct mm_struct *mm_of(struct aw_kernel *k, uint32_t pid)
 	return t && t->alive ? aw_mm(k, t->mm) : NULL;
 }
 
+/*
+ * Every scenario here ends through this: no VM_WARN_ON_ONCE()/WARN_ON()
+ * of the model may have fired (each is a kernel invariant the model
+ * checks on itself; warn.h), then the kernel goes.
+ */
+static void put_kernel(struct aw_kernel *k)
+{
+	CHECK_EQ(aw_warn_count(&k->warn), 0);
+	CHECK_STR(k->warn.first, "");
+	aw_kernel_destroy(k);
+}
+
 static long lruvec_total(const struct lruvec *lv)
 {
 	long n = 0;
@@ -104,7 +116,17 @@ static struct aw_kernel *lookaround_setup(void)
 	return k;
 }
 
-/* Isolate the target folio as isolate_folio() would, then look around it. */
+/*
+ * Isolate the target folio as isolate_folio() would, then look around it.
+ * The kernel reaches lru_gen_look_around() only from folio_referenced() in
+ * shrink_folio_list(), on a folio its caller isolated: isolate_folio()
+ * (mm/vmscan.c, 6.12 and mainline) takes PG_lru with folio_test_clear_lru()
+ * before lru_gen_del_folio(), which itself leaves PG_lru alone, and
+ * look-around checks VM_WARN_ON_ONCE(folio_test_lru(folio)).  The target is
+ * PG_referenced (the forced AGE), so mainline's isolate_folio() (these
+ * tests run the mainline profile) keeps its refs, and it has no PG_reclaim
+ * to clear.
+ */
 static bool isolate_and_look_around(struct aw_kernel *k, uint64_t addr, uint32_t *pfn_out)
 {
 	struct mm_struct *mm = mm_of(k, 1);
@@ -117,8 +139,10 @@ static bool isolate_and_look_around(struct aw_kernel *k, uint64_t addr, uint32_t
 		return false;
 	pfn = (uint32_t)pte_pfn(*pte);
 	f = pfn_folio(&k->mem, pfn);
+	CHECK(folio_test(f, PG_lru) && folio_test(f, PG_referenced));
+	folio_clear(f, PG_lru);		/* folio_test_clear_lru() */
 	CHECK(lru_gen_del_folio(aw_lruvec(k, f->memcg, f->nid), f, true));
-	CHECK(folio_lru_gen(f) < 0);
+	CHECK(folio_lru_gen(f) < 0 && !folio_test(f, PG_lru));
 	if (pfn_out)
 		*pfn_out = pfn;
 	return lru_gen_look_around(k, NULL, mm, find_vma(mm, addr), addr, pfn);
@@ -190,7 +214,7 @@ static void lookaround_window_case(int target, int lo, int hi)
 		CHECK(!folio_test(fout, PG_workingset));
 	}
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 static void test_lookaround_window(void)
@@ -246,7 +270,7 @@ static void test_lookaround_one_page_vma(void)
 	/* returned before the feedback: nothing inserted */
 	CHECK(!__test_bloom_filter(lv->mm_state.filters[BLOOM_FILTER_PMD], lv->lrugen.max_seq, kva));
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -275,7 +299,7 @@ static void lookaround_bloom_case(int nr_young_pages, bool want_inserted)
 	CHECK(!__test_bloom_filter(filters, lv->lrugen.max_seq, kva));
 	CHECK(isolate_and_look_around(k, BASE_ADDR, NULL));
 	CHECK_EQ(__test_bloom_filter(filters, lv->lrugen.max_seq, kva), want_inserted);
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 static void test_lookaround_bloom(void)
@@ -366,7 +390,7 @@ static void test_sticky_force_scan(void)
 	CHECK_EQ(mm_of(k, 5)->lru_gen.bitmap & 1, 0);
 	/* max_seq 3 -> 6 after three passes */
 	CHECK_EQ(k->lruvecs[0].lrugen.max_seq, 6);
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -417,7 +441,7 @@ static void test_memcg_oom(void)
 	 * (Found by this test; fixed in fault_new_folio().)
 	 */
 	CHECK_EQ(k->memcg[1].usage, 0);
-	aw_kernel_destroy(k);
+	put_kernel(k);
 
 	k = memcg_kernel(1ULL << 30);
 	CHECK(k != NULL);
@@ -434,7 +458,7 @@ static void test_memcg_oom(void)
 	CHECK(k->memcg[1].usage <= 16384);
 	/* 32768 pages written, at most 16384 resident: >= 16384 swapped out */
 	CHECK(k->node_stats[0].evicted >= 16384);
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -499,7 +523,7 @@ static void test_fork_cow(void)
 	CHECK(!pte_write(pp[1]) && !pte_write(cp[1]));
 	CHECK_EQ(pfn_folio(&k->mem, pte_pfn(pp[1]))->mapcount, 2);
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -560,7 +584,7 @@ static void test_munmap_floor_ceiling(void)
 		CHECK_EQ(aw_entry_table(*pmd), pte_id);
 	CHECK_EQ(aw_pmd_entry_kva(k, mm, BASE_ADDR), kva);
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -626,7 +650,7 @@ static void test_mremap_moves_table(void)
 	CHECK_EQ(k->pt.live, 4);
 	CHECK_EQ(mm->rss, 512);
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -695,7 +719,7 @@ static void test_migrate_keeps_state(void)
 	CHECK_EQ(lruvec_total(aw_lruvec(k, 0, 1)), 1);
 	CHECK_EQ(mm->rss, 1);
 out:
-	aw_kernel_destroy(k);
+	put_kernel(k);
 }
 
 /*
@@ -729,7 +753,7 @@ static void test_layout(void)
 		}
 		CHECK_EQ(anon, small ? 6 : 24);
 		CHECK_EQ(file, small ? 10 : 40);
-		aw_kernel_destroy(k);
+		put_kernel(k);
 	}
 }
 

@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel text on the host's machine (included by ktext_glue.h into each
+ * generated file): the model's page tables, folios, mm structs and memcgs
+ * through struct aw_ktext_host (ktext_api.h), so that a variant whose
+ * MGLRU code is the tree's own runs where the model's does
+ * (src/sim/mglru_ktext.c).
+ *
+ * What is the host's and what is the text's:
+ *
+ *   page tables, folios	the host's, used in place: an entry's pfn
+ *				field names a table id (aw_ktext_table()),
+ *				pfn_folio() is the host's folio
+ *   generations		the host's struct lru_gen_folio, lent to the
+ *				text for the length of a call: scalars copied
+ *				in and out, folio lists spliced (O(1))
+ *   mm list, mm_state		the text's own, with one shadow mm_struct per
+ *				host mm: the list and the Bloom filters are
+ *				what the text keeps, the host reads them back
+ *   reclaim			the host's: shrink_folio_list() hands the
+ *				isolated folios over (aw_bound_shrink())
+ *
+ * A call from the host may call back into the host (reclaim), and the host
+ * back into the text (look-around inside reclaim): whoever runs holds the
+ * generation scalars (kt->has_scalars), the lists stay lent until the
+ * outermost call returns.
+ */
+#ifndef AW_KTEXT_BIND_H
+#define AW_KTEXT_BIND_H
+
+static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid);
+
+/* struct lru_gen_folio, called struct lru_gen_struct in 6.1 */
+typedef __typeof__(((struct lruvec *)0)->lrugen) aw_lrugen_t;
+
+/* evicted[] and refaulted[] are atomic_long_t in 6.12, unsigned long in 6.1 */
+#define AW_COUNTER_GET(c)	(*(unsigned long *)&(c))
+#define AW_COUNTER_SET(c, v)	(*(unsigned long *)&(c) = (v))
+
+/* the text's protected[] counts tier t at [t - 1] where its last dimension is MAX_NR_TIERS - 1 */
+#define AW_PROTECTED_SHIFT(lrugen)	(ARRAY_SIZE((lrugen)->protected[0][0]) == MAX_NR_TIERS - 1)
+
+static void aw_scalars_in(aw_lrugen_t *lrugen, const struct aw_ktext_lrugen *v)
+{
+	int shift = AW_PROTECTED_SHIFT(lrugen);
+
+	lrugen->max_seq = v->max_seq;
+	for (int t = 0; t < ANON_AND_FILE; t++)
+		lrugen->min_seq[t] = v->min_seq[t];
+	for (int g = 0; g < MAX_NR_GENS; g++) {
+		lrugen->timestamps[g] = v->timestamps[g];
+		for (int t = 0; t < ANON_AND_FILE; t++)
+			lrugen->nr_pages[g][t][ZONE_NORMAL] = v->nr_pages[g][t];
+	}
+	for (int t = 0; t < ANON_AND_FILE; t++) {
+		for (int i = 0; i < MAX_NR_TIERS; i++) {
+			lrugen->avg_refaulted[t][i] = v->avg_refaulted[t][i];
+			lrugen->avg_total[t][i] = v->avg_total[t][i];
+			AW_COUNTER_SET(lrugen->evicted[0][t][i], v->evicted[t][i]);
+			AW_COUNTER_SET(lrugen->refaulted[0][t][i], v->refaulted[t][i]);
+			if (i >= shift)
+				lrugen->protected[0][t][i - shift] = v->protected[t][i];
+		}
+	}
+}
+
+static void aw_scalars_out(const aw_lrugen_t *lrugen, struct aw_ktext_lrugen *v)
+{
+	int shift = AW_PROTECTED_SHIFT(lrugen);
+
+	v->max_seq = lrugen->max_seq;
+	for (int t = 0; t < ANON_AND_FILE; t++)
+		v->min_seq[t] = lrugen->min_seq[t];
+	for (int g = 0; g < MAX_NR_GENS; g++) {
+		v->timestamps[g] = lrugen->timestamps[g];
+		for (int t = 0; t < ANON_AND_FILE; t++)
+			v->nr_pages[g][t] = lrugen->nr_pages[g][t][ZONE_NORMAL];
+	}
+	for (int t = 0; t < ANON_AND_FILE; t++) {
+		for (int i = 0; i < MAX_NR_TIERS; i++) {
+			v->avg_refaulted[t][i] = lrugen->avg_refaulted[t][i];
+			v->avg_total[t][i] = lrugen->avg_total[t][i];
+			v->evicted[t][i] = AW_COUNTER_GET(lrugen->evicted[0][t][i]);
+			v->refaulted[t][i] = AW_COUNTER_GET(lrugen->refaulted[0][t][i]);
+			v->protected[t][i] = i >= shift ? lrugen->protected[0][t][i - shift] : 0;
+		}
+	}
+}
+
+/* in: every lruvec's scalars from the host; out: back to it */
+static void aw_scalars(struct aw_ktext *kt, bool in)
+{
+	const struct aw_ktext_host *h = kt->host;
+
+	for (int m = 0; m < kt->nr_memcgs; m++) {
+		for (int n = 0; n < kt->nr_nodes; n++) {
+			struct aw_ktext_lrugen *v = h->lrugen(h->ctx, m, n);
+			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
+
+			if (in)
+				aw_scalars_in(lrugen, v);
+			else
+				aw_scalars_out(lrugen, v);
+		}
+	}
+	kt->has_scalars = in;
+}
+
+/* in: splice every host list onto the text's (empty) one; out: back */
+static void aw_lists(struct aw_ktext *kt, bool in)
+{
+	const struct aw_ktext_host *h = kt->host;
+
+	for (int m = 0; m < kt->nr_memcgs; m++) {
+		for (int n = 0; n < kt->nr_nodes; n++) {
+			struct aw_ktext_lrugen *v = h->lrugen(h->ctx, m, n);
+			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
+
+			for (int g = 0; g < MAX_NR_GENS; g++) {
+				for (int t = 0; t < ANON_AND_FILE; t++) {
+					struct list_head *host = (struct list_head *)&v->folios[g][t];
+					struct list_head *text = &lrugen->folios[g][t][ZONE_NORMAL];
+
+					WARN_ON_ONCE(!list_empty(in ? text : host));
+					if (in)
+						list_splice_init(host, text);
+					else
+						list_splice_init(text, host);
+				}
+			}
+		}
+	}
+}
+
+/* The shadow of host mm id as the host has it now; false if there is none. */
+static bool aw_bound_refresh(struct aw_ktext *kt, struct mm_struct *mm)
+{
+	struct aw_ktext_mm m;
+
+	if (!kt->host->mm(kt->host->ctx, mm->aw_index, &m) || m.memcg < 0 || m.memcg >= kt->nr_memcgs)
+		return false;
+	mm->pgd = m.pgd;
+	mm->aw_kva = m.kva;
+	mm->mm_users = m.exiting ? 0 : 1;
+	mm->aw_mmap_contended = m.mmap_contended;
+	mm->aw_ptl.contended = m.ptl_contended;
+	mm->has_notifiers = m.has_notifiers;
+	mm->owner->memcg = kt->memcg[m.memcg];
+	return true;
+}
+
+/* The host's VMAs of mm, before the text looks at any: a walk, a look-around. */
+static void aw_bound_vmas(struct aw_ktext *kt, struct mm_struct *mm)
+{
+	const struct aw_ktext_host *h = kt->host;
+	int n;
+
+	if (!h)
+		return;
+	while ((n = h->vmas(h->ctx, mm->aw_index, kt->aw_vmas, kt->aw_cap_vmas)) > kt->aw_cap_vmas) {
+		struct aw_ktext_vma *v = realloc(kt->aw_vmas, n * sizeof(*v));
+
+		if (!v) {
+			n = kt->aw_cap_vmas;	/* a walk of the first ones beats none */
+			break;
+		}
+		kt->aw_vmas = v;
+		kt->aw_cap_vmas = n;
+	}
+	if (n > mm->aw_cap_vmas) {
+		struct vm_area_struct *v = realloc(mm->vmas, n * sizeof(*v));
+
+		if (!v)
+			n = mm->aw_cap_vmas;
+		else
+			mm->vmas = v, mm->aw_cap_vmas = n;
+	}
+	for (int i = 0; i < n; i++)
+		mm->vmas[i] = (struct vm_area_struct){ .vm_start = kt->aw_vmas[i].start, .vm_end = kt->aw_vmas[i].end,
+						       .vm_mm = mm, .vm_flags = kt->aw_vmas[i].vm_flags,
+						       .vm_file = kt->aw_vmas[i].file ? &aw_file : NULL };
+	mm->nr_vmas = n;
+}
+
+/*
+ * Entering from the host: the outermost call refreshes the shadows and
+ * borrows the lists; whoever does not hold the scalars takes them.
+ * Returns whether this call took them (and so gives them back).
+ */
+static bool aw_bound_enter(struct aw_ktext *kt)
+{
+	bool took = !kt->has_scalars;
+
+	kt->aw_jiffies = kt->host->now(kt->host->ctx);
+	if (kt->depth++ == 0) {
+		for (int i = 0; i < kt->nr_mms; i++)
+			if (kt->mms[i] && !kt->mms[i]->aw_dead)
+				aw_bound_refresh(kt, kt->mms[i]);
+		aw_lists(kt, true);
+	}
+	if (took)
+		aw_scalars(kt, true);
+	return took;
+}
+
+static void aw_bound_leave(struct aw_ktext *kt, bool took)
+{
+	if (took)
+		aw_scalars(kt, false);
+	if (--kt->depth == 0)
+		aw_lists(kt, false);
+}
+
+#define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt)
+#define AW_BOUND_LEAVE(kt)	(aw_bound_leave(kt, aw_took), AW_LEAVE())
+
+/*
+ * mm/vmscan.c: shrink_folio_list(), bound: the host reclaims.  The kernel
+ * takes folios from the list's tail and keeps the survivors in their
+ * order; the host gets them in that order and returns the survivors.
+ * While the host runs, it holds the generation scalars (its reclaim reads
+ * min_seq for the shadow and counts evictions per tier).
+ */
+static unsigned int shrink_folio_list(struct list_head *folio_list, struct pglist_data *pgdat,
+				      struct scan_control *sc, struct reclaim_stat *stat,
+				      bool ignore_references)
+{
+	struct aw_ktext *kt = aw_ktext_current();
+	const struct aw_ktext_host *h = kt->host;
+	struct folio *first;
+	unsigned long reclaimed;
+	int n = 0;
+
+	memset(stat, 0, sizeof(*stat));
+	if (!h || list_empty(folio_list))
+		return 0;
+	for (struct list_head *pos = folio_list->prev; pos != folio_list; pos = pos->prev) {
+		if (n == kt->aw_cap_pfns) {
+			int cap = n ? 2 * n : 64;
+			unsigned long *p = realloc(kt->aw_pfns, cap * sizeof(*p));
+
+			if (!p)
+				return 0;	/* none reclaimed: all go back */
+			kt->aw_pfns = p;
+			kt->aw_cap_pfns = cap;
+		}
+		kt->aw_pfns[n++] = list_entry(pos, struct folio, lru)->pfn;
+	}
+	first = lru_to_folio(folio_list);
+	aw_scalars(kt, false);
+	reclaimed = h->shrink(h->ctx, first->memcg, first->nid, kt->aw_pfns, &n);
+	aw_scalars(kt, true);
+	INIT_LIST_HEAD(folio_list);
+	for (int i = 0; i < n; i++)
+		list_add(&pfn_folio(kt->aw_pfns[i])->lru, folio_list);
+	return reclaimed;
+}
+
+static void aw_set_walk(bool with_walk)
+{
+	if (!with_walk) {
+		current->reclaim_state->mm_walk = NULL;
+		return;
+	}
+#if AW_KTEXT_FORM_set_mm_walk == 1
+	set_mm_walk(NULL, true);
+#else
+	set_mm_walk(NULL);
+#endif
+}
+
+static struct aw_ktext *aw_bind(const struct aw_ktext_host *host)
+{
+	struct aw_ktext *kt;
+
+	if (!host || host->nr_nodes < 1 || host->nr_nodes > MAX_NUMNODES || host->nr_memcgs < 1 ||
+	    host->nr_memcgs > AW_KTEXT_MAX_MEMCGS)
+		return NULL;
+	kt = aw_machine_new(host->nr_nodes, host->nr_memcgs);
+	if (!kt)
+		return NULL;
+	kt->host = host;
+	kt->zero_pfn = host->zero_pfn;
+	kt->huge_zero_pfn = host->huge_zero_pfn;
+	for (int n = 0; n < kt->nr_nodes; n++) {
+		kt->node[n]->node_start_pfn = host->node_start_pfn[n];
+		kt->node[n]->node_spanned_pages = host->node_spanned[n];
+	}
+	return kt;
+}
+
+/* The shadow of host mm id, made on the first lru_gen_add_mm() */
+static struct mm_struct *aw_bound_mm(struct aw_ktext *kt, int id, bool create)
+{
+	struct mm_struct *mm;
+
+	if (id < 0 || id > (1 << 30))
+		return NULL;
+	if (id < kt->nr_mms && kt->mms[id])
+		return kt->mms[id];
+	if (!create)
+		return NULL;
+	if (id >= kt->cap_mms) {
+		int cap = kt->cap_mms ? kt->cap_mms : 8;
+		struct mm_struct **mms;
+
+		while (cap <= id)
+			cap *= 2;
+		mms = realloc(kt->mms, cap * sizeof(*mms));
+		if (!mms)
+			return NULL;
+		kt->mms = mms;
+		kt->cap_mms = cap;
+	}
+	for (; kt->nr_mms <= id; kt->nr_mms++)
+		kt->mms[kt->nr_mms] = NULL;
+	mm = calloc(1, sizeof(*mm));
+	if (mm)
+		mm->owner = calloc(1, sizeof(*mm->owner));
+	if (!mm || !mm->owner) {
+		free(mm);
+		return NULL;
+	}
+	mm->aw_index = id;
+	mm->owner->mm = mm;
+	INIT_LIST_HEAD(&mm->lru_gen.list);	/* lru_gen_init_mm() */
+	if (!aw_bound_refresh(kt, mm)) {
+		aw_mm_put(mm);
+		return NULL;
+	}
+	kt->mms[id] = mm;
+	return mm;
+}
+
+/* The debugfs '+' and reclaim's aging: try_to_inc_max_seq() with a walk, as the model has one */
+static bool aw_bound_age(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
+			 bool force_scan)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	bool ok;
+
+	if (!lruvec)
+		return false;
+	AW_BOUND_ENTER(kt);
+	aw_set_walk(true);
+#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
+	ok = try_to_inc_max_seq(lruvec, seq, swappiness != 0, force_scan);
+#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
+	ok = try_to_inc_max_seq(lruvec, seq, swappiness, force_scan);
+#elif AW_KTEXT_FORM_try_to_inc_max_seq == 3
+	{
+		struct scan_control sc = { .may_writepage = true, .may_unmap = true, .may_swap = true,
+					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL };
+
+		ok = try_to_inc_max_seq(lruvec, seq, &sc, swappiness != 0, force_scan);
+	}
+#else
+#error "unknown try_to_inc_max_seq() form"
+#endif
+	clear_mm_walk();
+	AW_BOUND_LEAVE(kt);
+	return ok;
+}
+
+static int aw_bound_evict(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
+			  bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	struct scan_control sc = { .gfp_mask = GFP_KERNEL, .reclaim_idx = MAX_NR_ZONES - 1, .may_swap = 1,
+				   .may_unmap = 1, .may_writepage = 1, .swappiness = swappiness,
+				   .priority = 12, .nr_to_reclaim = nr_to_scan };	/* DEF_PRIORITY */
+	int scanned;
+
+	if (!lruvec)
+		return 0;
+	AW_BOUND_ENTER(kt);
+	sc.target_mem_cgroup = memcg_reclaim ? kt->memcg[memcg] : NULL;
+	aw_set_walk(with_walk);
+#if AW_KTEXT_FORM_evict_folios == 1
+	{
+		bool need_swapping = false;
+
+		scanned = evict_folios(lruvec, &sc, swappiness, &need_swapping);
+	}
+#elif AW_KTEXT_FORM_evict_folios == 2
+	scanned = evict_folios(lruvec, &sc, swappiness);
+#elif AW_KTEXT_FORM_evict_folios == 3
+	scanned = evict_folios(nr_to_scan, lruvec, &sc, swappiness);
+#else
+#error "unknown evict_folios() form"
+#endif
+	if (with_walk)
+		clear_mm_walk();
+	*nr_reclaimed += sc.nr_reclaimed;
+	AW_BOUND_LEAVE(kt);
+	return scanned;
+}
+
+/*
+ * mm/rmap.c: folio_referenced_one() for a PTE mapping, with the host's
+ * entries: 6.1 looks around a young PTE and then clears it (one
+ * reference for the mapping either way; see docs/ktext.md), later
+ * releases leave the PTE to lru_gen_look_around() itself.
+ */
+static bool aw_bound_look_around(struct aw_ktext *kt, int id, unsigned long addr, unsigned long pfn,
+				 void *pte, void *pmd)
+{
+	struct mm_struct *mm = aw_bound_mm(kt, id, false);
+	struct page_vma_mapped_walk pvmw = { .pfn = pfn, .address = addr, .pte = pte, .pmd = pmd };
+	bool young;
+
+	if (!mm || !pte || !pmd)
+		return false;
+	AW_BOUND_ENTER(kt);
+	aw_bound_vmas(kt, mm);
+	pvmw.vma = aw_find_vma(mm, addr);
+	if (!pvmw.vma || addr < pvmw.vma->vm_start) {
+		WARN_ON_ONCE(1);
+		AW_BOUND_LEAVE(kt);
+		return false;
+	}
+	pvmw.ptl = pmd_lockptr(mm, pmd);
+	spin_lock(pvmw.ptl);
+#if AW_KTEXT_FORM_lru_gen_look_around == 1
+	young = false;
+	if (pte_young(*pvmw.pte) && !(pvmw.vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ))) {
+		lru_gen_look_around(&pvmw);
+		young = true;
+	}
+	if (ptep_test_and_clear_young(pvmw.vma, addr, pvmw.pte) && !(pvmw.vma->vm_flags & VM_SEQ_READ))
+		young = true;
+#elif AW_KTEXT_FORM_lru_gen_look_around == 2
+	young = lru_gen_look_around(&pvmw);
+#else
+#error "unknown lru_gen_look_around() form"
+#endif
+	spin_unlock(pvmw.ptl);
+	AW_BOUND_LEAVE(kt);
+	return young;
+}
+
+static int aw_bound_add_mm(struct aw_ktext *kt, int id)
+{
+	struct mm_struct *mm = aw_bound_mm(kt, id, true);
+
+	if (!mm)
+		return -1;
+	AW_BOUND_ENTER(kt);
+	mm->aw_dead = false;
+	lru_gen_add_mm(mm);
+	AW_BOUND_LEAVE(kt);
+	return 0;
+}
+
+static void aw_bound_del_mm(struct aw_ktext *kt, int id)
+{
+	struct mm_struct *mm = aw_bound_mm(kt, id, false);
+
+	if (!mm)
+		return;
+	AW_BOUND_ENTER(kt);
+	lru_gen_del_mm(mm);
+	AW_BOUND_LEAVE(kt);
+	mm->aw_dead = true;	/* kept: the host never reuses an id */
+}
+
+/* the owner moved: the host has the new memcg (refreshed on entry) */
+static void aw_bound_migrate_mm(struct aw_ktext *kt, int id)
+{
+	struct mm_struct *mm = aw_bound_mm(kt, id, false);
+
+	if (!mm)
+		return;
+	AW_BOUND_ENTER(kt);
+	lru_gen_migrate_mm(mm);
+	AW_BOUND_LEAVE(kt);
+}
+
+static void aw_bound_use_mm(struct aw_ktext *kt, int id)
+{
+	struct mm_struct *mm = aw_bound_mm(kt, id, false);
+
+	if (mm)
+		lru_gen_use_mm(mm);
+}
+
+static int aw_mm_list(struct aw_ktext *kt, int memcg, int *out, int cap)
+{
+	struct list_head *head, *pos;
+	int n = 0;
+
+	if (memcg < 0 || memcg >= kt->nr_memcgs)
+		return 0;
+	head = &kt->memcg[memcg]->mm_list.fifo;
+	for (pos = head->next; pos != head; pos = pos->next, n++)
+		if (n < cap)
+			out[n] = list_entry(pos, struct mm_struct, lru_gen.list)->aw_index;
+	return n;
+}
+
+static int aw_mm_of_pos(struct aw_ktext *kt, int memcg, struct list_head *pos)
+{
+	if (!pos || pos == &kt->memcg[memcg]->mm_list.fifo)
+		return 0;
+	return list_entry(pos, struct mm_struct, lru_gen.list)->aw_index;
+}
+
+static void aw_mm_state(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+
+	if (!lruvec)
+		return;
+	*seq = lruvec->mm_state.seq;
+	*head = aw_mm_of_pos(kt, memcg, lruvec->mm_state.head);
+	*tail = aw_mm_of_pos(kt, memcg, lruvec->mm_state.tail);
+}
+
+#endif /* AW_KTEXT_BIND_H */
