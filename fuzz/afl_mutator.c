@@ -6,7 +6,7 @@
  * host compiler: a .so compiled with afl-clang-fast fails to load
  * (__afl_area_ptr).
  *
- * The trim hooks as AFL++ drives them (docs/custom_mutators.md): init_trim
+ * The trim hooks as AFL++ drives them (AFL++'s docs/custom_mutators.md): init_trim
  * gets the queue entry and returns the number of steps; while the index
  * post_trim returned is below that number, AFL++ calls trim for a
  * candidate, runs it, and tells post_trim whether the coverage stayed the

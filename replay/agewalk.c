@@ -2,15 +2,17 @@
 /*
  * agewalk: the command-line front end.  commands[] at the bottom names
  * every command, its handler and its one-line usage; `agewalk help`, no
- * command and an unknown command print from it.
+ * command and an unknown command print from it.  `agewalk --version` names
+ * the version and the model's default kernel profile.
  *
- *   agewalk run FILE.aws|FILE.awpb [--variants base,pud] [--thp always|never|madvise]
- *                        [--json] [--check] [--walk-log FILE]
- *   agewalk convert IN OUT [--from aws|awpb] [--to aws|awpb]
+ * Every --help prints to stdout and exits 0; the man page and the bash
+ * completion are generated from these texts at build time (tools/agewalk-man,
+ * tools/agewalk-completion), so keep each option in its command's usage.
  *
- * Exit status: 0 fine, 1 an expectation failed (or, later, a finding),
- * 2 bad usage or bad input (the message says file:line:col).
+ * Exit status: 0 fine, 1 an expectation failed or a finding, 2 bad usage or
+ * bad input: one line on stderr (the message says file:line:col for input).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,10 @@
 #include "awpb.h"
 #include "commands.h"
 #include "fuzzin.h"
+#include "ktext_variants.h"
 #include "lockstep.h"
 #include "options.h"
+#include "version.h"
 
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB, AW_FMT_FUZZ };
 
@@ -183,14 +187,12 @@ int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc,
 	return load_input(path, fmt, sc, err, errlen, target);
 }
 
-static void convert_usage(FILE *out)
-{
-	fputs("usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
-	      "                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
-	      "  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
-	      "  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
-	      "  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n", out);
-}
+static const char convert_usage[] =
+	"usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
+	"                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
+	"  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
+	"  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
+	"  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n";
 
 static int cmd_convert(int argc, char **argv)
 {
@@ -202,29 +204,31 @@ static int cmd_convert(int argc, char **argv)
 	int status = 0;
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			convert_usage(stdout);
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help")) {
+			fputs(convert_usage, stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "--from") && i + 1 < argc) {
+		} else if (!strcmp(a, "--from") && i + 1 < argc) {
 			from = fmt_parse(argv[++i]);
-		} else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
+		} else if (!strcmp(a, "--to") && i + 1 < argc) {
 			to = fmt_parse(argv[++i]);
-		} else if (!strcmp(argv[i], "--fuzz-variant") && i + 1 < argc) {
+		} else if (!strcmp(a, "--fuzz-variant") && i + 1 < argc) {
 			variant = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return aw_option_error("convert", convert_usage, a);
 		} else if (!in) {
-			in = argv[i];
+			in = a;
 		} else if (!out) {
-			out = argv[i];
+			out = a;
 		} else {
-			in = NULL;
-			break;
+			return aw_usage_error("convert", "one input and one output only");
 		}
 	}
-	if (!in || !out || (!strcmp(in, "-") && from == AW_FMT_NONE) ||
-	    (!strcmp(out, "-") && to == AW_FMT_NONE)) {
-		convert_usage(stderr);
-		return 2;
-	}
+	if (!in || !out)
+		return aw_usage_error("convert", "needs an input and an output");
+	if ((!strcmp(in, "-") && from == AW_FMT_NONE) || (!strcmp(out, "-") && to == AW_FMT_NONE))
+		return aw_usage_error("convert", "'-' needs --from (input) or --to (output)");
 	aw_scenario_init(&sc);
 	if (load_input(in, from, &sc, err, sizeof(err), aw_fuzz_target_of(variant))) {
 		fprintf(stderr, "%s\n", err);
@@ -236,6 +240,7 @@ static int cmd_convert(int argc, char **argv)
 	return status;
 }
 
+static const char run_options[];
 static void run_usage(FILE *out);
 
 /* What run takes of the shared model options: all of them. */
@@ -271,18 +276,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->no_oracles = true;
 		} else if ((r = aw_model_opts_parse(&o->m, AW_RUN_OPTS, argc, argv, &i, err, sizeof(err)))) {
 			if (r < 0) {
-				fprintf(stderr, "agewalk: %s\n", err);
+				fprintf(stderr, "agewalk run: %s\n", err);
 				return -1;
 			}
 		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
 			o->walk_log = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "agewalk: unknown option '%s'\n", a);
+			aw_option_error("run", run_options, a);
 			return -1;
 		} else if (!o->file) {
 			o->file = a;
 		} else {
-			fprintf(stderr, "agewalk: one input file only\n");
+			aw_usage_error("run", "one input file only");
 			return -1;
 		}
 	}
@@ -291,7 +296,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		o->m.nr_variants = 1;
 	}
 	if (!o->file) {
-		fprintf(stderr, "agewalk: no input file\n");
+		aw_usage_error("run", "no input file");
 		return -1;
 	}
 	return 0;
@@ -344,7 +349,8 @@ static int cmd_run(int argc, char **argv)
 	int status = 0;
 
 	if (parse_opts(argc, argv, &o) || o.help) {
-		run_usage(o.help ? stdout : stderr);
+		if (o.help)
+			run_usage(stdout);
 		aw_model_opts_free(&o.m);
 		return o.help ? 0 : 2;
 	}
@@ -413,21 +419,78 @@ static void usage(FILE *out)
 {
 	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
 		fprintf(out, "%sagewalk %s %s\n", i ? "       " : "usage: ", commands[i].name, commands[i].usage);
+	fputs("       agewalk --version\n", out);
+}
+
+/* For every command (commands.h): one line, and where the options are. */
+int aw_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "agewalk %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; see agewalk %s --help\n", cmd);
+	return 2;
+}
+
+/* Does usage name opt as an option ("[--opt", " --opt ", "|--opt]" ...)? */
+static bool names_option(const char *usage, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const char *p = strstr(usage, opt); n && p; p = strstr(p + 1, opt))
+		if ((p == usage || strchr("[ |\n", p[-1])) && strchr(" ]|\n=", p[n]))
+			return true;
+	return false;
+}
+
+int aw_option_error(const char *cmd, const char *usage, const char *opt)
+{
+	if (names_option(usage, opt))
+		return aw_usage_error(cmd, "%s needs a value", opt);
+	return aw_usage_error(cmd, "unknown option '%s'", opt);
+}
+
+/*
+ * The version, and which kernel's MGLRU rules a scenario gets when neither
+ * its `kernel` line nor --kernel names one: the default of the scenario
+ * configuration itself, so this line cannot disagree with what runs.
+ */
+static int version(void)
+{
+	struct aw_config cfg;
+	const char *sep = "";
+
+	aw_config_default(&cfg);
+	printf("agewalk %s\n", AW_VERSION);
+	printf("kernel profile: %s (default; --kernel", aw_kernel_profile_name(cfg.kernel));
+	for (int p = AW_KERNEL_NR - 1; p >= 0; p--)	/* oldest first, as the usage texts */
+		printf("%s%s", p == AW_KERNEL_NR - 1 ? " " : "|", aw_kernel_profile_names[p]);
+	printf(")\nkernel-text variants:");
+	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; *v; v++, sep = ",")
+		printf("%s %s", sep, (*v)->name);
+	printf("%s\n", *aw_ktext_variants ? "" : " none (configure with -DAGEWALK_KERNEL_TREES)");
+	return 0;
 }
 
 /*
  * run's usage has always been the program's: run's options in full, the
  * lines of the other commands that read input, then notes on --check and
- * the variants.  Scripts
- * (and the corpus snapshots) see it after a bad run command line.
+ * the variants.  A bad command line gets one line instead
+ * (aw_usage_error()); the usage is for --help.
  */
+static const char run_options[] =
+	"usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
+	"                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
+	"                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
+	"                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
+	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n";
+
 static void run_usage(FILE *out)
 {
-	fputs("usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
-	      "                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
-	      "                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
-	      "                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
-	      "                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n", out);
+	fputs(run_options, out);
 	for (size_t i = 0; i < AW_NR_COMMANDS; i++)
 		if (commands[i].fn != cmd_run && commands[i].fn != cmd_help)
 			fprintf(out, "       agewalk %s %s\n", commands[i].name, commands[i].usage);
@@ -452,7 +515,7 @@ static int cmd_help(int argc, char **argv)
 	const struct aw_cmd *c;
 	char *args[] = { argv[0], NULL, (char *)"--help", NULL };
 
-	if (argc < 3) {
+	if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
 		usage(stdout);
 		return 0;
 	}
@@ -477,6 +540,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(2, argv);
+	if (!strcmp(argv[1], "--version"))
+		return version();
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "agewalk: unknown option '%s'; see agewalk --help\n", argv[1]);
+		return 2;
+	}
 	c = cmd_find(argv[1]);
 	return c ? c->fn(argc, argv) : unknown_command(argv[1]);
 }

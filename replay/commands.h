@@ -18,6 +18,19 @@ int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
 int aw_cmd_kdiff(int argc, char **argv);	/* kdiff_cmd.c */
 
 /*
+ * agewalk.c: a usage error of command cmd as one line on stderr, "agewalk
+ * cmd: MESSAGE; see agewalk cmd --help"; returns 2, the exit status.
+ */
+int aw_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * agewalk.c: aw_usage_error() for an option the parser did not take: "needs
+ * a value" when usage (the command's --help text) names it, else "unknown
+ * option".
+ */
+int aw_option_error(const char *cmd, const char *usage, const char *opt);
+
+/*
  * agewalk.c, for minimize: read a scenario in any input format (from =
  * aws, awpb or fuzz, NULL = by the extension); a file with no known
  * extension is a fuzz input (crash files from libFuzzer and AFL++ have

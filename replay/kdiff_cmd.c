@@ -16,15 +16,12 @@
 #include "kdiff.h"
 #include "ktext_variants.h"
 
-static int usage(FILE *f, int status)
-{
-	fprintf(f, "usage: agewalk kdiff FILE.aws|FILE.awpb [--tree NAME]... [--bug NAME]\n"
-		   "  runs FILE on the model and on each kernel-text variant built in\n"
-		   "  (-DAGEWALK_KERNEL_TREES), comparing after every event; --bug plants\n"
-		   "  one of the model's bugs (agewalk run --help lists them) to show a\n"
-		   "  divergence is caught\n");
-	return status;
-}
+static const char usage[] =
+	"usage: agewalk kdiff FILE.aws|FILE.awpb [--tree NAME]... [--bug NAME]\n"
+	"  runs FILE on the model and on each kernel-text variant built in\n"
+	"  (-DAGEWALK_KERNEL_TREES), comparing after every event; --bug plants\n"
+	"  one of the model's bugs (agewalk run --help lists them) to show a\n"
+	"  divergence is caught\n";
 
 static int one(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, unsigned int bugs)
 {
@@ -60,7 +57,7 @@ int aw_cmd_kdiff(int argc, char **argv)
 
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout, 0);
+			return fputs(usage, stdout) < 0;
 		if (!strcmp(argv[i], "--tree") && i + 1 < argc) {
 			const struct aw_ktext_ops *ops = aw_ktext_find(argv[++i]);
 
@@ -80,12 +77,14 @@ int aw_cmd_kdiff(int argc, char **argv)
 			bugs |= 1U << b;
 		} else if (argv[i][0] != '-' && !file) {
 			file = argv[i];
+		} else if (argv[i][0] != '-') {
+			return aw_usage_error("kdiff", "one input file only");
 		} else {
-			return usage(stderr, 2);
+			return aw_option_error("kdiff", usage, argv[i]);
 		}
 	}
 	if (!file)
-		return usage(stderr, 2);
+		return aw_usage_error("kdiff", "no input file");
 	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; !nr_trees && *v; v++)
 		while (*v && nr_trees < 16)
 			trees[nr_trees++] = *v++;

@@ -301,6 +301,12 @@ out:
 	return ret;
 }
 
+static const char usage[] =
+	"usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
+	"                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
+	"                        [--kernel 6.1|6.12|mainline]\n"
+	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n";
+
 int aw_cmd_minimize(int argc, char **argv)
 {
 	const char *crash = NULL, *out = "-", *from = NULL, *fuzz_variant = NULL;
@@ -341,23 +347,22 @@ int aw_cmd_minimize(int argc, char **argv)
 				return 2;
 			}
 			i++;
+		} else if (!strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			aw_model_opts_free(&m.opt);
+			return 0;
 		} else if (a[0] != '-' && !crash) {
 			crash = a;
 		} else {
-			bool help = !strcmp(a, "--help");
-
-			fputs("usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
-			      "                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
-			      "  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n",
-			      help ? stdout : stderr);
 			aw_model_opts_free(&m.opt);
-			return help ? 0 : 2;
+			if (a[0] != '-')
+				return aw_usage_error("minimize", "one input only");
+			return aw_option_error("minimize", usage, a);
 		}
 	}
 	if (!crash) {
-		fputs("agewalk minimize: no input\n", stderr);
 		aw_model_opts_free(&m.opt);
-		return 2;
+		return aw_usage_error("minimize", "no input");
 	}
 	/* a crash of agewalk_fuzz_khugepaged decodes as that target does (no THP never) */
 	for (int v = 0; v < m.opt.nr_variants; v++)

@@ -18,21 +18,19 @@
 /* What replay takes of the shared model options (the khugepaged switches are run's). */
 #define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KERNEL)
 
-static void usage(FILE *out)
-{
-	fputs("usage: agewalk replay FILE.dat [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
-	      "         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
-	      "         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
-	      "         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
-	      "         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
-	      "         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
-	      "         [--kernel 6.1|6.12|mainline]\n"
-	      "Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
-	      "non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
-	      "khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
-	      "--kh-gap apart (default 1s) are separate wake-ups, each replayed as one model wake-up;\n"
-	      "--khugepaged-every synthesizes wake-ups instead (default: off).\n", out);
-}
+static const char usage[] =
+	"usage: agewalk replay FILE.dat [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
+	"         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
+	"         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
+	"         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
+	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
+	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
+	"         [--kernel 6.1|6.12|mainline]\n"
+	"Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
+	"non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
+	"khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
+	"--kh-gap apart (default 1s) are separate wake-ups, each replayed as one model wake-up;\n"
+	"--khugepaged-every synthesizes wake-ups instead (default: off).\n";
 
 static int parse_duration(const char *s, uint64_t *ns)
 {
@@ -102,7 +100,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 		int n, r;
 
 		if (!strcmp(a, "--help")) {
-			usage(stdout);
+			fputs(usage, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = true, takes = false;
@@ -114,7 +112,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 			o->t.progress = false, takes = false;
 		} else if (!v) {
 			if (a[0] == '-') {
-				fprintf(stderr, "agewalk replay: %s needs a value\n", a);
+				aw_option_error("replay", usage, a);
 				return -1;
 			}
 			takes = false;
@@ -194,7 +192,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 		} else if (!strcmp(a, "--walk-log")) {
 			o->walk_log = v;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "agewalk replay: unknown option '%s'\n", a);
+			aw_option_error("replay", usage, a);
 			return -1;
 		} else {
 			takes = false;
@@ -214,7 +212,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 	}
 	o->t.thp = o->m.thp;
 	if (!o->t.path) {
-		fprintf(stderr, "agewalk replay: no trace file\n");
+		aw_usage_error("replay", "no trace file");
 		return -1;
 	}
 	return 0;
@@ -585,7 +583,6 @@ int aw_cmd_replay(int argc, char **argv)
 	int status = 0;
 
 	if (parse(argc, argv, &o)) {
-		usage(stderr);
 		aw_model_opts_free(&o.m);
 		return 2;
 	}

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-# The committed recordings replay to sensible reports: usage replay_recordings.py AGEWALK SOURCE_DIR [SHARED_TRACES]
+# The committed recordings replay to sensible reports: usage replay_recordings.py AGEWALK SOURCE_DIR [EXTRA_TRACES]
 # (figures checked here are facts of the recordings, read with trace-cmd's
 # own counts, not agewalk's output).
 import json, os, re, subprocess, sys
 
 aw, src = sys.argv[1], sys.argv[2]
-shared = sys.argv[3] if len(sys.argv) > 3 else None
+# EXTRA_TRACES: CMake's AGEWALK_EXTRA_TRACES, a folder of further recordings (small.dat)
+extra = sys.argv[3] if len(sys.argv) > 3 else None
 passed = failed = 0
 
 def check(cond, what):
@@ -39,9 +40,9 @@ for name in ("memhog", "gcc-build"):
     check(base["passes"] == want, f"{name}: {base['passes']} passes, wanted {want}")
     check(base["walks"] > 0 and base["leaf_total"] > 0, f"{name}: nothing walked")
     check(d["findings"] == [], f"{name}: findings {d['findings']}")
-# small.dat (shared, a real 6.18 recording with huge_memory:*): the recorded khugepaged figures
+# small.dat (EXTRA_TRACES, a real 6.18 recording with huge_memory:*): the recorded khugepaged figures
 # equal trace-cmd's own counts, and the khugepaged variants run on it
-small = f"{shared}/small.dat" if shared else None
+small = f"{extra}/small.dat" if extra else None
 if small and os.path.exists(small):
     report = subprocess.run(["trace-cmd", "report", "-t", small], capture_output=True, text=True).stdout
     kh_lines = [l for l in report.splitlines() if re.match(r"\s*khugepaged-\d+\s", l)]

@@ -3,9 +3,12 @@
 # (scheduler-only, 32-bit longs, empty v7, a 103-byte text file) and
 # truncated copies of a real recording give a report (exit 0) or a one-line
 # message (exit 2) -- never a signal, never another status.
-# Usage: replay_robustness.sh AGEWALK SOURCE_DIR SHARED_TRACES WORKDIR
+# Usage: replay_robustness.sh AGEWALK SOURCE_DIR WORKDIR [EXTRA_TRACES]
+# EXTRA_TRACES (CMake's AGEWALK_EXTRA_TRACES, empty by default): a folder
+# of further recordings, kept outside the tree for their size; the checks
+# of the files it has run, the others are left out.
 set -uo pipefail
-aw=$1 src=$2 shared=$3 work=$4
+aw=$1 src=$2 work=$3 extra=${4:-}
 mkdir -p "$work"
 pass=0 fail=0
 check() {	# check FILE EXPECTED_STATUS...
@@ -27,17 +30,17 @@ check() {	# check FILE EXPECTED_STATUS...
 	echo "FAIL: $f: exit $rc (wanted $*): $(printf '%s' "$out" | tail -3)"
 	fail=$((fail + 1))
 }
-if [ -d "$shared/public" ]; then
-	check "$shared/public/dynamic-scheduling.dat" 2
-	check "$shared/public/lisa-sched_load.dat" 0
-	check "$shared/public/lisa-example_rtapp.dat" 0
-	check "$shared/public/kernel-monitor-framework.dat" 0
-	check "$shared/public/working-set-estimation.dat" 0
+if [ -n "$extra" ] && [ -d "$extra/public" ]; then
+	check "$extra/public/dynamic-scheduling.dat" 2
+	check "$extra/public/lisa-sched_load.dat" 0
+	check "$extra/public/lisa-example_rtapp.dat" 0
+	check "$extra/public/kernel-monitor-framework.dat" 0
+	check "$extra/public/working-set-estimation.dat" 0
 fi
 check "$work/does-not-exist.dat" 2
 recs=("$src"/traces/*.dat)
 # small.dat has huge_memory:* (khugepaged) records: truncated/flipped copies go through that path too
-[ -f "$shared/small.dat" ] && recs+=("$shared/small.dat")
+[ -n "$extra" ] && [ -f "$extra/small.dat" ] && recs+=("$extra/small.dat")
 for rec in "${recs[@]}"; do
 	check "$rec" 0
 	size=$(stat -c %s "$rec")

@@ -149,7 +149,7 @@ static bool isolate_and_look_around(struct aw_kernel *k, uint64_t addr, uint32_t
 }
 
 /* ------------------------------------------------------------------ */
-/* 1. lru_gen_look_around(): the 64-PTE window (§7.3) */
+/* 1. lru_gen_look_around(): the 64-PTE window (docs/kernel-rules.md §8) */
 
 static void lookaround_window_case(int target, int lo, int hi)
 {
@@ -315,7 +315,7 @@ static void test_lookaround_bloom(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 3. Sticky force_scan for mms added after the last iteration (§3.4) */
+/* 3. Sticky force_scan for mms added after the last iteration (docs/kernel-rules.md §3) */
 
 static void test_sticky_force_scan(void)
 {

@@ -120,7 +120,7 @@ static void test_bloom_double_buffer(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 4. lru_gen_folio_seq(): d per §2.1, seq = max(max_seq - d + 1, min_seq[type]) */
+/* 4. lru_gen_folio_seq(): d per docs/kernel-rules.md §2, seq = max(max_seq - d + 1, min_seq[type]) */
 
 static struct aw_kernel *new_kernel(enum aw_thp_mode thp, uint64_t swap_bytes)
 {
@@ -343,10 +343,11 @@ static void test_leaf_counting(void)
 	/*
 	 * The task must run again for a non-forced walk to take the mm:
 	 * get_next_mm() clears the node's bitmap bit even on a forced walk and
-	 * skips the mm when !force_scan and the bit is clear (§3.3).  The brief
-	 * asked for "a second non-forced AGE right away", which by that rule
-	 * walks nothing; that case is checked on its own kernel below, and here
-	 * an AW_EV_RUN (context switch: lru_gen_use_mm) comes first.
+	 * skips the mm when !force_scan and the bit is clear
+	 * (docs/kernel-rules.md §3).  A second non-forced AGE right away
+	 * therefore walks nothing; that case is checked on its own kernel
+	 * below, and here an AW_EV_RUN (context switch: lru_gen_use_mm) comes
+	 * first.
 	 *
 	 * Pass 2 (seq 4), not forced: the non-leaf accessed bits are still set
 	 * (pass 1 was forced and did not clear them) and filters[4 % 2] holds
@@ -565,7 +566,7 @@ static void test_evict_old_keep_young(void)
 	 * try_to_inc_min_seq() ran right after isolation (same lock hold) and
 	 * saw slots 3 and 0 (seq 4) empty: min_seq -> {5,5} (5 + 2 > 6 stops
 	 * it); s = max_seq - 2 = 4, neither type below it, no clamp.
-	 * Putback (§7.1): lru_gen_folio_seq(page 1, false) = anon not swapcache,
+	 * Putback (docs/kernel-rules.md §7): lru_gen_folio_seq(page 1, false) = anon not swapcache,
 	 * d = 2 -> max(6 - 2 + 1, min_seq[anon] 5) = 5 == min_seq[anon], so
 	 * "don't add rejected folios to the oldest generation" sets PG_active
 	 * and clears LRU_REFS_FLAGS (PG_referenced goes again); re-added with

@@ -159,7 +159,7 @@ static void test_exact_filter(void)
 
 	/*
 	 * seq 4 uses slot 4 % 2 = 0, never reset: a NULL filter tests true
-	 * (kernel-model §5, NULL-means-true), so "absent" is a false negative
+	 * (docs/kernel-rules.md §5: NULL means true), so "absent" is a false negative
 	 * for any key, and "present" is simply right (no false positive).
 	 */
 	n = aw_oracle_nr_findings(k);
@@ -253,7 +253,7 @@ static void test_structural(void)
 		CHECK(strstr(aw_oracle_finding(k, n)->msg, "file") != NULL);
 	lrugen->min_seq[LRU_GEN_FILE] = min_seq1;
 
-	/* monotonic max_seq (§12.2): the same value twice is fine, going back is not */
+	/* monotonic max_seq (docs/kernel-rules.md §10.2): the same value twice is fine, going back is not */
 	n = aw_oracle_nr_findings(k);
 	aw_or_check_structure(k);
 	aw_or_check_structure(k);
@@ -267,7 +267,7 @@ static void test_structural(void)
 	aw_or_check_structure(k);
 	CHECK_NO_FINDING(k, n);
 
-	/* per walk Y <= T (§5 structural), checked by aw_or_walk_done */
+	/* per walk Y <= T (docs/oracles.md, structural), checked by aw_or_walk_done */
 	{
 		struct lru_gen_mm_walk walk;
 
@@ -302,7 +302,7 @@ static void test_premature_reclaim(void)
 	if (pfn == AW_NIL)
 		goto out;
 
-	/* young when folio_check_references ran, and reclaimed: §12.5 violated */
+	/* young when folio_check_references ran, and reclaimed: docs/kernel-rules.md §10.5 violated */
 	n = aw_oracle_nr_findings(k);
 	aw_or_reclaim_decision(k, pfn, true, true, false, -1);
 	CHECK_ONE_FINDING(k, n, AW_OR_PREMATURE_RECLAIM);
@@ -322,7 +322,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* 4. force-scan-complete: a forced walk skips no PUD (§12.8 PATCHED) */
+/* 4. force-scan-complete: a forced walk skips no PUD (docs/kernel-rules.md §9) */
 
 static void test_force_scan_complete(void)
 {
@@ -475,7 +475,7 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
-/* 6. emptymap-cadence: skip_empty - 1 skips, then a walk (§11.3) */
+/* 6. emptymap-cadence: skip_empty - 1 skips, then a walk (docs/oracles.md, the empty-mm skip) */
 
 static void test_emptymap_cadence(void)
 {
