@@ -56,6 +56,99 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 	lru_gen_add_folio(lruvec, folio, false);
 }
 
+#define PAGEVEC_SIZE	15	/* include/linux/pagevec.h, 6.1 */
+
+/*
+ * 6.1's lru_gen_look_around() window: the young PTEs around address.  An
+ * isolated folio -- the target itself, whose PTE 6.1 has not cleared yet,
+ * or a neighbour isolated by the same batch -- gets PG_referenced; the
+ * others are activated at once when few (folio_activate(), fewer than
+ * PAGEVEC_SIZE and no walk), else moved to max_seq by their flag
+ * generation only, as the walk does.
+ */
+static void look_around_61(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
+			   struct vm_area_struct *vma, uint64_t address, pte_t *pte, struct folio *target,
+			   bool can_swap)
+{
+	int memcg = target->memcg, nid = target->nid;
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
+	int gen = lru_gen_from_seq(max_seq), young = 0, i;
+	uint64_t bitmap = 0, start, end, addr;
+
+	if (mm->ptl_contended || (vma->vm_flags & VM_SPECIAL))
+		return;
+	start = max(address & PMD_MASK, vma->vm_start);
+	end = min(address | ~PMD_MASK, vma->vm_end - 1) + 1;
+	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
+		if (address - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			end = start + MIN_LRU_BATCH * PAGE_SIZE;
+		else if (end - address < MIN_LRU_BATCH * PAGE_SIZE / 2)
+			start = end - MIN_LRU_BATCH * PAGE_SIZE;
+		else {
+			start = address - MIN_LRU_BATCH * PAGE_SIZE / 2;
+			end = address + MIN_LRU_BATCH * PAGE_SIZE / 2;
+		}
+	}
+	pte -= (address - start) / PAGE_SIZE;
+
+	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
+		unsigned long pfn = get_pte_pfn(k, pte[i], mm, nid);	/* with !pte_young(): continue */
+		struct folio *folio;
+
+		if (pfn == -1UL)
+			continue;
+		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
+		if (!folio)
+			continue;
+		ptep_test_and_clear_young(k, mm, addr, pte + i);
+		young++;
+		if (pte_dirty(pte[i]) && !folio_test_dirty(folio) &&
+		    !(folio_test_anon(folio) && folio_test_swapbacked(folio) && !folio_test_swapcache(folio)))
+			folio_mark_dirty(folio);
+		if (folio_lru_gen(folio) < 0)
+			folio_set(folio, PG_referenced);
+		else if (folio_lru_gen(folio) != gen)
+			bitmap |= 1ULL << i;
+	}
+
+	/* feedback from rmap walkers to page table walkers */
+	if (suitable_to_scan(i, young)) {
+		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, address);	/* pvmw->pmd */
+
+		trace_lru_gen_look_around(k, lruvec, mm, address, pmd_item, max_seq);
+		update_bloom_filter(&lruvec->mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
+	}
+
+	if (!walk && __builtin_popcountll(bitmap) < PAGEVEC_SIZE) {
+		for (; bitmap; bitmap &= bitmap - 1) {
+			uint32_t pfn = (uint32_t)pte_pfn(pte[__builtin_ctzll(bitmap)]);
+
+			folio_activate(k, pfn);
+			k->node_stats[nid].promoted++;	/* model */
+			k->node_stats[nid].lookaround_promoted++;
+		}
+		return;
+	}
+	for (; bitmap; bitmap &= bitmap - 1) {
+		struct folio *folio = pfn_folio(&k->mem, pte_pfn(pte[__builtin_ctzll(bitmap)]));
+		int old_gen;
+
+		if (folio->memcg != memcg)
+			continue;
+		old_gen = folio_update_gen_6x(folio, gen);
+		if (old_gen < 0 || old_gen == gen)
+			continue;
+		trace_folio_update_gen(k, folio, old_gen, gen);
+		k->node_stats[nid].promoted++;	/* model */
+		k->node_stats[nid].lookaround_promoted++;
+		if (walk)
+			update_batch_size(walk, folio, old_gen, gen);
+		else
+			lru_gen_update_size(lruvec, folio, old_gen, gen);
+	}
+}
+
 /*
  * mm/vmscan.c: lru_gen_look_around() for the young PTE of the folio at
  * target_pfn, which the caller isolated, mapped at address in vma.
@@ -95,6 +188,21 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			 !walk || walk->swappiness);
 
 	VM_WARN_ON_ONCE(folio_test(folio, PG_lru));
+
+	/*
+	 * 6.1's folio_referenced_one() looks around a young PTE before it
+	 * clears it, and skips look-around in sequential or random-read VMAs;
+	 * the mapping counts once either way (the seam returns one bool).
+	 */
+	if (k->cfg.kernel == AW_KERNEL_6_1) {
+		bool seen = pte && pte_young(*pte) && !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ));
+
+		if (seen)
+			look_around_61(k, walk, mm, vma, address, pte, folio, can_swap);
+		if (pte && ptep_test_and_clear_young(k, mm, addr, pte) && !(vma->vm_flags & VM_SEQ_READ))
+			seen = true;
+		return seen;
+	}
 
 	if (!pte || !ptep_test_and_clear_young(k, mm, addr, pte))	/* _notify() */
 		return false;
@@ -731,7 +839,7 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
  * anon down to two generations stops the scan there even while file has
  * more (found by kernel text in lockstep, docs/validation.md).
  */
-static bool evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness)
+bool aw_evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness)
 {
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
@@ -748,7 +856,7 @@ static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct
 
 	scanned = isolate_folios(k, nr_to_scan, lruvec, swappiness, &type, list, &nr);
 	scanned += try_to_inc_min_seq(lruvec, swappiness);
-	if (evict_cutoff(k, lruvec, swappiness))
+	if (aw_evict_cutoff(k, lruvec, swappiness))
 		scanned = 0;
 	if (!nr)
 		return scanned;

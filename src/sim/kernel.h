@@ -240,6 +240,8 @@ int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *l
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);
+/* evict_folios()' "no progress" cutoff for the profile */
+bool aw_evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness);
 unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, unsigned long *pfns, int *nr,
 				 bool memcg_reclaim);
 bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,

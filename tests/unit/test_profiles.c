@@ -495,6 +495,111 @@ static void test_inc_min_seq_forms(void)
 	}
 }
 
+/*
+ * evict_folios()' cutoff.  max_seq 5, min_seq {anon 4, file 2}.
+ * 6.1/6.12: get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS: swappiness 60
+ * asks anon: 5 - 4 + 1 = 2 -> stop; swappiness 0 asks file: 4 -> go on.
+ * Mainline: evictable_min_seq() + 2 > max_seq: with 60 the older of the
+ * two, file's 2: 4 > 5 no; with 0 file's 2 again: no.
+ */
+static void test_evict_cutoff(void)
+{
+	for (int p = 0; p < 3; p++) {
+		enum aw_kernel_profile profile = p == 0 ? AW_KERNEL_MAINLINE : p == 1 ? AW_KERNEL_6_12 : AW_KERNEL_6_1;
+		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		struct lruvec *lruvec;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		lruvec = &k->lruvecs[0];
+		lruvec->lrugen.max_seq = 5;
+		lruvec->lrugen.min_seq[LRU_GEN_ANON] = 4;
+		lruvec->lrugen.min_seq[LRU_GEN_FILE] = 2;
+		CHECK_EQ(aw_evict_cutoff(k, lruvec, 60), p != 0);
+		CHECK_EQ(aw_evict_cutoff(k, lruvec, 0), false);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * get_pfn_folio() on a folio isolated from its list (PG_lru clear, no
+ * generation): mainline declines it (folio_lru_gen() < 0); 6.1 and 6.12
+ * have no such test and hand it to look-around, which marks it
+ * PG_referenced.
+ */
+static void test_get_pfn_folio_isolated(void)
+{
+	for (int p = 0; p < 3; p++) {
+		enum aw_kernel_profile profile = p == 0 ? AW_KERNEL_MAINLINE : p == 1 ? AW_KERNEL_6_12 : AW_KERNEL_6_1;
+		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		struct folio *folio;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 1);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (!pte || !pte_present(*pte)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		folio = pfn_folio(&k->mem, pte_pfn(*pte));
+		CHECK(get_pfn_folio(k, pte_pfn(*pte), 0, 0, true) == folio);
+		folio_clear(folio, PG_lru);			/* isolate_folio() */
+		lru_gen_del_folio(&k->lruvecs[0], folio, true);
+		CHECK_EQ(folio_lru_gen(folio), -1);
+		CHECK(get_pfn_folio(k, pte_pfn(*pte), 0, 0, true) == (p ? folio : NULL));
+		folio_set(folio, PG_lru);
+		lru_gen_add_folio(&k->lruvecs[0], folio, false);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * 6.1's folio_referenced_one() looks around a young PTE before clearing
+ * it: the isolated target is in the window, young, with no generation, so
+ * it gets PG_referenced (and its PTE is cleared inside).  6.12 clears the
+ * target's PTE first, so the window skips it: no PG_referenced.  Both
+ * count the mapping as referenced.  One page: the window is the page
+ * itself (6.12 returns at end - start == PAGE_SIZE).
+ */
+static void test_look_around_target_61(void)
+{
+	for (int p = 0; p < 2; p++) {
+		struct aw_kernel *k = profile_kernel(p ? AW_KERNEL_6_1 : AW_KERNEL_6_12, 1ULL << 30, 1);
+		struct aw_task *t;
+		struct mm_struct *mm;
+		struct folio *folio;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 1);
+		t = aw_task_get(k, 1);
+		mm = t ? aw_mm(k, t->mm) : NULL;
+		pte = pte_at(k, BASE);
+		CHECK(mm && pte && pte_young(*pte));
+		if (!mm || !pte || !pte_young(*pte)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		folio = pfn_folio(&k->mem, pte_pfn(*pte));
+		folio_clear(folio, PG_lru);
+		lru_gen_del_folio(&k->lruvecs[0], folio, true);
+		folio_clear(folio, PG_referenced);
+		CHECK(k->mglru->lru_gen_look_around(k, NULL, mm, find_vma(mm, BASE), BASE, folio->pfn));
+		CHECK(!pte_young(*pte));
+		CHECK_EQ(folio_test(folio, PG_referenced), p == 1);
+		folio_set(folio, PG_lru);
+		lru_gen_add_folio(&k->lruvecs[0], folio, false);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -506,5 +611,8 @@ int main(void)
 	RUN(test_should_skip_mm);
 	RUN(test_add_folio_placement);
 	RUN(test_inc_min_seq_forms);
+	RUN(test_evict_cutoff);
+	RUN(test_get_pfn_folio_isolated);
+	RUN(test_look_around_target_61);
 	return aw_test_report("test_profiles");
 }
