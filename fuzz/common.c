@@ -68,16 +68,25 @@ void aw_fuzz_check_findings(struct aw_lockstep *ls)
 void aw_fuzz_run(const uint8_t *data, size_t size, enum aw_fuzz_target target,
 		 const char *const variants[2], const char *name)
 {
+	struct aw_lockstep_opts o = { .variants = variants, .nr_variants = 2 };
+
+	aw_fuzz_run_opts(data, size, target, &o, name);
+}
+
+void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target target,
+		      const struct aw_lockstep_opts *opts, const char *name)
+{
 	struct aw_scenario sc;
 	struct aw_lockstep ls;
 	const char *thr = getenv("AGEWALK_DIFF_THRESHOLD");
-	struct aw_lockstep_opts o = {
-		.variants = variants, .nr_variants = 2, .bugs = aw_fuzz_bugs_from_env(),
-		.oracles = true, .findings_only = true, .diff_threshold = thr ? atol(thr) : 0,
-		/* a broken model invariant is a crash the fuzzer keeps, like a finding */
-		.warn_abort = true,
-	};
+	struct aw_lockstep_opts o = *opts;
 
+	o.bugs = aw_fuzz_bugs_from_env();
+	o.oracles = true;
+	o.findings_only = true;
+	o.diff_threshold = thr ? atol(thr) : 0;
+	/* a broken model invariant is a crash the fuzzer keeps, like a finding */
+	o.warn_abort = true;
 	if (aw_fuzz_decode_target(data, size, &sc, target)) {
 		aw_scenario_free(&sc);
 		return;

@@ -26,5 +26,8 @@ void aw_fuzz_check_findings(struct aw_lockstep *ls);
  */
 void aw_fuzz_run(const uint8_t *data, size_t size, enum aw_fuzz_target target,
 		 const char *const variants[2], const char *name);
+/* The same with the caller's variants, profile and variant lookup (kernel text) */
+void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target target,
+		      const struct aw_lockstep_opts *opts, const char *name);
 
 #endif /* AW_FUZZ_COMMON_H */

@@ -11,7 +11,6 @@
  * decisions and the unmap), and the pass figures (aging.c), which here
  * come from the text's own counters.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +24,15 @@ struct aw_kbind {
 	struct aw_kernel *k;
 	int stat_of[AW_KTEXT_MAX_STATS];	/* the text's stat i -> the model's, -1 none */
 	bool memcg_reclaim;			/* the eviction in progress is memcg reclaim */
+	unsigned long warnings;			/* the text's WARN_ON_ONCE() hits passed on */
 	unsigned long calls;			/* aging passes and evictions the text ran */
 	unsigned long checked;			/* ... when the agreement was last checked */
+	/* split aging in progress, by lruvec index: its pass and the counters at its start */
+	struct kb_split {
+		int pass_idx;
+		unsigned long walks;
+		unsigned long before[AW_KTEXT_MAX_STATS];
+	} split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
 
 _Static_assert(sizeof(struct aw_ktext_lrugen) == sizeof(struct lru_gen_folio),
@@ -150,6 +156,21 @@ static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int ne
 
 /* -- the seam ------------------------------------------------------------ */
 
+/*
+ * A WARN of the kernel's own is a finding like the model's VM_WARN_ON()s:
+ * it goes to the kernel's warn record (abort under the fuzzer).
+ */
+static void kb_warnings(struct aw_kbind *kb)
+{
+	const char *last = NULL;
+	unsigned long n = kb->ops->warnings(kb->kt, &last);
+
+	if (n != kb->warnings) {
+		kb->warnings = n;
+		aw_warn_always(&kb->k->warn, last ? last : "kernel text", kb->ops->name, 0);
+	}
+}
+
 /* The pass figures from the text's own counters: what this pass added. */
 static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
 			 unsigned long walks)
@@ -210,6 +231,7 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 	walks = kb->ops->walks(kb->kt);
 	ok = kb->ops->bound_age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
 	kb->calls++;
+	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	if (idx >= 0) {
 		pass_figures(kb, lruvec, idx, before, kb->ops->walks(kb->kt) - walks);
@@ -218,17 +240,50 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 	return ok;
 }
 
-/* Split aging is the model's way of interleaving; kernel text has one pass per call. */
-static int kb_age_split(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan)
+/*
+ * Split aging: the text's own try_to_inc_max_seq() loop, one mm per step
+ * (ktext_bind.h), recorded as one pass like the model's aw_age_begin().
+ */
+static int kb_age_begin(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan)
 {
-	snprintf(k->err, sizeof(k->err), "kernel text ages in one call: split aging (age_begin/step/end) "
-		 "is the model's");
-	return -EOPNOTSUPP;
+	struct aw_kbind *kb = kb_of(k);
+	struct kb_split *sp = &kb->split[lruvec->index];
+	int ret = kb->ops->bound_age_begin(kb->kt, lruvec->memcg, lruvec->nid, swappiness, force_scan);
+
+	if (ret <= 0)
+		return ret;
+	sp->pass_idx = aw_pass_begin(k, lruvec, force_scan, lruvec->lrugen.max_seq);
+	sp->walks = kb->ops->walks(kb->kt);
+	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, sp->before);
+	return 0;
 }
 
 static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
 {
-	return kb_age_split(k, lruvec, 0, false);
+	struct aw_kbind *kb = kb_of(k);
+	struct kb_split *sp = &kb->split[lruvec->index];
+	unsigned long seq = lruvec->lrugen.max_seq;
+	int ret = kb->ops->bound_age_step(kb->kt, lruvec->memcg, lruvec->nid);
+
+	if (ret < 0)
+		return ret;
+	kb->calls++;
+	kb_warnings(kb);
+	mm_state_back(kb, lruvec);
+	if (ret == 1 && sp->pass_idx >= 0) {
+		pass_figures(kb, lruvec, sp->pass_idx, sp->before, kb->ops->walks(kb->kt) - sp->walks);
+		aw_pass_end(k, lruvec, sp->pass_idx, lruvec->lrugen.max_seq == seq + 1);
+	}
+	return ret;
+}
+
+static int kb_age_end(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	int ret;
+
+	while ((ret = kb_age_step(k, lruvec)) == 0)
+		;
+	return ret < 0 ? ret : 0;
 }
 
 static bool kb_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
@@ -254,6 +309,7 @@ static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct
 				       memcg_reclaim, nr_reclaimed);
 	kb->memcg_reclaim = outer;
 	kb->calls++;
+	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	return scanned;
 }
@@ -300,9 +356,9 @@ static void kb_release(struct aw_kernel *k)
 static const struct aw_mglru_ops kb_mglru = {
 	.name = "kernel text",
 	.try_to_inc_max_seq = kb_try_to_inc_max_seq,
-	.age_begin = kb_age_split,
+	.age_begin = kb_age_begin,
 	.age_step = kb_age_step,
-	.age_end = kb_age_step,
+	.age_end = kb_age_end,
 	.lru_gen_look_around = kb_look_around,
 	.evict_folios = kb_evict_folios,
 	.lru_gen_add_mm = kb_add_mm,

@@ -248,6 +248,13 @@ struct aw_ktext_ops {
 	 * it); memcg_reclaim makes sc->target_mem_cgroup that memcg.  Returns
 	 * the scan count; reclaimed pages are added to *nr_reclaimed.
 	 */
+	/*
+	 * Split aging: try_to_inc_max_seq()'s loop one mm per step.  begin: 1
+	 * opened, 0 nothing to do, -EBUSY one is open; step: 0 walked an mm,
+	 * 1 the pass ended, -ENOENT none open.
+	 */
+	int (*bound_age_begin)(struct aw_ktext *kt, int memcg, int nid, int swappiness, bool force_scan);
+	int (*bound_age_step)(struct aw_ktext *kt, int memcg, int nid);
 	int (*bound_evict)(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
 			   bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed);
 	/*

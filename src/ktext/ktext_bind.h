@@ -362,6 +362,92 @@ static bool aw_bound_age(struct aw_ktext *kt, int memcg, int nid, unsigned long 
 	return ok;
 }
 
+/*
+ * Split aging (the model's age_begin/step/end): try_to_inc_max_seq()'s
+ * loop one mm per call, with eviction free to run in between -- what a
+ * second CPU does while a walker is between two mms.  The open walk is
+ * the task's only while it walks.  begin: 1 opened, 0 nothing to do
+ * (max_seq already retired), -EBUSY one is open; step: 0 walked an mm,
+ * 1 the pass ended, -ENOENT none open.
+ */
+static int aw_bound_age_begin(struct aw_ktext *kt, int memcg, int nid, int swappiness, bool force_scan)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	struct aw_open_walk *o;
+	struct lru_gen_mm_walk *walk;
+	unsigned long seq;
+	int ret = 0;
+
+	if (!lruvec)
+		return -EINVAL;
+	o = &kt->open[memcg * kt->nr_nodes + nid];
+	if (o->walk)
+		return -EBUSY;
+	AW_BOUND_ENTER(kt);
+	seq = lruvec->lrugen.max_seq;
+	if (seq > lruvec->mm_state.seq && (walk = calloc(1, sizeof(*walk)))) {
+		walk->lruvec = lruvec;
+		walk->force_scan = force_scan;
+#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
+		walk->seq = seq;
+		walk->can_swap = swappiness != 0;
+#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
+		walk->seq = seq;
+		walk->swappiness = swappiness;
+#else
+		walk->max_seq = seq;
+		walk->can_swap = swappiness != 0;
+#endif
+		*o = (struct aw_open_walk){ .walk = walk };
+		ret = 1;
+	} else if (seq > lruvec->mm_state.seq) {
+		ret = -ENOMEM;
+	}
+	AW_BOUND_LEAVE(kt);
+	return ret;
+}
+
+static int aw_bound_age_step(struct aw_ktext *kt, int memcg, int nid)
+{
+	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
+	struct aw_open_walk *o = lruvec ? &kt->open[memcg * kt->nr_nodes + nid] : NULL;
+	struct lru_gen_mm_walk *saved, *walk = o ? o->walk : NULL;
+	bool last;
+
+	if (!walk)
+		return -ENOENT;
+	AW_BOUND_ENTER(kt);
+	saved = current->reclaim_state->mm_walk;
+	current->reclaim_state->mm_walk = walk;
+#if AW_KTEXT_FORM_try_to_inc_max_seq == 3
+	last = iterate_mm_list(lruvec, walk, &o->mm);
+	if (o->mm)
+		walk_mm(lruvec, o->mm, walk);
+#else
+	last = iterate_mm_list(walk, &o->mm);
+	if (o->mm)
+		walk_mm(o->mm, walk);
+#endif
+	current->reclaim_state->mm_walk = saved;
+	if (!o->mm) {
+		/* try_to_inc_max_seq()'s done: the walker that finished the iteration moves max_seq */
+#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
+		if (last)
+			WARN_ON_ONCE(!inc_max_seq(lruvec, walk->seq, walk->can_swap, walk->force_scan));
+#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
+		if (last)
+			WARN_ON_ONCE(!inc_max_seq(lruvec, walk->seq, walk->swappiness));
+#else
+		if (last)
+			inc_max_seq(lruvec, walk->can_swap, walk->force_scan);
+#endif
+		free(walk);
+		o->walk = NULL;
+	}
+	AW_BOUND_LEAVE(kt);
+	return o->walk ? 0 : 1;
+}
+
 static int aw_bound_evict(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
 			  bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed)
 {

@@ -87,6 +87,8 @@ static void aw_destroy(struct aw_ktext *kt)
 	free(kt->mms);
 	free(kt->aw_vmas);
 	free(kt->aw_pfns);
+	for (int i = 0; i < AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES; i++)
+		free(kt->open[i].walk);
 	for (int m = 0; m < kt->nr_memcgs; m++) {
 		for (int n = 0; n < kt->nr_nodes && kt->memcg[m]; n++) {
 			struct lruvec *lruvec = aw_lruvec(kt, m, n);

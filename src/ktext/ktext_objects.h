@@ -229,6 +229,11 @@ struct aw_ktext {
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
 	int aw_cap_vmas;
 	unsigned long walks;		/* walk_page_range() calls */
+	/* split aging: the open iteration of each lruvec [memcg * nr_nodes + nid] */
+	struct aw_open_walk {
+		struct lru_gen_mm_walk *walk;
+		struct mm_struct *mm;	/* try_to_inc_max_seq()'s mm between two turns */
+	} open[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
 
 /* The machine the text is running on (set by the glue around each call). */

@@ -303,20 +303,6 @@ static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lr
 	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
 }
 
-/*
- * Split aging: an iteration already open (begin) or none to continue
- * (step, end) is ignored and counted; a variant that cannot split a pass
- * at all (kernel text, -EOPNOTSUPP with k->err) refuses the event.
- */
-static int split_aging_result(struct aw_kernel *k, int ret)
-{
-	if (ret == -EOPNOTSUPP)
-		return -1;
-	if (ret < 0)
-		k->ignored_events++;
-	return 0;
-}
-
 static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
@@ -342,11 +328,17 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 		k->mglru->try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
 		return 0;
 	case AW_EV_AGE_BEGIN:
-		return split_aging_result(k, k->mglru->age_begin(k, lruvec, swp, force));
+		if (k->mglru->age_begin(k, lruvec, swp, force) == -EBUSY)
+			k->ignored_events++;
+		return 0;
 	case AW_EV_AGE_STEP:
-		return split_aging_result(k, k->mglru->age_step(k, lruvec));
+		if (k->mglru->age_step(k, lruvec) < 0)
+			k->ignored_events++;
+		return 0;
 	default:
-		return split_aging_result(k, k->mglru->age_end(k, lruvec));
+		if (k->mglru->age_end(k, lruvec) < 0)
+			k->ignored_events++;
+		return 0;
 	}
 }
 
