@@ -21,6 +21,7 @@
 #include "awpb.h"
 #include "commands.h"
 #include "fuzzin.h"
+#include "kbind.h"
 #include "ktext_variants.h"
 #include "lockstep.h"
 #include "options.h"
@@ -469,8 +470,14 @@ static int version(void)
 	for (int p = AW_KERNEL_NR - 1; p >= 0; p--)	/* oldest first, as the usage texts */
 		printf("%s%s", p == AW_KERNEL_NR - 1 ? " " : "|", aw_kernel_profile_names[p]);
 	printf(")\nkernel-text variants:");
-	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; *v; v++, sep = ",")
-		printf("%s %s", sep, (*v)->name);
+	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; *v; v++, sep = ",") {
+		struct aw_variant text;
+
+		/* the profile it runs and the model variant it must agree with (src/kbind) */
+		if (aw_kbind_find((*v)->name, &text))
+			printf("%s %s (%s, agrees with %s)", sep, text.name,
+			       aw_kernel_profile_name((enum aw_kernel_profile)(text.kernel - 1)), text.pair);
+	}
 	printf("%s\n", *aw_ktext_variants ? "" : " none (configure with -DAGEWALK_KERNEL_TREES)");
 	return 0;
 }
