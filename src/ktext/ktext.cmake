@@ -128,3 +128,6 @@ const char aw_ktext_variant_names[] = \"${aw_names}\";
 ")
 add_library(agewalk_ktext STATIC ${aw_objects} ${aw_registry} ${AW_KTEXT_DIR}/ktext_find.c)
 target_include_directories(agewalk_ktext PUBLIC ${AW_KTEXT_DIR})
+# split aging runs the text's try_to_inc_max_seq() on a walker thread (ktext_bind.h)
+find_package(Threads REQUIRED)
+target_link_libraries(agewalk_ktext PUBLIC Threads::Threads)

@@ -363,89 +363,181 @@ static bool aw_bound_age(struct aw_ktext *kt, int memcg, int nid, unsigned long 
 }
 
 /*
- * Split aging (the model's age_begin/step/end): try_to_inc_max_seq()'s
- * loop one mm per call, with eviction free to run in between -- what a
- * second CPU does while a walker is between two mms.  The open walk is
- * the task's only while it walks.  begin: 1 opened, 0 nothing to do
- * (max_seq already retired), -EBUSY one is open; step: 0 walked an mm,
- * 1 the pass ended, -ENOENT none open.
+ * Split aging (the model's age_begin/step/end): the text's own
+ * try_to_inc_max_seq(), on a walker thread of its own, stopped before each
+ * iterate_mm_list() after the first -- where a walker sits between two mms
+ * while other CPUs evict.  Only one side runs at a time (the turn), so the
+ * run stays deterministic; the walker runs inside the host's step calls,
+ * with the generations lent.  The task's walk (current's reclaim_state) is
+ * the walker's while it runs and the host's otherwise.
  */
+struct aw_split {
+	struct aw_ktext *kt;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int turn;			/* 0 the host's, 1 the walker's */
+	bool started, done, abort;
+	int iterations;			/* iterate_mm_list() calls so far */
+	struct lruvec *lruvec;
+	unsigned long seq;
+	int swappiness;
+	bool force_scan;
+	struct lru_gen_mm_walk *other_walk;	/* the side not running: its walk */
+};
+
+static __thread struct aw_split *aw_split_cur;	/* set on the walker thread */
+
+static void aw_split_wait(struct aw_split *s, int who)
+{
+	pthread_mutex_lock(&s->lock);
+	while (s->turn != who)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void aw_split_give(struct aw_split *s, int who)
+{
+	pthread_mutex_lock(&s->lock);
+	s->turn = who;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Hand the turn over and take it back, trading the task's walk with the other side. */
+static void aw_split_switch(struct aw_split *s, int to)
+{
+	struct lru_gen_mm_walk *mine = current->reclaim_state->mm_walk;
+
+	current->reclaim_state->mm_walk = s->other_walk;
+	aw_split_give(s, to);
+	aw_split_wait(s, !to);
+	s->other_walk = current->reclaim_state->mm_walk;
+	current->reclaim_state->mm_walk = mine;
+}
+
+static void aw_split_yield(void)
+{
+	struct aw_split *s = aw_split_cur;
+
+	if (!s || s->iterations++ == 0)
+		return;
+	aw_split_switch(s, 0);
+	if (s->abort) {
+		/* the kernel goes away mid-pass: the walker ends here, its walk freed */
+		clear_mm_walk();
+		aw_split_give(s, 0);
+		pthread_exit(NULL);
+	}
+}
+
+static void *aw_split_main(void *arg)
+{
+	struct aw_split *s = arg;
+
+	aw_ktext_cur = s->kt;
+	aw_split_cur = s;
+	aw_split_wait(s, 1);
+	s->other_walk = current->reclaim_state->mm_walk;
+	current->reclaim_state->mm_walk = NULL;	/* try_to_inc_max_seq() sets its own */
+#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
+	try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness != 0, s->force_scan);
+#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
+	try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness, s->force_scan);
+#else
+	{
+		struct scan_control sc = { .may_writepage = true, .may_unmap = true, .may_swap = true,
+					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL };
+
+		try_to_inc_max_seq(s->lruvec, s->seq, &sc, s->swappiness != 0, s->force_scan);
+	}
+#endif
+	clear_mm_walk();
+	current->reclaim_state->mm_walk = s->other_walk;
+	s->done = true;
+	aw_split_give(s, 0);
+	return NULL;
+}
+
+static void aw_split_free(struct aw_ktext *kt, int i)
+{
+	struct aw_split *s = kt->split[i];
+
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+	kt->split[i] = NULL;
+}
+
+/* A kernel destroyed mid-pass: the walker, if it started, leaves at its next stop. */
+static void aw_split_abort(struct aw_ktext *kt, int i)
+{
+	struct aw_split *s = kt->split[i];
+
+	if (!s)
+		return;
+	if (s->started && !s->done) {
+		s->abort = true;
+		aw_split_give(s, 1);
+		aw_split_wait(s, 0);
+	}
+	aw_split_free(kt, i);
+}
+
+/* begin: 1 opened, 0 nothing to do (max_seq already retired), -EBUSY one is open */
 static int aw_bound_age_begin(struct aw_ktext *kt, int memcg, int nid, int swappiness, bool force_scan)
 {
 	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
-	struct aw_open_walk *o;
-	struct lru_gen_mm_walk *walk;
-	unsigned long seq;
-	int ret = 0;
+	int i = memcg * kt->nr_nodes + nid, ret = 0;
+	struct aw_split *s;
 
 	if (!lruvec)
 		return -EINVAL;
-	o = &kt->open[memcg * kt->nr_nodes + nid];
-	if (o->walk)
+	if (kt->split[i])
 		return -EBUSY;
 	AW_BOUND_ENTER(kt);
-	seq = lruvec->lrugen.max_seq;
-	if (seq > lruvec->mm_state.seq && (walk = calloc(1, sizeof(*walk)))) {
-		walk->lruvec = lruvec;
-		walk->force_scan = force_scan;
-#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
-		walk->seq = seq;
-		walk->can_swap = swappiness != 0;
-#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
-		walk->seq = seq;
-		walk->swappiness = swappiness;
-#else
-		walk->max_seq = seq;
-		walk->can_swap = swappiness != 0;
-#endif
-		*o = (struct aw_open_walk){ .walk = walk };
-		ret = 1;
-	} else if (seq > lruvec->mm_state.seq) {
+	if (lruvec->lrugen.max_seq <= lruvec->mm_state.seq) {
+		ret = 0;	/* try_to_inc_max_seq()'s first test */
+	} else if (!(s = calloc(1, sizeof(*s)))) {
 		ret = -ENOMEM;
+	} else {
+		*s = (struct aw_split){ .kt = kt, .lruvec = lruvec, .seq = lruvec->lrugen.max_seq,
+					.swappiness = swappiness, .force_scan = force_scan };
+		pthread_mutex_init(&s->lock, NULL);
+		pthread_cond_init(&s->cond, NULL);
+		kt->split[i] = s;
+		ret = 1;
 	}
 	AW_BOUND_LEAVE(kt);
 	return ret;
 }
 
+/* step: 0 walked an mm, 1 the pass ended, -ENOENT none open */
 static int aw_bound_age_step(struct aw_ktext *kt, int memcg, int nid)
 {
-	struct lruvec *lruvec = aw_lruvec(kt, memcg, nid);
-	struct aw_open_walk *o = lruvec ? &kt->open[memcg * kt->nr_nodes + nid] : NULL;
-	struct lru_gen_mm_walk *saved, *walk = o ? o->walk : NULL;
-	bool last;
+	int i = memcg * kt->nr_nodes + nid;
+	struct aw_split *s = aw_lruvec(kt, memcg, nid) ? kt->split[i] : NULL;
+	bool done;
 
-	if (!walk)
+	if (!s)
 		return -ENOENT;
 	AW_BOUND_ENTER(kt);
-	saved = current->reclaim_state->mm_walk;
-	current->reclaim_state->mm_walk = walk;
-#if AW_KTEXT_FORM_try_to_inc_max_seq == 3
-	last = iterate_mm_list(lruvec, walk, &o->mm);
-	if (o->mm)
-		walk_mm(lruvec, o->mm, walk);
-#else
-	last = iterate_mm_list(walk, &o->mm);
-	if (o->mm)
-		walk_mm(o->mm, walk);
-#endif
-	current->reclaim_state->mm_walk = saved;
-	if (!o->mm) {
-		/* try_to_inc_max_seq()'s done: the walker that finished the iteration moves max_seq */
-#if AW_KTEXT_FORM_try_to_inc_max_seq == 1
-		if (last)
-			WARN_ON_ONCE(!inc_max_seq(lruvec, walk->seq, walk->can_swap, walk->force_scan));
-#elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
-		if (last)
-			WARN_ON_ONCE(!inc_max_seq(lruvec, walk->seq, walk->swappiness));
-#else
-		if (last)
-			inc_max_seq(lruvec, walk->can_swap, walk->force_scan);
-#endif
-		free(walk);
-		o->walk = NULL;
+	if (!s->started) {
+		if (pthread_create(&s->thread, NULL, aw_split_main, s)) {
+			WARN_ON_ONCE(1);
+			AW_BOUND_LEAVE(kt);
+			return -ENOMEM;
+		}
+		s->started = true;
 	}
+	aw_split_switch(s, 1);
+	done = s->done;
+	if (done)
+		aw_split_free(kt, i);
 	AW_BOUND_LEAVE(kt);
-	return o->walk ? 0 : 1;
+	return done;
 }
 
 static int aw_bound_evict(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,

@@ -66,6 +66,8 @@ static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid)
 	return &kt->memcg[memcg]->nodeinfo[nid]->lruvec;
 }
 
+static void aw_split_abort(struct aw_ktext *kt, int i);
+
 static void aw_mm_put(struct mm_struct *mm)
 {
 	if (!mm)
@@ -88,7 +90,7 @@ static void aw_destroy(struct aw_ktext *kt)
 	free(kt->aw_vmas);
 	free(kt->aw_pfns);
 	for (int i = 0; i < AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES; i++)
-		free(kt->open[i].walk);
+		aw_split_abort(kt, i);
 	for (int m = 0; m < kt->nr_memcgs; m++) {
 		for (int n = 0; n < kt->nr_nodes && kt->memcg[m]; n++) {
 			struct lruvec *lruvec = aw_lruvec(kt, m, n);

@@ -229,12 +229,16 @@ struct aw_ktext {
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
 	int aw_cap_vmas;
 	unsigned long walks;		/* walk_page_range() calls */
-	/* split aging: the open iteration of each lruvec [memcg * nr_nodes + nid] */
-	struct aw_open_walk {
-		struct lru_gen_mm_walk *walk;
-		struct mm_struct *mm;	/* try_to_inc_max_seq()'s mm between two turns */
-	} open[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
+	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.h) */
+	struct aw_split *split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
+
+/*
+ * ktext_bind.h: try_to_inc_max_seq() of a split pass runs on a walker of
+ * its own and stops before each iterate_mm_list() after the first
+ * (tools/ktext-extract routes the calls through this); a no-op elsewhere.
+ */
+static void aw_split_yield(void);
 
 /* The machine the text is running on (set by the glue around each call). */
 static __thread struct aw_ktext *aw_ktext_cur;

@@ -14,6 +14,7 @@
 #define AW_KTEXT_PRELUDE_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
