@@ -679,6 +679,19 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	int tier = folio_lru_tier(k, folio);
 	bool lazily_promoted = folio_lazily_promoted(k, folio);
 
+	/*
+	 * 6.1: dirty lazyfree -- MADV_FREE'd, then written again -- goes back to
+	 * the anon list, at the tail (lruvec_add_folio_tail()), before anything
+	 * else is asked (found by kernel text in lockstep, docs/validation.md).
+	 */
+	if (k->cfg.kernel == AW_KERNEL_6_1 && type == LRU_GEN_FILE && folio_test(folio, PG_anon) &&
+	    folio_test(folio, PG_dirty)) {
+		lru_gen_del_folio(lruvec, folio, true);
+		folio_set(folio, PG_swapbacked);
+		lru_gen_add_folio(lruvec, folio, true);
+		return true;
+	}
+
 	/* promoted: the walker moved its flag generation */
 	if (gen != lru_gen_from_seq(lrugen->min_seq[type])) {
 		list_move(&folio->lru, &lrugen->folios[gen][type]);
@@ -704,8 +717,13 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 		return true;
 	}
 
-	/* waiting for writeback: dirty page cache (never with the model's files) */
-	if (type == LRU_GEN_FILE && folio_test(folio, PG_dirty) && !folio_test(folio, PG_anon)) {
+	/*
+	 * waiting for writeback: dirty page cache (never with the model's
+	 * files).  6.12 has no such test here: evict_folios() handles folios
+	 * under writeback after shrink_folio_list().
+	 */
+	if (k->cfg.kernel != AW_KERNEL_6_12 && type == LRU_GEN_FILE && folio_test(folio, PG_dirty) &&
+	    !folio_test(folio, PG_anon)) {
 		gen = folio_inc_gen(k, lruvec, folio, true);
 		list_move(&folio->lru, &lrugen->folios[gen][type]);
 		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */
