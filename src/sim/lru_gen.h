@@ -80,6 +80,7 @@ struct lru_gen_mm_state {
 	struct list_head *tail;		/* where the last iteration ended before */
 	aw_bloom_t filters[BLOOM_FILTER_LEVELS][NR_BLOOM_FILTERS];
 	unsigned long stats[NR_MM_STATS];	/* NR_HIST_GENS == 1: cumulative */
+	int nr_walkers;			/* 6.1: walkers in the current iteration */
 };
 
 struct aw_kernel;

@@ -59,6 +59,27 @@ void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 	list_add_tail(&mm->lru_gen.list, &mm_list->fifo);
 }
 
+/*
+ * 6.1's lru_gen_del_mm(): its head is where the iteration continues
+ * (inclusive), so it steps forward past the mm, and a step onto the list
+ * head ends the iteration.
+ */
+static void del_mm_61(struct lru_gen_mm_list *mm_list, struct lru_gen_mm_state *mm_state, struct mm_struct *mm)
+{
+	/* where the last iteration ended (exclusive) */
+	if (mm_state->tail == &mm->lru_gen.list)
+		mm_state->tail = mm_state->tail->next;
+
+	/* where the current iteration continues (inclusive) */
+	if (mm_state->head != &mm->lru_gen.list)
+		return;
+
+	mm_state->head = mm_state->head->next;
+	/* the deletion ends the current iteration */
+	if (mm_state->head == &mm_list->fifo)
+		WRITE_ONCE(mm_state->seq, mm_state->seq + 1);
+}
+
 /* mm/vmscan.c: lru_gen_del_mm() */
 void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
@@ -73,6 +94,11 @@ void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 	for_each_node(nid) {
 		struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
 		struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
+
+		if (k->cfg.kernel == AW_KERNEL_6_1) {
+			del_mm_61(get_mm_list(k, memcg), mm_state, mm);
+			continue;
+		}
 
 		/* where the current iteration continues after */
 		if (mm_state->head == &mm->lru_gen.list)
@@ -153,16 +179,11 @@ static bool should_skip_small_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 /*
  * mm/vmscan.c: get_next_mm() (the current form of should_skip_mm(); 6.1's
  * size test in should_skip_small_mm()), with the RFC's empty_map skip
- * after the kernel's tests; each outcome is a fact.
+ * after the kernel's tests; each outcome is a fact.  NULL: skip mm.
  */
-static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
+static struct mm_struct *take_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
 {
-	int key;
-	struct mm_struct *mm;
-	struct lru_gen_mm_state *mm_state = get_mm_state(walk->lruvec);
-
-	mm = list_entry(mm_state->head, struct mm_struct, lru_gen.list);
-	key = walk->lruvec->nid % BITS_PER_TYPE(mm->lru_gen.bitmap);
+	int key = walk->lruvec->nid % BITS_PER_TYPE(mm->lru_gen.bitmap);
 
 	if (!walk->force_scan && !test_bit(key, &mm->lru_gen.bitmap)) {
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_BITMAP);
@@ -186,6 +207,13 @@ static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
 	}
 	trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_TAKEN);
 	return mm;
+}
+
+static struct mm_struct *get_next_mm(struct lru_gen_mm_walk *walk)
+{
+	struct lru_gen_mm_state *mm_state = get_mm_state(walk->lruvec);
+
+	return take_mm(walk, list_entry(mm_state->head, struct mm_struct, lru_gen.list));
 }
 
 /*
@@ -213,6 +241,86 @@ static void reset_mm_stats(struct lru_gen_mm_walk *walk, bool last)
 	(void)last;	/* with NR_HIST_GENS > 1: clear the next generation's */
 }
 
+static void reset_first(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct lru_gen_mm_state *mm_state)
+{
+	trace_lru_gen_iterate_first(k, walk);
+	reset_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1);
+	if (k->features & AW_FEAT_PUD_FILTER)
+		reset_bloom_filter(mm_state, BLOOM_FILTER_PUD,
+				   AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
+}
+
+/*
+ * 6.1 mm/vmscan.c: iterate_mm_list().  Walkers of one iteration are
+ * counted (nr_walkers); the first starts it at the list's first mm, head
+ * is where it continues (inclusive) and moves past each mm taken, and
+ * only the last walker to leave finishes the iteration ("last"), even if
+ * another reached the list's end first.
+ */
+static bool iterate_mm_list_61(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
+{
+	bool first = false;
+	bool last = true;
+	struct mm_struct *mm = NULL;
+	struct lruvec *lruvec = walk->lruvec;
+	struct aw_kernel *k = walk->k;
+	struct lru_gen_mm_list *mm_list = get_mm_list(k, lruvec->memcg);
+	struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
+
+	VM_WARN_ON_ONCE(mm_state->seq + 1 < walk->seq);
+	VM_WARN_ON_ONCE(*iter && mm_state->seq > walk->seq);
+	VM_WARN_ON_ONCE(*iter && !mm_state->nr_walkers);
+
+	if (walk->seq <= mm_state->seq) {
+		if (!*iter)
+			last = false;
+		goto done;
+	}
+
+	if (!mm_state->nr_walkers) {
+		VM_WARN_ON_ONCE(mm_state->head && mm_state->head != &mm_list->fifo);
+
+		mm_state->head = mm_list->fifo.next;
+		first = true;
+	}
+
+	while (!mm && mm_state->head != &mm_list->fifo) {
+		mm = list_entry(mm_state->head, struct mm_struct, lru_gen.list);
+
+		mm_state->head = mm_state->head->next;
+
+		/* force scan for those added after the last iteration */
+		if (!mm_state->tail || mm_state->tail == &mm->lru_gen.list) {
+			mm_state->tail = mm_state->head;
+			walk->force_scan = true;
+		}
+
+		/* should_skip_mm(): the node bit, the size test, mmget_not_zero() */
+		mm = take_mm(walk, mm);
+	}
+
+	if (mm_state->head == &mm_list->fifo)
+		WRITE_ONCE(mm_state->seq, mm_state->seq + 1);
+done:
+	if (*iter && !mm)
+		mm_state->nr_walkers--;
+	if (!*iter && mm)
+		mm_state->nr_walkers++;
+
+	if (mm_state->nr_walkers)
+		last = false;
+
+	if (*iter || last)
+		reset_mm_stats(walk, last);
+
+	if (mm && first)
+		reset_first(k, walk, mm_state);
+
+	*iter = mm;
+
+	return last;
+}
+
 /* mm/vmscan.c: iterate_mm_list() */
 bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 {
@@ -234,6 +342,9 @@ bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 	 * 3. It ended the current iteration: it needs to reset the mm stats
 	 *    counters and tell its caller to increment max_seq.
 	 */
+	if (k->cfg.kernel == AW_KERNEL_6_1)
+		return iterate_mm_list_61(walk, iter);
+
 	VM_WARN_ON_ONCE(mm_state->seq + 1 < walk->seq);
 
 	if (walk->seq <= mm_state->seq)
@@ -263,13 +374,8 @@ done:
 	if (*iter || last)
 		reset_mm_stats(walk, last);
 
-	if (mm && first) {
-		trace_lru_gen_iterate_first(k, walk);
-		reset_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq + 1);
-		if (k->features & AW_FEAT_PUD_FILTER)
-			reset_bloom_filter(mm_state, BLOOM_FILTER_PUD,
-					   AW_BUG(k, AW_BUG_PUD_RESET_WRONG_SEQ) ? walk->seq : walk->seq + 1);
-	}
+	if (mm && first)
+		reset_first(k, walk, mm_state);
 
 	*iter = mm;
 
