@@ -349,8 +349,16 @@ static bool aw_bound_age(struct aw_ktext *kt, int memcg, int nid, unsigned long 
 	ok = try_to_inc_max_seq(lruvec, seq, swappiness, force_scan);
 #elif AW_KTEXT_FORM_try_to_inc_max_seq == 3
 	{
+		/*
+		 * priority DEF_PRIORITY: a 6.1 walker that did not finish the
+		 * iteration would otherwise sleep (priority <= DEF_PRIORITY - 2)
+		 * until the walker that does moves max_seq -- which, with the
+		 * walkers taking turns, never comes.  It returns instead, as
+		 * the model's does (docs/ktext.md).
+		 */
 		struct scan_control sc = { .may_writepage = true, .may_unmap = true, .may_swap = true,
-					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL };
+					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL,
+					   .priority = 12 };
 
 		ok = try_to_inc_max_seq(lruvec, seq, &sc, swappiness != 0, force_scan);
 	}
@@ -446,8 +454,16 @@ static void *aw_split_main(void *arg)
 	try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness, s->force_scan);
 #else
 	{
+		/*
+		 * priority DEF_PRIORITY: a 6.1 walker that did not finish the
+		 * iteration would otherwise sleep (priority <= DEF_PRIORITY - 2)
+		 * until the walker that does moves max_seq -- which, with the
+		 * walkers taking turns, never comes.  It returns instead, as
+		 * the model's does (docs/ktext.md).
+		 */
 		struct scan_control sc = { .may_writepage = true, .may_unmap = true, .may_swap = true,
-					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL };
+					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL,
+					   .priority = 12 };
 
 		try_to_inc_max_seq(s->lruvec, s->seq, &sc, s->swappiness != 0, s->force_scan);
 	}
