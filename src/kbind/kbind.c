@@ -149,9 +149,14 @@ static unsigned long host_shrink(void *ctx, int memcg, int nid, unsigned long *p
 }
 
 /* The text's flag-generation writes reach the model's tracepoint, so the oracles see them. */
-static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int new_gen)
+static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int new_gen, bool reclaim_set)
 {
-	trace_folio_update_gen((struct aw_kernel *)ctx, folio, old_gen, new_gen);
+	struct aw_kernel *k = ctx;
+
+	trace_folio_update_gen(k, folio, old_gen, new_gen);
+	/* sort_folio() rotating dirty page cache for writeback: the flusher's work (evict.c) */
+	if (reclaim_set && folio_test(folio, PG_dirty) && folio_is_file_lru(folio) && !folio_test(folio, PG_anon))
+		aw_writeback_start(k, folio);
 }
 
 /* -- the seam ------------------------------------------------------------ */

@@ -131,8 +131,12 @@ struct aw_ktext_host {
 	 * pages, and leaves the rest in pfns[] in the same order (*nr of them).
 	 */
 	unsigned long (*shrink)(void *ctx, int memcg, int nid, unsigned long *pfns, int *nr);
-	/* the text moved folio's flag generation from old_gen to new_gen (-1: none) */
-	void (*gen_written)(void *ctx, struct folio *folio, int old_gen, int new_gen);
+	/*
+	 * the text moved folio's flag generation from old_gen to new_gen (-1:
+	 * none); reclaim_set: the same write set PG_reclaim (folio_inc_gen()
+	 * for a folio waiting for writeback)
+	 */
+	void (*gen_written)(void *ctx, struct folio *folio, int old_gen, int new_gen, bool reclaim_set);
 };
 
 struct aw_ktext_ops {

@@ -288,7 +288,8 @@ static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned l
 
 	if (h && h->gen_written && ((old ^ new) & LRU_GEN_MASK))
 		h->gen_written(h->ctx, (struct folio *)p, (int)((old & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1,
-			       (int)((new & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1);
+			       (int)((new & LRU_GEN_MASK) >> LRU_GEN_PGOFF) - 1,
+			       (new & ~old) & BIT(PG_reclaim));
 }
 
 /* include/linux/page-flags.h */

@@ -670,6 +670,58 @@ unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, uns
 	return reclaimed;
 }
 
+/*
+ * Writeback of dirty page cache that sort_folio() rotated (PG_reclaim):
+ * the flusher's work, which the model completes when the eviction call
+ * that started it returns -- a machine action outside MGLRU, so a
+ * variant whose eviction scan is kernel text gets the same (its rotated
+ * folios reach aw_writeback_start() through the generation-write hook).
+ */
+void aw_writeback_start(struct aw_kernel *k, struct folio *folio)
+{
+	if (k->nr_wb == k->cap_wb) {
+		uint32_t cap = k->cap_wb ? 2 * k->cap_wb : 64;
+		uint32_t *a = realloc(k->wb_pending, cap * sizeof(*a));
+
+		if (!a) {
+			folio_clear(folio, PG_dirty);	/* no room to wait: complete now */
+			return;
+		}
+		k->wb_pending = a;
+		k->cap_wb = cap;
+	}
+	k->wb_pending[k->nr_wb++] = folio->pfn;
+}
+
+/*
+ * folio_end_writeback(): the rotated folios are clean, and PG_reclaim goes
+ * (the kernel then rotates the folio to the tail, folio_rotate_reclaimable();
+ * the model leaves it where it is, docs/model-notes.md).
+ */
+void aw_writeback_complete(struct aw_kernel *k)
+{
+	for (uint32_t i = 0; i < k->nr_wb; i++) {
+		struct folio *folio = pfn_folio(&k->mem, k->wb_pending[i]);
+
+		if (folio) {
+			folio_clear(folio, PG_dirty);
+			folio_clear(folio, PG_reclaim);
+		}
+	}
+	k->nr_wb = 0;
+}
+
+/* The variant's evict_folios() through the seam, then the writeback it started. */
+int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
+		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim)
+{
+	int scanned = k->mglru->evict_folios(k, nr_to_scan, lruvec, swappiness, walk, nr_reclaimed,
+					     memcg_reclaim);
+
+	aw_writeback_complete(k);
+	return scanned;
+}
+
 /* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
 static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, int tier_idx)
 {
@@ -726,7 +778,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	    !folio_test(folio, PG_anon)) {
 		gen = folio_inc_gen(k, lruvec, folio, true);
 		list_move(&folio->lru, &lrugen->folios[gen][type]);
-		folio_clear(folio, PG_dirty);	/* the model's writeback completes at once */
+		aw_writeback_start(k, folio);
 		return true;
 	}
 	return false;
@@ -925,7 +977,7 @@ int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long se
 		if (reclaimed >= nr_to_reclaim)
 			return 0;
 		/* mainline: evict_folios(nr_to_reclaim - sc->nr_reclaimed, ...) */
-		if (!k->mglru->evict_folios(k, nr_to_reclaim - reclaimed, lruvec, swappiness,
+		if (!aw_evict_folios(k, nr_to_reclaim - reclaimed, lruvec, swappiness,
 					    with_walk ? &walk : NULL, &reclaimed, false))
 			return 0;
 	}

@@ -141,6 +141,7 @@ void aw_kernel_destroy(struct aw_kernel *k)
 	if (k->mglru && k->mglru->release)
 		k->mglru->release(k);
 	khugepaged_destroy(k);
+	free(k->wb_pending);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
 			free(k->mms[i]->vmas);

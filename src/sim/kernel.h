@@ -175,6 +175,8 @@ struct aw_kernel {
 	char err[256];			/* why the last event failed, if it did */
 	struct aw_warn warn;		/* VM_WARN_ON*() hits (warn.h) */
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
+	uint32_t *wb_pending;		/* folios under writeback, by pfn (aw_writeback_start()) */
+	uint32_t nr_wb, cap_wb;
 };
 
 /*
@@ -240,6 +242,11 @@ int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *l
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);
+/* evict_folios() through the seam, then the page-cache writeback it started */
+int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
+		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
+void aw_writeback_start(struct aw_kernel *k, struct folio *folio);
+void aw_writeback_complete(struct aw_kernel *k);
 /* evict_folios()' "no progress" cutoff for the profile */
 bool aw_evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness);
 unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, unsigned long *pfns, int *nr,

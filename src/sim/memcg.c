@@ -61,7 +61,7 @@ static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 		if (nr_to_scan <= 0)
 			break;
 		/* mainline passes nr_to_scan down (scan_folios()' budget) */
-		delta = k->mglru->evict_folios(k, (unsigned long)nr_to_scan, lruvec, swappiness, NULL,
+		delta = aw_evict_folios(k, (unsigned long)nr_to_scan, lruvec, swappiness, NULL,
 					       nr_reclaimed, true);
 		if (!delta)
 			break;
