@@ -504,7 +504,9 @@ static void run_usage(FILE *out)
 	fputs("  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n"
 	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
-	      "            --khugepaged base), khugepaged-base, khugepaged-patched\n", out);
+	      "            --khugepaged base), khugepaged-base, khugepaged-patched;\n"
+	      "            kernel text built from trees (agewalk --version), beside\n"
+	      "            the model variant it agrees with, under its --kernel\n", out);
 }
 
 static int unknown_command(const char *name)
