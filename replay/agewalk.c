@@ -505,8 +505,8 @@ static void run_usage(FILE *out)
 	      "            unless --thp picks one); exit 1 if one fails\n"
 	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
 	      "            --khugepaged base), khugepaged-base, khugepaged-patched;\n"
-	      "            kernel text built from trees (agewalk --version), beside\n"
-	      "            the model variant it agrees with, under its --kernel\n", out);
+	      "            kernel-text variants built from trees (k6.12 ...), each\n"
+	      "            beside the model variant it agrees with, under its profile\n", out);
 }
 
 static int unknown_command(const char *name)
