@@ -220,6 +220,17 @@ static void mm_state_back(struct aw_kbind *kb, struct lruvec *lruvec)
 	}
 }
 
+/* lru_gen_del_mm() can end an iteration (6.1): every lruvec's seq back into the model's copy */
+static void kb_sync_seqs(struct aw_kbind *kb)
+{
+	for (int i = 0; i < kb->k->nr_memcgs * kb->k->nr_nodes; i++) {
+		struct lruvec *lruvec = &kb->k->lruvecs[i];
+		int head, tail;
+
+		kb->ops->mm_state(kb->kt, lruvec->memcg, lruvec->nid, &lruvec->mm_state.seq, &head, &tail);
+	}
+}
+
 static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 				  int swappiness, bool force_scan)
 {
@@ -326,12 +337,16 @@ static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 	if (kb->ops->bound_add_mm(kb->kt, (int)mm->id) < 0)
 		aw_warn_always(&k->warn, "kernel text: out of memory for an mm", __FILE__, __LINE__);
 	mm->lru_gen.memcg = mm->memcg;
+	kb_sync_seqs(kb);
+	kb->calls++;	/* the mm list changed: the agreement oracle looks */
 }
 
 static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
 	kb_of(k)->ops->bound_del_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = -1;
+	kb_sync_seqs(kb_of(k));
+	kb_of(k)->calls++;
 }
 
 /* mm_list.c's lru_gen_migrate_mm(): the model's mm takes the new memcg, the text moves its mm */
@@ -340,6 +355,8 @@ static void kb_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 	mm->memcg = memcg;
 	kb_of(k)->ops->bound_migrate_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = memcg;
+	kb_sync_seqs(kb_of(k));
+	kb_of(k)->calls++;
 }
 
 static void kb_use_mm(struct aw_kernel *k, struct mm_struct *mm)
