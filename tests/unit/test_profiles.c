@@ -495,6 +495,38 @@ static void test_inc_min_seq_forms(void)
 	}
 }
 
+/* the three profiles, mainline first */
+static const enum aw_kernel_profile all_profiles[3] = { AW_KERNEL_MAINLINE, AW_KERNEL_6_12, AW_KERNEL_6_1 };
+
+/*
+ * One anonymous page at BASE, isolated as isolate_folio() leaves it (PG_lru
+ * clear, off its list, no generation): its folio, and its PTE in *pte.
+ */
+static struct folio *isolated_page(struct aw_kernel *k, pte_t **pte)
+{
+	struct folio *folio;
+
+	anon_pages(k, 1);
+	*pte = pte_at(k, BASE);
+	CHECK(*pte && pte_young(**pte));
+	if (!*pte || !pte_young(**pte))
+		return NULL;
+	folio = pfn_folio(&k->mem, pte_pfn(**pte));
+	CHECK(get_pfn_folio(k, pte_pfn(**pte), 0, 0, true) == folio);	/* on its list: every profile */
+	folio_clear(folio, PG_lru);
+	lru_gen_del_folio(&k->lruvecs[0], folio, true);
+	CHECK_EQ(folio_lru_gen(folio), -1);
+	return folio;
+}
+
+/* ... and back on its list, as putback does, before the kernel goes */
+static void putback_page(struct aw_kernel *k, struct folio *folio)
+{
+	folio_set(folio, PG_lru);
+	lru_gen_add_folio(&k->lruvecs[0], folio, false);
+	aw_kernel_destroy(k);
+}
+
 /*
  * evict_folios()' cutoff.  max_seq 5, min_seq {anon 4, file 2}.
  * 6.1/6.12: get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS: swappiness 60
@@ -505,8 +537,7 @@ static void test_inc_min_seq_forms(void)
 static void test_evict_cutoff(void)
 {
 	for (int p = 0; p < 3; p++) {
-		enum aw_kernel_profile profile = p == 0 ? AW_KERNEL_MAINLINE : p == 1 ? AW_KERNEL_6_12 : AW_KERNEL_6_1;
-		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
 		struct lruvec *lruvec;
 
 		CHECK(k != NULL);
@@ -531,30 +562,20 @@ static void test_evict_cutoff(void)
 static void test_get_pfn_folio_isolated(void)
 {
 	for (int p = 0; p < 3; p++) {
-		enum aw_kernel_profile profile = p == 0 ? AW_KERNEL_MAINLINE : p == 1 ? AW_KERNEL_6_12 : AW_KERNEL_6_1;
-		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
 		struct folio *folio;
 		pte_t *pte;
 
 		CHECK(k != NULL);
 		if (!k)
 			continue;
-		anon_pages(k, 1);
-		pte = pte_at(k, BASE);
-		CHECK(pte && pte_present(*pte));
-		if (!pte || !pte_present(*pte)) {
+		folio = isolated_page(k, &pte);
+		if (folio)
+			CHECK(get_pfn_folio(k, pte_pfn(*pte), 0, 0, true) == (p ? folio : NULL));
+		if (folio)
+			putback_page(k, folio);
+		else
 			aw_kernel_destroy(k);
-			continue;
-		}
-		folio = pfn_folio(&k->mem, pte_pfn(*pte));
-		CHECK(get_pfn_folio(k, pte_pfn(*pte), 0, 0, true) == folio);
-		folio_clear(folio, PG_lru);			/* isolate_folio() */
-		lru_gen_del_folio(&k->lruvecs[0], folio, true);
-		CHECK_EQ(folio_lru_gen(folio), -1);
-		CHECK(get_pfn_folio(k, pte_pfn(*pte), 0, 0, true) == (p ? folio : NULL));
-		folio_set(folio, PG_lru);
-		lru_gen_add_folio(&k->lruvecs[0], folio, false);
-		aw_kernel_destroy(k);
 	}
 }
 
@@ -568,8 +589,8 @@ static void test_get_pfn_folio_isolated(void)
  */
 static void test_look_around_target_61(void)
 {
-	for (int p = 0; p < 2; p++) {
-		struct aw_kernel *k = profile_kernel(p ? AW_KERNEL_6_1 : AW_KERNEL_6_12, 1ULL << 30, 1);
+	for (int p = 1; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
 		struct aw_task *t;
 		struct mm_struct *mm;
 		struct folio *folio;
@@ -578,25 +599,19 @@ static void test_look_around_target_61(void)
 		CHECK(k != NULL);
 		if (!k)
 			continue;
-		anon_pages(k, 1);
+		folio = isolated_page(k, &pte);
 		t = aw_task_get(k, 1);
 		mm = t ? aw_mm(k, t->mm) : NULL;
-		pte = pte_at(k, BASE);
-		CHECK(mm && pte && pte_young(*pte));
-		if (!mm || !pte || !pte_young(*pte)) {
+		CHECK(mm != NULL);
+		if (!folio || !mm) {
 			aw_kernel_destroy(k);
 			continue;
 		}
-		folio = pfn_folio(&k->mem, pte_pfn(*pte));
-		folio_clear(folio, PG_lru);
-		lru_gen_del_folio(&k->lruvecs[0], folio, true);
 		folio_clear(folio, PG_referenced);
 		CHECK(k->mglru->lru_gen_look_around(k, NULL, mm, find_vma(mm, BASE), BASE, folio->pfn));
 		CHECK(!pte_young(*pte));
-		CHECK_EQ(folio_test(folio, PG_referenced), p == 1);
-		folio_set(folio, PG_lru);
-		lru_gen_add_folio(&k->lruvecs[0], folio, false);
-		aw_kernel_destroy(k);
+		CHECK_EQ(folio_test(folio, PG_referenced), all_profiles[p] == AW_KERNEL_6_1);
+		putback_page(k, folio);
 	}
 }
 
