@@ -261,6 +261,8 @@ void aw_swap_slot_put(struct aw_kernel *k, uint64_t slot);
 void aw_folio_put(struct aw_kernel *k, uint32_t pfn);
 
 /* memcg.c: charging, limit reclaim, OOM */
+bool aw_should_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long max_seq, int swappiness,
+			 unsigned long *nr_to_scan);
 int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int nid);
 int aw_memcg_charge_noreclaim(struct aw_kernel *k, int memcg, unsigned int nr_pages);
 void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages);

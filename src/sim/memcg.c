@@ -9,14 +9,54 @@
 
 #include "kernel.h"
 
-/* mm/vmscan.c: should_run_aging() */
-static bool should_run_aging(struct lruvec *lruvec, unsigned long max_seq, int swappiness,
-			     unsigned long *nr_to_scan)
+/*
+ * 6.12 mm/vmscan.c: should_run_aging(): the aging is lazy.  Out of cold
+ * folios (fewer than MIN_NR_GENS generations of the type !can_swap asks):
+ * age.  More than MIN_NR_GENS + 1 generations: don't.  Exactly that many:
+ * age when the youngest holds more than 1/MIN_NR_GENS of the pages or the
+ * oldest fewer than 1/(MIN_NR_GENS + 2).  (6.1 has the same tests; its
+ * get_nr_to_scan() around them differs, docs/model-notes.md.)
+ */
+static bool should_run_aging_6x(struct lruvec *lruvec, unsigned long max_seq, bool can_swap,
+				unsigned long *nr_to_scan)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	const unsigned long *min_seq = lrugen->min_seq;
+	unsigned long old = 0, young = 0, total = 0;
+
+	/* whether this lruvec is completely out of cold folios */
+	if (min_seq[!can_swap] + MIN_NR_GENS > max_seq) {
+		*nr_to_scan = 0;
+		return true;
+	}
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		for (unsigned long seq = min_seq[type]; seq <= max_seq; seq++) {
+			long n = lrugen->nr_pages[lru_gen_from_seq(seq)][type];
+			unsigned long size = n > 0 ? (unsigned long)n : 0;
+
+			total += size;
+			if (seq == max_seq)
+				young += size;
+			else if (seq + MIN_NR_GENS == max_seq)
+				old += size;
+		}
+	}
+	*nr_to_scan = total;
+	if (min_seq[!can_swap] + MIN_NR_GENS < max_seq)
+		return false;
+	return young * MIN_NR_GENS > total || old * (MIN_NR_GENS + 2) < total;
+}
+
+/* mm/vmscan.c: should_run_aging() (mainline; 6.1/6.12 above) */
+bool aw_should_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long max_seq, int swappiness,
+			 unsigned long *nr_to_scan)
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	unsigned long size = 0;
 	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
 
+	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+		return should_run_aging_6x(lruvec, max_seq, swappiness != 0, nr_to_scan);
 	*nr_to_scan = 0;
 	/* have to run aging, since eviction is not possible anymore */
 	if (evictable_min_seq(min_seq, swappiness) + MIN_NR_GENS > max_seq)
@@ -38,7 +78,7 @@ static long get_nr_to_scan(struct aw_kernel *k, struct lruvec *lruvec, int prior
 {
 	unsigned long max_seq = lruvec->lrugen.max_seq;
 	unsigned long nr_to_scan;
-	bool success = should_run_aging(lruvec, max_seq, swappiness, &nr_to_scan);
+	bool success = aw_should_run_aging(k, lruvec, max_seq, swappiness, &nr_to_scan);
 
 	/* try to get away with not aging at the default priority */
 	if (!success || priority == DEF_PRIORITY)

@@ -615,6 +615,44 @@ static void test_look_around_target_61(void)
 	}
 }
 
+/*
+ * should_run_aging() with three generations (max_seq 5, min_seq 3), anon
+ * pages 30 in the oldest (seq 3), 10 in seq 4, 10 in the youngest (5):
+ * total 50.  Mainline: evictable_min_seq() + MIN_NR_GENS == max_seq (3 + 2
+ * == 5): age.  6.1/6.12: exactly MIN_NR_GENS + 1 generations, young 10 * 2
+ * = 20 is not above 50 and old 30 * 4 = 120 is not below 50: don't.  With
+ * 40 young instead (total 80): 80 > 80 no, old 120 < 80 no -> don't; with
+ * 41: 82 > 81 -> age.  Four generations (min_seq 2): 6.x never ages.
+ */
+static void test_should_run_aging(void)
+{
+	static const long young[] = { 10, 40, 41 };
+
+	for (int p = 0; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+		unsigned long nr;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		g->max_seq = 5;
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = 3;
+		g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_ANON] = 30;
+		g->nr_pages[lru_gen_from_seq(4)][LRU_GEN_ANON] = 10;
+		for (int i = 0; i < 3; i++) {
+			g->nr_pages[lru_gen_from_seq(5)][LRU_GEN_ANON] = young[i];
+			CHECK_EQ(aw_should_run_aging(k, &k->lruvecs[0], 5, 60, &nr), p == 0 || i == 2);
+			CHECK_EQ(nr, (unsigned long)(40 + young[i]));
+		}
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = 2;
+		CHECK_EQ(aw_should_run_aging(k, &k->lruvecs[0], 5, 60, &nr), false);
+		memset(g->nr_pages, 0, sizeof(g->nr_pages));	/* the lists are empty */
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -629,5 +667,6 @@ int main(void)
 	RUN(test_evict_cutoff);
 	RUN(test_get_pfn_folio_isolated);
 	RUN(test_look_around_target_61);
+	RUN(test_should_run_aging);
 	return aw_test_report("test_profiles");
 }
