@@ -11,6 +11,10 @@
  *   per folio	presence (evicted folios are gone), flags (the LRU and
  *		reference bits, the generation and refs fields), and
  *		each generation list, in order
+ *   per lruvec	also the timestamps and the tier counters (the PID
+ *		controller's inputs, evictions and refaults by tier)
+ *   machine	every page-table entry (accessed and dirty bits, swap
+ *		entries, page-cache shadows) and every swap slot's shadow
  *
  * The first difference is reported with the field and both values; the
  * lockstep engine stops comparing the pair after it.
@@ -63,6 +67,26 @@ static int agree_bloom(const struct lruvec *m, const struct lruvec *t, int level
 	return 0;
 }
 
+/* The PID controller's inputs and the eviction/refault counters by tier (lent with the scalars). */
+static int agree_tiers(const struct lruvec *m, const struct lruvec *t, char *msg, size_t len)
+{
+	static const char *const names[] = { "avg_refaulted", "avg_total", "protected", "evicted", "refaulted" };
+	const struct lru_gen_folio *a = &m->lrugen, *b = &t->lrugen;
+	const unsigned long (*x[])[MAX_NR_TIERS] = { a->avg_refaulted, a->avg_total, a->protected, a->evicted,
+						     a->refaulted };
+	const unsigned long (*y[])[MAX_NR_TIERS] = { b->avg_refaulted, b->avg_total, b->protected, b->evicted,
+						     b->refaulted };
+
+	for (int c = 0; c < 5; c++)
+		for (int type = 0; type < ANON_AND_FILE; type++)
+			for (int tier = 0; tier < MAX_NR_TIERS; tier++)
+				if (x[c][type][tier] != y[c][type][tier])
+					return differ(msg, len, "memcg %d node %d: %s[%s][tier %d] model %lu, "
+						      "kernel text %lu", m->memcg, m->nid, names[c],
+						      type ? "file" : "anon", tier, x[c][type][tier], y[c][type][tier]);
+	return 0;
+}
+
 static int agree_lruvec(const struct lruvec *m, const struct lruvec *t, bool pud, char *msg, size_t len)
 {
 	const struct lru_gen_folio *a = &m->lrugen, *b = &t->lrugen;
@@ -80,6 +104,13 @@ static int agree_lruvec(const struct lruvec *m, const struct lruvec *t, bool pud
 				return differ(msg, len, "memcg %d node %d: nr_pages[gen %d][%s] model %ld, "
 					      "kernel text %ld", m->memcg, m->nid, gen, type ? "file" : "anon",
 					      a->nr_pages[gen][type], b->nr_pages[gen][type]);
+	for (int gen = 0; gen < MAX_NR_GENS; gen++)
+		if (a->timestamps[gen] != b->timestamps[gen])
+			return differ(msg, len, "memcg %d node %d: timestamps[gen %d] model %llu, kernel text %llu",
+				      m->memcg, m->nid, gen, (unsigned long long)a->timestamps[gen],
+				      (unsigned long long)b->timestamps[gen]);
+	if (agree_tiers(m, t, msg, len))
+		return -1;
 	if (m->mm_state.seq != t->mm_state.seq)
 		return differ(msg, len, "memcg %d node %d: mm_state seq model %lu, kernel text %lu", m->memcg,
 			      m->nid, m->mm_state.seq, t->mm_state.seq);
@@ -104,9 +135,12 @@ static int agree_stats(const struct lruvec *m, const struct lruvec *t, const str
 	return 0;
 }
 
-static uint32_t mm_at(const struct lru_gen_mm_list *list, const struct list_head *pos)
+/* an mm id, 0 for the list head, -1 for none yet (NULL: lru_gen_add_mm() treats it apart) */
+static int mm_at(const struct lru_gen_mm_list *list, const struct list_head *pos)
 {
-	return !pos || pos == &list->fifo ? 0 : list_entry(pos, struct mm_struct, lru_gen.list)->id;
+	if (!pos)
+		return -1;
+	return pos == &list->fifo ? 0 : (int)list_entry(pos, struct mm_struct, lru_gen.list)->id;
 }
 
 /* The mm list in order, and where each lruvec's iteration stands. */
@@ -115,12 +149,12 @@ static int agree_mm_list(struct aw_kernel *model, struct aw_kernel *text, const 
 {
 	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
 		const struct list_head *head = &model->mm_list[memcg].fifo, *pos = head->next;
-		int ids[64], n = ops->mm_list(kt, memcg, ids, 64), i;
+		int ids[256], n = ops->mm_list(kt, memcg, ids, 256), i;
 
 		for (i = 0; pos != head; pos = pos->next, i++) {
 			uint32_t id = list_entry(pos, struct mm_struct, lru_gen.list)->id;
 
-			if (i >= n || (i < 64 && (uint32_t)ids[i] != id))
+			if (i >= n || (i < 256 && (uint32_t)ids[i] != id))
 				return differ(msg, len, "memcg %d: mm list entry %d: model mm %u, kernel text %s%d",
 					      memcg, i, id, i >= n ? "none" : "mm ", i >= n ? 0 : ids[i]);
 		}
@@ -132,9 +166,9 @@ static int agree_mm_list(struct aw_kernel *model, struct aw_kernel *text, const 
 			int h, t;
 
 			ops->mm_state(kt, memcg, nid, &seq, &h, &t);
-			if (mm_at(&model->mm_list[memcg], ms->head) != (uint32_t)h ||
-			    mm_at(&model->mm_list[memcg], ms->tail) != (uint32_t)t)
-				return differ(msg, len, "memcg %d node %d: mm_state head/tail model mm %u/%u, "
+			if (mm_at(&model->mm_list[memcg], ms->head) != h ||
+			    mm_at(&model->mm_list[memcg], ms->tail) != t)
+				return differ(msg, len, "memcg %d node %d: mm_state head/tail model mm %d/%d, "
 					      "kernel text mm %d/%d", memcg, nid,
 					      mm_at(&model->mm_list[memcg], ms->head),
 					      mm_at(&model->mm_list[memcg], ms->tail), h, t);
@@ -184,16 +218,61 @@ static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *m
 			for (uint64_t p = pfn; p < pfn + HPAGE_PMD_NR; p++) {
 				const struct folio *fa = pfn_folio(&model->mem, p), *fb = pfn_folio(&text->mem, p);
 
+				/* a free pfn of a used block has a zeroed struct: present means it names itself */
+				fa = fa && fa->pfn == p ? fa : NULL;
+				fb = fb && fb->pfn == p ? fb : NULL;
 				if (!fa != !fb)
 					return differ(msg, len, "pfn 0x%llx: model %s, kernel text %s",
 						      (unsigned long long)p, fa ? "a folio" : "free",
 						      fb ? "a folio" : "free");
-				if (fa && fa->pfn == p && (fa->flags ^ fb->flags) & AGREE_FLAGS)
+				if (fa && (fa->flags ^ fb->flags) & AGREE_FLAGS)
 					return differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
 						      (unsigned long long)p, fa->flags & AGREE_FLAGS,
 						      fb->flags & AGREE_FLAGS);
 			}
 		}
+	}
+	return 0;
+}
+
+/*
+ * Every page table, entry by entry: accessed and dirty bits, swap entries
+ * and the page-cache shadows a reclaim leaves (the refs and workingset of
+ * the evicted folio).  Both machines allocate tables in the same order
+ * while they agree, so a table id names the same table on both.
+ */
+static int agree_tables(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	if (model->pt.nr != text->pt.nr)
+		return differ(msg, len, "page tables allocated: model %u, kernel text %u", model->pt.nr, text->pt.nr);
+	for (uint32_t id = 1; id < model->pt.nr; id++) {
+		const uint64_t *a = aw_table(&model->pt, id)->e, *b = aw_table(&text->pt, id)->e;
+
+		if (!memcmp(a, b, sizeof(struct aw_ptable)))
+			continue;
+		for (int i = 0; i < PTRS_PER_PTE; i++)
+			if (a[i] != b[i])
+				return differ(msg, len, "page table %u entry %d: model %#llx, kernel text %#llx", id, i,
+					      (unsigned long long)a[i], (unsigned long long)b[i]);
+	}
+	return 0;
+}
+
+/* Swap slots: the shadow each eviction left (generation, tier, workingset) and the map count. */
+static int agree_swap(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	if (model->swap_next != text->swap_next || model->swap_used != text->swap_used ||
+	    model->swap_free != text->swap_free)
+		return differ(msg, len, "swap slots used: model %u, kernel text %u", model->swap_used, text->swap_used);
+	for (uint32_t i = 0; i < model->swap_next; i++) {
+		const struct aw_swap_slot *a = &model->swap[i], *b = &text->swap[i];
+
+		if (a->next != b->next || a->version != b->version || a->evict_seq != b->evict_seq ||
+		    a->memcg != b->memcg || a->nid != b->nid || a->workingset != b->workingset ||
+		    a->refs != b->refs)
+			return differ(msg, len, "swap slot %u: model seq %u refs %u workingset %u, kernel text seq %u "
+				      "refs %u workingset %u", i, a->evict_seq, a->refs, a->workingset, b->evict_seq,
+				      b->refs, b->workingset);
 	}
 	return 0;
 }
@@ -222,5 +301,8 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
 			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
-	return agree_mm_list(model, text, ops, kt, msg, len) ? -1 : agree_folios(model, text, msg, len);
+	if (agree_mm_list(model, text, ops, kt, msg, len) || agree_folios(model, text, msg, len) ||
+	    agree_tables(model, text, msg, len))
+		return -1;
+	return agree_swap(model, text, msg, len);
 }

@@ -275,7 +275,7 @@ struct aw_ktext_ops {
 	int (*mm_list)(struct aw_ktext *kt, int memcg, int *out, int cap);
 	/*
 	 * The lruvec's mm_state: seq, and where the iteration stands as host
-	 * mm ids (0: at the list head / none).
+	 * mm ids (0: at the list head, -1: not set yet).
 	 */
 	void (*mm_state)(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail);
 	/* walk_page_range() calls so far: mm walks */

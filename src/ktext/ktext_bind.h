@@ -294,7 +294,7 @@ static struct mm_struct *aw_bound_mm(struct aw_ktext *kt, int id, bool create)
 {
 	struct mm_struct *mm;
 
-	if (id < 0 || id > (1 << 30))
+	if (id < 0 || id > (1 << 24))	/* the host's mm ids stay far below (and cap doubling cannot overflow) */
 		return NULL;
 	if (id < kt->nr_mms && kt->mms[id])
 		return kt->mms[id];
@@ -694,7 +694,9 @@ static int aw_mm_list(struct aw_ktext *kt, int memcg, int *out, int cap)
 
 static int aw_mm_of_pos(struct aw_ktext *kt, int memcg, struct list_head *pos)
 {
-	if (!pos || pos == &kt->memcg[memcg]->mm_list.fifo)
+	if (!pos)
+		return -1;
+	if (pos == &kt->memcg[memcg]->mm_list.fifo)
 		return 0;
 	return list_entry(pos, struct mm_struct, lru_gen.list)->aw_index;
 }

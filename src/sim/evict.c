@@ -93,10 +93,11 @@ static void look_around_61(struct aw_kernel *k, struct lru_gen_mm_walk *walk, st
 	pte -= (address - start) / PAGE_SIZE;
 
 	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
-		unsigned long pfn = get_pte_pfn(k, pte[i], mm, nid);	/* with !pte_young(): continue */
+		unsigned long pfn = get_pte_pfn(k, pte[i], mm, nid);
 		struct folio *folio;
 
-		if (pfn == -1UL)
+		/* 6.1 skips every PTE that is not young, notifiers or not */
+		if (pfn == -1UL || !pte_young(pte[i]))
 			continue;
 		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
 		if (!folio)
@@ -621,6 +622,16 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 		if (ref == FOLIOREF_ACTIVATE) {
 			if (!folio_test(folio, PG_mlocked))
 				folio_set(folio, PG_active);
+		} else if (ref == FOLIOREF_RECLAIM && folio_is_file_lru(folio) && !folio_test(folio, PG_anon) &&
+			   folio_test(folio, PG_dirty)) {
+			/*
+			 * Dirty page cache outside kswapd: PG_reclaim, then
+			 * activate_locked; the flusher writes it back (evict.c's
+			 * writeback, at the end of the eviction call).
+			 */
+			folio_set(folio, PG_reclaim);
+			folio_set(folio, PG_active);
+			aw_writeback_start(k, folio);
 		} else if (ref == FOLIOREF_RECLAIM && reclaim_one(k, pfn, lruvec)) {
 			account_eviction(k, folio, lruvec);
 			reclaimed += folio_nr_pages(folio);
@@ -684,7 +695,9 @@ void aw_writeback_start(struct aw_kernel *k, struct folio *folio)
 		uint32_t *a = realloc(k->wb_pending, cap * sizeof(*a));
 
 		if (!a) {
-			folio_clear(folio, PG_dirty);	/* no room to wait: complete now */
+			/* no room to wait: complete now */
+			folio_clear(folio, PG_dirty);
+			folio_clear(folio, PG_reclaim);
 			return;
 		}
 		k->wb_pending = a;
@@ -784,13 +797,35 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	return false;
 }
 
-/* mm/vmscan.c: isolate_folio() */
-static bool isolate_folio(struct lruvec *lruvec, struct folio *folio)
+/* mm/vmscan.c: isolate_folio() as mainline has it (and MADV_PAGEOUT's isolation, below) */
+static bool isolate_folio_mainline(struct lruvec *lruvec, struct folio *folio)
 {
 	/* see the comment on LRU_REFS_FLAGS */
 	if (!folio_test(folio, PG_referenced))
 		folio->flags &= ~LRU_REFS_MASK;
 	folio_clear(folio, PG_reclaim);
+	folio_clear(folio, PG_lru);
+	lru_gen_del_folio(lruvec, folio, true);
+	return true;
+}
+
+/*
+ * mm/vmscan.c: isolate_folio().  6.1 and 6.12 clear the refs counter with
+ * PG_referenced and PG_workingset (their LRU_REFS_FLAGS) when the folio is
+ * not referenced, then PG_referenced "for shrink_folio_list()"; 6.1 also
+ * clears PG_reclaim, 6.12 leaves it (found by review against both texts:
+ * the refs decide the tier, and with it the shadow and the counters,
+ * docs/validation.md).
+ */
+static bool isolate_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio)
+{
+	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+		return isolate_folio_mainline(lruvec, folio);
+	if (!folio_test(folio, PG_referenced))
+		folio->flags &= ~aw_lru_refs_flags(k);
+	if (k->cfg.kernel == AW_KERNEL_6_1)
+		folio_clear(folio, PG_reclaim);
+	folio_clear(folio, PG_referenced);
 	folio_clear(folio, PG_lru);
 	lru_gen_del_folio(lruvec, folio, true);
 	return true;
@@ -822,7 +857,7 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 
 		scanned += delta;
 		/* the kernel's list of isolated folios is an array of pfns here */
-		if (!sort_folio(k, lruvec, folio, tier) && isolate_folio(lruvec, folio)) {
+		if (!sort_folio(k, lruvec, folio, tier) && isolate_folio(k, lruvec, folio)) {
 			list[(*nr)++] = (uint32_t)folio_pfn(&k->mem, folio);
 			isolated += delta;
 		}
@@ -893,8 +928,13 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
 
 		if (folio_test(folio, PG_unevictable))
 			continue;
-		if (k->cfg.kernel != AW_KERNEL_MAINLINE ||
-		    lru_gen_folio_seq(lruvec, folio, false) == min_seq)
+		if (k->cfg.kernel != AW_KERNEL_MAINLINE && folio_test(folio, PG_reclaim) &&
+		    folio_test(folio, PG_dirty)) {
+			/* 6.1/6.12: waiting for writeback; restore LRU_REFS_FLAGS cleared by isolate_folio() */
+			if (folio_test(folio, PG_workingset))
+				folio_set(folio, PG_referenced);
+		} else if (k->cfg.kernel != AW_KERNEL_MAINLINE ||
+			   lru_gen_folio_seq(lruvec, folio, false) == min_seq)
 			folio->flags = (folio->flags & ~aw_lru_refs_flags(k)) | BIT(PG_active);
 		folio_set(folio, PG_lru);
 		lru_gen_add_folio(lruvec, folio, false);
@@ -996,7 +1036,7 @@ unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn)
 	if (!folio || folio_lru_gen(folio) < 0)
 		return 0;
 	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
-	isolate_folio(lruvec, folio);
+	isolate_folio_mainline(lruvec, folio);
 	done = shrink_folio_list(k, lruvec, list, &nr, &rc);
 	putback(k, lruvec, list, nr, folio_is_file_lru(folio));
 	return done;
