@@ -59,6 +59,27 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 #define PAGEVEC_SIZE	15	/* include/linux/pagevec.h, 6.1 */
 
 /*
+ * lru_gen_look_around()'s window: the PMD's part of the VMA around address,
+ * at most MIN_LRU_BATCH pages, centred where it can be.
+ */
+static void look_around_window(uint64_t address, const struct vm_area_struct *vma, unsigned long *start,
+			       unsigned long *end)
+{
+	*start = max(address & PMD_MASK, vma->vm_start);
+	*end = min(address | ~PMD_MASK, vma->vm_end - 1) + 1;
+	if (*end - *start <= MIN_LRU_BATCH * PAGE_SIZE)
+		return;
+	if (address - *start < MIN_LRU_BATCH * PAGE_SIZE / 2)
+		*end = *start + MIN_LRU_BATCH * PAGE_SIZE;
+	else if (*end - address < MIN_LRU_BATCH * PAGE_SIZE / 2)
+		*start = *end - MIN_LRU_BATCH * PAGE_SIZE;
+	else {
+		*start = address - MIN_LRU_BATCH * PAGE_SIZE / 2;
+		*end = address + MIN_LRU_BATCH * PAGE_SIZE / 2;
+	}
+}
+
+/*
  * 6.1's lru_gen_look_around() window: the young PTEs around address.  An
  * isolated folio -- the target itself, whose PTE 6.1 has not cleared yet,
  * or a neighbour isolated by the same batch -- gets PG_referenced; the
@@ -74,22 +95,12 @@ static void look_around_61(struct aw_kernel *k, struct lru_gen_mm_walk *walk, st
 	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
 	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
 	int gen = lru_gen_from_seq(max_seq), young = 0, i;
-	uint64_t bitmap = 0, start, end, addr;
+	uint64_t bitmap = 0, addr;
+	unsigned long start, end;
 
 	if (mm->ptl_contended || (vma->vm_flags & VM_SPECIAL))
 		return;
-	start = max(address & PMD_MASK, vma->vm_start);
-	end = min(address | ~PMD_MASK, vma->vm_end - 1) + 1;
-	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
-		if (address - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
-			end = start + MIN_LRU_BATCH * PAGE_SIZE;
-		else if (end - address < MIN_LRU_BATCH * PAGE_SIZE / 2)
-			start = end - MIN_LRU_BATCH * PAGE_SIZE;
-		else {
-			start = address - MIN_LRU_BATCH * PAGE_SIZE / 2;
-			end = address + MIN_LRU_BATCH * PAGE_SIZE / 2;
-		}
-	}
+	look_around_window(address, vma, &start, &end);
 	pte -= (address - start) / PAGE_SIZE;
 
 	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
@@ -215,22 +226,10 @@ bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 	if (vma->vm_flags & VM_SPECIAL)
 		return true;
 
-	start = max(addr & PMD_MASK, vma->vm_start);
-	end = min(addr | ~PMD_MASK, vma->vm_end - 1) + 1;
+	look_around_window(addr, vma, &start, &end);
 
 	if (end - start == PAGE_SIZE)
 		return true;
-
-	if (end - start > MIN_LRU_BATCH * PAGE_SIZE) {
-		if (addr - start < MIN_LRU_BATCH * PAGE_SIZE / 2)
-			end = start + MIN_LRU_BATCH * PAGE_SIZE;
-		else if (end - addr < MIN_LRU_BATCH * PAGE_SIZE / 2)
-			start = end - MIN_LRU_BATCH * PAGE_SIZE;
-		else {
-			start = addr - MIN_LRU_BATCH * PAGE_SIZE / 2;
-			end = addr + MIN_LRU_BATCH * PAGE_SIZE / 2;
-		}
-	}
 
 	pte -= (addr - start) / PAGE_SIZE;
 
