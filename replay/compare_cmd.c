@@ -37,7 +37,7 @@ struct aw_cmp_run {
 	const char *path;
 	json_object *root;
 	json_object *variant;	/* the variant compared */
-	char profile[16];	/* "6.1", "6.12", "mainline" */
+	char profile[64];	/* "6.1", "6.12", "mainline", or a release the model has none for */
 };
 
 struct aw_cmp_tally {
@@ -188,6 +188,9 @@ static int load(struct aw_cmp_run *r, const char *variant)
 			r->path);
 		return -1;
 	}
+	/* a kernel's run names its release: its rules are that release's, whatever profile the executor assumed */
+	if (json_object_is_type(get(r->root, "release"), json_type_string))
+		k = get(r->root, "release");
 	profile_of(json_object_get_string(k), r->profile, sizeof(r->profile));
 	r->variant = find_variant(r->root, variant);
 	if (!r->variant) {
@@ -208,6 +211,11 @@ static const char *input_name(const struct aw_cmp_run *r)
 /* The same scenario, under the same kernel's rules; else comparing means nothing. */
 static int check_pair(const struct aw_cmp_run *m, const struct aw_cmp_run *k)
 {
+	if (strcmp(k->profile, "6.1") && strcmp(k->profile, "6.12")) {
+		fprintf(stderr, "agewalk compare: %s ran on %s: the model has profiles for 6.1 and 6.12 only\n",
+			k->path, k->profile);
+		return -1;
+	}
 	if (strcmp(m->profile, k->profile)) {
 		fprintf(stderr, "agewalk compare: %s ran the %s profile, %s ran on %s: rerun the model with --kernel %s\n",
 			m->path, m->profile, k->path, k->profile, k->profile);
@@ -395,16 +403,25 @@ static void notes(const struct aw_cmp_run *k)
 		printf("\nkernel notes:\n");
 	for (size_t i = 0; i < n; i++) {
 		json_object *x = json_object_array_get_idx(ns, i);
+		json_object *text = get(x, "text");
 
-		printf("  %s\n", json_object_is_type(x, json_type_string) ?
-			json_object_get_string(x) : json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN));
+		if (!text) {
+			printf("  %s\n", json_object_get_string(x));
+			continue;
+		}
+		if (json_object_get_int64(get(x, "event")) >= 0)
+			printf("  event %lld (line %lld): ", (long long)json_object_get_int64(get(x, "event")),
+			       (long long)json_object_get_int64(get(x, "line")));
+		else
+			printf("  ");
+		printf("%s: %s\n", json_object_get_string(get(x, "kind")), json_object_get_string(text));
 	}
 }
 
 static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const struct aw_tols *tols)
 {
 	struct aw_cmp_tally t = { 0 };
-	json_object *rel = get(k->root, "kernel_release");
+	json_object *rel = get(k->root, "release");
 
 	printf("agewalk compare %s: model %s (profile %s) vs kernel %s\n", input_name(m),
 	       json_object_get_string(get(m->variant, "name")), m->profile,

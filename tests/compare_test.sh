@@ -68,6 +68,9 @@ expect 1 "nothing was measured" "$dir/m.json" "$dir/k-null.json"
 # refused: another profile, another scenario, not JSON, truncated, trailing data
 run "$dir/m-main.json" mainline 2 "1000 500"
 expect 2 "rerun the model with --kernel 6.1" "$dir/m-main.json" "$dir/k-in.json"
+# the release decides, not the profile the executor assumed for debugfs
+sed 's/"kernel":"6.1.0-57-cloud-amd64"/"kernel":"6.12","release":"6.18.4"/' "$dir/k-in.json" >"$dir/k-618.json"
+expect 2 "ran on 6.18.4: the model has profiles for 6.1 and 6.12 only" "$dir/m.json" "$dir/k-618.json"
 sed 's/x.aws/y.aws/' "$dir/k-in.json" >"$dir/k-other.json"
 expect 2 "is a run of x.aws" "$dir/m.json" "$dir/k-other.json"
 echo '{"a":1}' >"$dir/notaw.json"
