@@ -166,10 +166,12 @@ void aw_memcg_path(const struct aw_exec *x, int m, char *buf, size_t len)
 {
 	size_t ml = strlen(x->opt.cg_mount);
 
-	if (m == 0 || strncmp(x->opt.cg_root, x->opt.cg_mount, ml))
+	bool under = !strncmp(x->opt.cg_root, x->opt.cg_mount, ml);
+
+	if (m == 0)
 		snprintf(buf, len, "/");
-	if (m != 0)
-		snprintf(buf, len, "%s/m%d", x->opt.cg_root + ml, m);
+	else
+		snprintf(buf, len, "%s/m%d", under ? x->opt.cg_root + ml : x->opt.cg_root, m);
 }
 
 /* --topology: what the lab runner needs to build the QEMU machine. */
