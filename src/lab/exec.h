@@ -27,6 +27,7 @@ enum aw_wop {
 	AW_W_MADVISE, AW_W_MBIND, AW_W_SET_MEMPOLICY, AW_W_MIGRATE,
 	AW_W_ACCESS, AW_W_AFFINITY, AW_W_PRCTL_THP, AW_W_FLUSH,
 	AW_W_FORK, AW_W_VFORK, AW_W_THREAD, AW_W_EXEC, AW_W_EXIT,
+	AW_W_MARK,		/* madvise(MADV_NORMAL): the do_madvise kprobe names this task's mm */
 };
 
 /* One request; the event's fields, as the worker needs them. */
@@ -124,7 +125,7 @@ struct aw_exec_opts {
 	const char *debugfs;		/* lru_gen, lru_gen_full */
 	const char *thp_dir;		/* /sys/kernel/mm/transparent_hugepage */
 	const char *sys_dir;		/* /sys/devices/system (nodes, CPUs) */
-	const char *tmp_dir;		/* tmpfs for `file` mappings */
+	const char *tracefs;		/* kprobe_events, trace */
 	const char *self;		/* this program, for worker images */
 	int kh_wait_ms;			/* khugepaged: the bounded wait per event */
 	enum aw_kver kver;		/* 0: from uname -r */
@@ -147,6 +148,7 @@ struct aw_xworker {
 	bool direct_child;		/* the controller forked it: reap it */
 	bool thread;
 	unsigned int cpu;
+	uint64_t mm;			/* the kernel's mm_struct address, 0 = not seen */
 };
 
 struct aw_xregion {
@@ -156,6 +158,8 @@ struct aw_xregion {
 	uint64_t resident, swapped;	/* at the end */
 };
 
+#define AW_MAX_WALKED	16
+
 /* One aging pass, or one eviction, of a node. */
 struct aw_xpass {
 	int pass;
@@ -163,6 +167,11 @@ struct aw_xpass {
 	bool forced, aged, refused;
 	uint64_t seq_before, seq_after;
 	int64_t stat[AW_LG_NR];		/* -1 = the kernel has no figure */
+	/* walk_pud_range() kprobe hits, by worker (exec_kprobe.c) */
+	bool traced;
+	int nr_walked;
+	struct { uint32_t proc, calls; } walked[AW_MAX_WALKED];
+	uint32_t walked_other;		/* hits on mms of no worker, or beyond the array */
 };
 
 struct aw_xsample { long event; int region; uint64_t resident, swapped; };
@@ -198,6 +207,7 @@ struct aw_exec {
 	char fatal[256];		/* the one-line error that stopped the run */
 	struct aw_lg_snapshot *snap;	/* scratch for two reads */
 	struct aw_lg_snapshot *snap2;
+	bool kprobes;			/* walk visibility is on */
 };
 
 void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
@@ -218,6 +228,12 @@ void aw_topology_print(FILE *out, const struct aw_scenario *sc);
 /* exec_aging.c: age and evict through debugfs */
 int aw_exec_age(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev);
+
+/* exec_kprobe.c: which mms an aging pass walked */
+void aw_kprobe_setup(struct aw_exec *x);
+void aw_kprobe_collect(struct aw_exec *x, struct aw_xpass *p);
+void aw_kprobe_teardown(struct aw_exec *x);
+int aw_kprobe_parse_line(const char *line, int *task, bool *walk, uint64_t *mm, int *behavior);
 
 /* exec_json.c */
 void aw_exec_json(FILE *out, const struct aw_exec *x);

@@ -114,9 +114,11 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	before = *b;
 	sw = ev->swappiness == AW_SWAPPINESS_DEFAULT ? AW_LG_OWN_SWAPPINESS : ev->swappiness;
 	aw_lg_age_cmd(cmd, sizeof(cmd), x->opt.kver, id, ev->node, before.max_seq, sw, ev->flags & AW_AGE_FORCE);
+	aw_kprobe_collect(x, NULL);	/* the marks; what walked before this pass */
 	r = write_cmd(x, cmd);
 	if (snapshot(x, "lru_gen_full", x->snap) || !(p = new_pass(x, ev->node)))
 		return -1;
+	aw_kprobe_collect(x, p);
 	a = aw_lg_find(x->snap, id, ev->node);
 	p->event = x->ev;
 	p->forced = ev->flags & AW_AGE_FORCE;

@@ -65,7 +65,23 @@ static void json_walk(FILE *out, int64_t (*get)(const void *, int), const void *
 static int64_t pass_get(const void *p, int s) { return ((const struct aw_xpass *)p)->stat[s]; }
 static int64_t node_get(const void *n, int s) { return stat_sum(n, s); }
 
-static void json_pass(FILE *out, const struct aw_xpass *p)
+/* walk_pud_range() hits by worker (exec_kprobe.c), null without the kprobes */
+static void json_walked(FILE *out, const struct aw_exec *x, const struct aw_xpass *p)
+{
+	if (!p->traced) {
+		fputs(",\"walked\":null,\"walked_other\":null", out);
+		return;
+	}
+	fputs(",\"walked\":[", out);
+	for (int i = 0; i < p->nr_walked; i++) {
+		fprintf(out, "%s{\"proc\":", i ? "," : "");
+		jstr(out, x->sc.proc_name[p->walked[i].proc - 1]);
+		fprintf(out, ",\"pud_calls\":%u}", p->walked[i].calls);
+	}
+	fprintf(out, "],\"walked_other\":%u", p->walked_other);
+}
+
+static void json_pass(FILE *out, const struct aw_exec *x, const struct aw_xpass *p)
 {
 	fprintf(out, "{\"pass\":%d,\"forced\":%s", p->pass, p->forced ? "true" : "false");
 	fputs(",\"walks\":null,\"walks_with_leaves\":null,\"empty_walks\":null,\"forced_walks\":null", out);
@@ -74,6 +90,7 @@ static void json_pass(FILE *out, const struct aw_xpass *p)
 	/* the kernel's own: 6.1's L and N columns, the generations, the outcome */
 	jnum(out, "leaf_old", p->stat[AW_LG_LEAF_OLD]);
 	jnum(out, "nonleaf_total", p->stat[AW_LG_NONLEAF_TOTAL]);
+	json_walked(out, x, p);
 	fprintf(out, ",\"event\":%ld,\"max_seq_before\":%" PRIu64 ",\"max_seq_after\":%" PRIu64
 		",\"aged\":%s,\"refused\":%s}", p->event, p->seq_before, p->seq_after,
 		p->aged ? "true" : "false", p->refused ? "true" : "false");
@@ -98,7 +115,7 @@ static void json_node(FILE *out, const struct aw_exec *x, int n)
 	fputs(",\"per_pass\":[", out);
 	for (int p = 0; p < xn->nr_passes; p++) {
 		fputs(p ? "," : "", out);
-		json_pass(out, &xn->passes[p]);
+		json_pass(out, x, &xn->passes[p]);
 	}
 	fputs("]}", out);
 }

@@ -11,6 +11,8 @@
  *   --debugfs DIR        MGLRU debugfs files (default /sys/kernel/debug)
  *   --thp-dir DIR        THP sysfs (default /sys/kernel/mm/transparent_hugepage)
  *   --sys-dir DIR        nodes and CPUs (default /sys/devices/system)
+ *   --tracefs DIR        kprobes for walk visibility (default /sys/kernel/tracing)
+ *   --no-kprobes         no walk visibility
  *   --kh-wait MS         khugepaged: bounded wait per wake-up event (default 10000)
  *
  * Exit status: 0 done, 1 the run stopped (the report holds what was done),
@@ -68,10 +70,12 @@ static int parse_args(struct aw_exec *x, int argc, char **argv, bool *topology)
 		const char *a = argv[i], *v = NULL;
 		const char **dst = !strcmp(a, "--cgroup-mount") ? &o->cg_mount : !strcmp(a, "--cgroup-root") ? &o->cg_root
 			: !strcmp(a, "--debugfs") ? &o->debugfs : !strcmp(a, "--thp-dir") ? &o->thp_dir
-			: !strcmp(a, "--sys-dir") ? &o->sys_dir : NULL;
+			: !strcmp(a, "--sys-dir") ? &o->sys_dir : !strcmp(a, "--tracefs") ? &o->tracefs : NULL;
 
 		if (!strcmp(a, "--json"))
 			o->json = true;
+		else if (!strcmp(a, "--no-kprobes"))
+			o->tracefs = NULL;
 		else if (!strcmp(a, "--topology"))
 			*topology = true;
 		else if (dst || !strcmp(a, "--kernel") || !strcmp(a, "--kh-wait")) {
@@ -103,7 +107,7 @@ static void defaults(struct aw_exec *x, char *self, size_t len)
 	self[n > 0 ? n : 0] = '\0';
 	x->opt = (struct aw_exec_opts){ .cg_mount = "/sys/fs/cgroup", .cg_root = "/sys/fs/cgroup/agewalk",
 		.debugfs = "/sys/kernel/debug", .thp_dir = "/sys/kernel/mm/transparent_hugepage",
-		.sys_dir = "/sys/devices/system", .self = self, .kh_wait_ms = 10000 };
+		.sys_dir = "/sys/devices/system", .tracefs = "/sys/kernel/tracing", .self = self, .kh_wait_ms = 10000 };
 	if (!uname(&u))
 		snprintf(x->release, sizeof(x->release), "%s", u.release);
 }

@@ -93,6 +93,11 @@ static int hello(struct aw_exec *x, uint32_t pid, int fd, bool direct, bool thre
 	}
 	grow_workers(x, pid);
 	x->w[pid] = (struct aw_xworker){ .pid = rp.pid, .fd = fd, .direct_child = direct, .thread = thread };
+	if (x->kprobes && !thread) {
+		struct aw_wreq rq = { .op = AW_W_MARK };
+
+		return call(x, pid, &rq, &rp);
+	}
 	return 0;
 }
 
@@ -385,6 +390,7 @@ int aw_exec_run(struct aw_exec *x)
 	x->snap2 = malloc(sizeof(*x->snap2));
 	if (!x->w || !x->region || !x->snap || !x->snap2)
 		return fatal(x, "out of memory");
+	aw_kprobe_setup(x);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
@@ -409,6 +415,8 @@ void aw_exec_finish(struct aw_exec *x)
 			rg->swapped = res.swapped;
 		}
 	}
+	if (x->kprobes)
+		aw_kprobe_teardown(x);
 	x->kh_full_scans = kh_stat(x, "full_scans");
 	x->kh_collapsed = kh_stat(x, "pages_collapsed");
 	/* threads and CLONE_VM children first: the leader's exit would take them */

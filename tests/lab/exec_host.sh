@@ -19,7 +19,7 @@ touch "$tmp/thp/enabled" "$tmp/thp/khugepaged/pages_to_scan"
 echo 7 > "$tmp/thp/khugepaged/full_scans"
 run() {
 	"$exe" --sys-dir "$tmp/sys" --thp-dir "$tmp/thp" --debugfs "$tmp/dbg" --cgroup-mount "$tmp/cg" \
-		--cgroup-root "$tmp/cg/agewalk" --kh-wait 20 "$@"
+		--cgroup-root "$tmp/cg/agewalk" --tracefs "$tmp/tr" --kh-wait 20 "$@"
 }
 check() {	# NAME CONDITION...
 	local name=$1
@@ -122,5 +122,21 @@ printf 'proc P\nage node 0 force 0\n' > "$tmp/age2.aws"
 run --debugfs "$tmp/dbg2" --kernel 6.12 --json "$tmp/age2.aws" > "$tmp/age2.json"
 check "stand-in aging: exit 0" test $? -eq 0
 check "stand-in aging: the command" test "$(head -1 "$tmp/dbg2/lru_gen")" = "+ 1 0 5 4294967295 0"
-check "stand-in aging: the pass" has "$tmp/age2.json" '"leaf_total":0,"leaf_associated":null,"young":0,"nonleaf_found":0,"nonleaf_added":0,"pmd_entries_read":null,"pud_skipped":null,"promoted":null,"bloom_tests":{"pmd":null,"pud":null},"leaf_old":null,"nonleaf_total":null,"event":1,"max_seq_before":5,"max_seq_after":5,"aged":false,"refused":false}'
+check "stand-in aging: the pass" has "$tmp/age2.json" '"leaf_total":0,"leaf_associated":null,"young":0,"nonleaf_found":0,"nonleaf_added":0,"pmd_entries_read":null,"pud_skipped":null,"promoted":null,"bloom_tests":{"pmd":null,"pud":null},"leaf_old":null,"nonleaf_total":null,"walked":null,"walked_other":null,"event":1,"max_seq_before":5,"max_seq_after":5,"aged":false,"refused":false}'
+
+# 8. walk visibility against stand-in tracefs files: the probe lines
+# appended to kprobe_events (after removing a previous run's, and removed
+# again at the end), the pass traced with no hits
+mkdir -p "$tmp/tr/events/agewalk"
+cp "$2/lru_gen_full-6.12-cumulative.txt" "$tmp/dbg2/lru_gen"
+touch "$tmp/tr/kprobe_events" "$tmp/tr/events/agewalk/enable" "$tmp/tr/tracing_on" "$tmp/tr/trace"
+run --debugfs "$tmp/dbg2" --tracefs "$tmp/tr" --kernel 6.12 --json "$tmp/age2.aws" > "$tmp/age3.json"
+check "kprobes: exit 0" test $? -eq 0
+check "kprobes: the probes" test "$(cat "$tmp/tr/kprobe_events")" = "$(printf '%s\n' \
+	'-:agewalk/walk_pud' '-:agewalk/madvise' \
+	'p:agewalk/walk_pud walk_pud_range mm=+8(%cx):x64 start=%si:x64 end=%dx:x64' \
+	'p:agewalk/madvise do_madvise mm=%di:x64 behavior=%cx:s32' \
+	'-:agewalk/walk_pud' '-:agewalk/madvise')"
+check "kprobes: disabled at the end" test "$(cat "$tmp/tr/events/agewalk/enable")" = 0
+check "kprobes: the pass traced" has "$tmp/age3.json" '"walked":[],"walked_other":0,"event":1,'
 exit $fail

@@ -114,6 +114,26 @@ static void test_commands(void)
 	CHECK(!strcmp(buf, "- 3 1 5 0 128\n"));
 }
 
+/* trace lines of the two kprobes (exec_kprobe.c), as the trace file prints them */
+static void test_kprobe_lines(void)
+{
+	uint64_t mm;
+	int task, behavior;
+	bool walk;
+
+	CHECK(!aw_kprobe_parse_line("    agewalk-exec-1234    [001] d..1.    56.789012: walk_pud: "
+				    "(walk_pud_range+0x0/0x2a0) mm=0xffff888003a1c000 start=0x7f0000000000 "
+				    "end=0x7f8000000000", &task, &walk, &mm, &behavior));
+	CHECK(task == 1234 && walk && mm == 0xffff888003a1c000ULL);
+	CHECK(!aw_kprobe_parse_line("    agewalk-exec-77      [000] .....    12.000001: madvise: "
+				    "(do_madvise+0x0/0x1b0) mm=0xffff888004000000 behavior=0",
+				    &task, &walk, &mm, &behavior));
+	CHECK(task == 77 && !walk && mm == 0xffff888004000000ULL && behavior == 0);
+	CHECK(aw_kprobe_parse_line("# tracer: nop", &task, &walk, &mm, &behavior) == -1);
+	CHECK(aw_kprobe_parse_line("  kswapd0-40  [001] d..1.  1.0: sched_switch: prev=x", &task, &walk, &mm,
+				   &behavior) == -1);
+}
+
 int main(int argc, char **argv)
 {
 	static struct aw_lg_snapshot b, a;
@@ -126,6 +146,7 @@ int main(int argc, char **argv)
 	test_61(argv[1], &b, &a);
 	test_612(argv[1], &b, &a);
 	test_commands();
+	test_kprobe_lines();
 	CHECK(aw_lg_parse("memcg     1 /\n node     0\n  garbage\n", &b, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "line 3") != NULL);
 	printf("%s\n", failures ? "FAILED" : "ok");
