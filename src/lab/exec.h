@@ -149,6 +149,7 @@ struct aw_xworker {
 	bool thread;
 	unsigned int cpu;
 	uint64_t mm;			/* the kernel's mm_struct address, 0 = not seen */
+	bool tlb_stale;			/* reclaim ran since its last flush (the QEMU TLB rule) */
 };
 
 struct aw_xregion {

@@ -93,6 +93,36 @@ static void limit(struct aw_exec *x, int m, uint64_t bytes)
 	knob(x, dir, "memory.max", val);
 }
 
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The controller leaves the memcgs the scenario ages: MGLRU's mm list is
+ * per memcg (lru_gen_add_mm() files an mm under its owner's memcg), so a
+ * controller in the root memcg would be walked by every pass of memcg 0
+ * -- an mm the model does not have.  It moves to the leaf ROOT/controller
+ * (a cgroup with controllers on can hold no tasks itself).
+ */
+static int setup_controller(struct aw_exec *x, char *err, size_t errlen)
+{
+	char dir[512], pid[24];
+
+	snprintf(dir, sizeof(dir), "%s/controller", x->opt.cg_root);
+	if (make_dir(dir, err, errlen))
+		return -1;
+	strncat(dir, "/cgroup.procs", sizeof(dir) - strlen(dir) - 1);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (aw_write_file(dir, pid))
+		aw_note(x, AW_NOTE_SETUP, "the controller stays in its cgroup: cannot write %s", dir);
+	return 0;
+}
+
 static int setup_cgroups(struct aw_exec *x, char *err, size_t errlen)
 {
 	char dir[512];
@@ -102,23 +132,17 @@ static int setup_cgroups(struct aw_exec *x, char *err, size_t errlen)
 			x->opt.cg_mount);
 		return 0;
 	}
-	if (x->sc.cfg.nr_memcgs <= 1)
-		return 0;
 	knob(x, x->opt.cg_mount, "cgroup.subtree_control", "+memory");
-	if (mkdir(x->opt.cg_root, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", x->opt.cg_root, strerror(errno));
+	if (make_dir(x->opt.cg_root, err, errlen))
 		return -1;
-	}
 	knob(x, x->opt.cg_root, "cgroup.subtree_control", "+memory");
 	for (int m = 1; m < x->sc.cfg.nr_memcgs; m++) {
 		memcg_dir(x, m, dir, sizeof(dir));
-		if (mkdir(dir, 0755) && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		if (make_dir(dir, err, errlen))
 			return -1;
-		}
 		limit(x, m, x->sc.cfg.memcg_limit[m]);
 	}
-	return 0;
+	return setup_controller(x, err, errlen);
 }
 
 static void check_swap(struct aw_exec *x)

@@ -139,6 +139,9 @@ static int ev_proc(struct aw_exec *x, const struct aw_event *ev)
 		char fdarg[16];
 		int fd = dup(sv[1]);	/* without CLOEXEC: it survives the exec */
 
+		/* into its memcg before the worker image faults a page: charges stay where made */
+		aw_memcg_place(x, ev->memcg, getpid());
+
 		snprintf(fdarg, sizeof(fdarg), "%d", fd);
 		execl(x->opt.self, x->opt.self, "--worker", fdarg, (char *)NULL);
 		_exit(127);
@@ -248,16 +251,35 @@ static int ev_simple(struct aw_exec *x, const struct aw_event *ev, uint32_t op)
 
 /* ---- reclaim and the TLB rule ----------------------------------------- */
 
-/* After every age and evict, before the next access: every mm's full TLB flush. */
-static int flush_all(struct aw_exec *x)
+/*
+ * The QEMU TLB rule (docs/lab.md): after an age or evict, a worker's next
+ * access must not hit a TLB entry that predates the cleared accessed
+ * bits.  The flush is done lazily, by the worker that is about to access,
+ * because a flush runs the worker -- its stack, its text -- and a worker
+ * that ran between two aging passes (node 0's and node 1's, say) sets
+ * accessed bits the scenario does not have.  A thread or CLONE_VM child
+ * flushes the mm it shares, so each task keeps its own mark.
+ */
+static void mark_stale(struct aw_exec *x)
+{
+	for (int p = 1; p < x->nr_workers; p++)
+		x->w[p].tlb_stale = true;
+}
+
+static int flush_if_stale(struct aw_exec *x, uint32_t pid)
 {
 	struct aw_wreq rq = { .op = AW_W_FLUSH };
 	struct aw_wrep rp;
 
-	for (int p = 1; p < x->nr_workers; p++)
-		if (x->w[p].fd >= 0 && !x->w[p].thread && call(x, (uint32_t)p, &rq, &rp))
-			return -1;
-	return 0;
+	if (!worker(x, pid) || !x->w[pid].tlb_stale)
+		return 0;
+	x->w[pid].tlb_stale = false;
+	return call(x, pid, &rq, &rp);
+}
+
+static int ev_access(struct aw_exec *x, const struct aw_event *ev)
+{
+	return flush_if_stale(x, ev->pid) ? -1 : ev_simple(x, ev, AW_W_ACCESS);
 }
 
 static int64_t kh_stat(const struct aw_exec *x, const char *name)
@@ -362,13 +384,13 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 	case AW_EV_BRK: return ev_simple(x, ev, AW_W_BRK);
 	case AW_EV_MBIND: return ev_simple(x, ev, AW_W_MBIND);
 	case AW_EV_SET_MEMPOLICY: return ev_simple(x, ev, AW_W_SET_MEMPOLICY);
-	case AW_EV_ACCESS: return ev_simple(x, ev, AW_W_ACCESS);
+	case AW_EV_ACCESS: return ev_access(x, ev);
 	case AW_EV_MADVISE: return ev_simple(x, ev, AW_W_MADVISE);
 	case AW_EV_MIGRATE: return ev_simple(x, ev, AW_W_MIGRATE);
 	case AW_EV_MEMCG_LIMIT: case AW_EV_MEMCG_MOVE: return ev_memcg(x, ev);
 	case AW_EV_PRCTL_THP: return ev_simple(x, ev, AW_W_PRCTL_THP);
-	case AW_EV_AGE: return aw_exec_age(x, ev) ? -1 : flush_all(x);
-	case AW_EV_EVICT: return aw_exec_evict(x, ev) ? -1 : flush_all(x);
+	case AW_EV_AGE: return aw_exec_age(x, ev) ? -1 : (mark_stale(x), 0);
+	case AW_EV_EVICT: return aw_exec_evict(x, ev) ? -1 : (mark_stale(x), 0);
 	case AW_EV_AGE_BEGIN: case AW_EV_AGE_STEP: case AW_EV_AGE_END:
 		return not_executed(x, "split aging: the kernel walks a whole pass in one command");
 	case AW_EV_CONTEND: return not_executed(x, "contend: a lock cannot be held from user space");
