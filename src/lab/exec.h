@@ -60,13 +60,16 @@ int aw_wrecv(int fd, struct aw_wrep *rp);
 
 /* ---- lru_gen debugfs (exec_lrugen.c) ---------------------------------- */
 
-#define AW_LG_MAX_STATS		6	/* 6.1 LOYNFA; 6.12 TYFA has 4 */
+#define AW_LG_MAX_STATS		9	/* 6.12 + the PUD series' TYFALWEES; 6.1 LOYNFA 6, 6.12 TYFA 4 */
 #define AW_LG_MAX_GENS		4	/* MAX_NR_GENS */
 #define AW_LG_MAX_LRUVECS	256
 
 /* Which stat is which, by the letters lru_gen_seq_show_full() prints. */
 enum aw_lg_stat { AW_LG_LEAF_TOTAL, AW_LG_LEAF_OLD, AW_LG_LEAF_YOUNG, AW_LG_NONLEAF_TOTAL,
-		  AW_LG_NONLEAF_FOUND, AW_LG_NONLEAF_ADDED, AW_LG_NR };
+		  AW_LG_NONLEAF_FOUND, AW_LG_NONLEAF_ADDED,
+		  /* the PUD series (src/ktext/series/pud-v3): L W E E S */
+		  AW_LG_LEAF_ASSOCIATED, AW_LG_WALK_TOTAL, AW_LG_WALK_EMPTY, AW_LG_LEAF_EMPTY_WALKS,
+		  AW_LG_PUD_SKIPPED, AW_LG_NR };
 
 /* One lruvec (memcg, node) of a lru_gen_full read. */
 struct aw_lg_lruvec {
@@ -75,7 +78,7 @@ struct aw_lg_lruvec {
 	int node;
 	uint64_t max_seq;
 	uint64_t min_seq[2];		/* anon, file: the first seq not marked 'x' */
-	int nr_stats;			/* 6 (6.1), 4 (6.12), 0: no stats line */
+	int nr_stats;			/* 6 (6.1), 4 (6.12), 8/9 (the PUD series), 0: none */
 	bool cumulative;		/* upper-case letters on max_seq: NR_HIST_GENS == 1 */
 	int64_t stats[AW_LG_NR];	/* cumulative figures (upper case), -1 = none */
 	uint64_t gen_seq[AW_LG_MAX_GENS];	/* lower case: per-generation figures */

@@ -35,9 +35,6 @@ static void jnum(FILE *out, const char *key, int64_t v)
 		fprintf(out, ",\"%s\":%" PRId64, key, v);
 }
 
-static const char *const null_node_keys[] = {
-	"walks", "walks_with_leaves", "empty_walks", "forced_walks", "sticky_forced_walks",
-};
 
 /* A node's or a pass's walk figure: the sum, null if any pass has none. */
 static int64_t stat_sum(const struct aw_xnode *xn, int s)
@@ -55,11 +52,13 @@ static int64_t stat_sum(const struct aw_xnode *xn, int s)
 static void json_walk(FILE *out, int64_t (*get)(const void *, int), const void *src)
 {
 	jnum(out, "leaf_total", get(src, AW_LG_LEAF_TOTAL));
-	fputs(",\"leaf_associated\":null", out);
+	jnum(out, "leaf_associated", get(src, AW_LG_LEAF_ASSOCIATED));
 	jnum(out, "young", get(src, AW_LG_LEAF_YOUNG));
 	jnum(out, "nonleaf_found", get(src, AW_LG_NONLEAF_FOUND));
 	jnum(out, "nonleaf_added", get(src, AW_LG_NONLEAF_ADDED));
-	fputs(",\"pmd_entries_read\":null,\"pud_skipped\":null,\"promoted\":null", out);
+	fputs(",\"pmd_entries_read\":null", out);
+	jnum(out, "pud_skipped", get(src, AW_LG_PUD_SKIPPED));
+	fputs(",\"promoted\":null", out);
 }
 
 static int64_t pass_get(const void *p, int s) { return ((const struct aw_xpass *)p)->stat[s]; }
@@ -84,7 +83,11 @@ static void json_walked(FILE *out, const struct aw_exec *x, const struct aw_xpas
 static void json_pass(FILE *out, const struct aw_exec *x, const struct aw_xpass *p)
 {
 	fprintf(out, "{\"pass\":%d,\"forced\":%s", p->pass, p->forced ? "true" : "false");
-	fputs(",\"walks\":null,\"walks_with_leaves\":null,\"empty_walks\":null,\"forced_walks\":null", out);
+	fputs(",\"walks\":null", out);
+	/* the PUD series' MM_WALK_TOTAL counts walks that read a leaf: the model's walks_with_leaves */
+	jnum(out, "walks_with_leaves", p->stat[AW_LG_WALK_TOTAL]);
+	jnum(out, "empty_walks", p->stat[AW_LG_WALK_EMPTY]);
+	fputs(",\"forced_walks\":null", out);
 	json_walk(out, pass_get, p);
 	fputs(",\"bloom_tests\":{\"pmd\":null,\"pud\":null}", out);
 	/* the kernel's own: 6.1's L and N columns, the generations, the outcome */
@@ -101,8 +104,10 @@ static void json_node(FILE *out, const struct aw_exec *x, int n)
 	const struct aw_xnode *xn = &x->node[n];
 
 	fprintf(out, "{\"node\":%d,\"passes\":%d", n, xn->nr_passes);
-	for (size_t i = 0; i < sizeof(null_node_keys) / sizeof(null_node_keys[0]); i++)
-		fprintf(out, ",\"%s\":null", null_node_keys[i]);
+	fputs(",\"walks\":null", out);
+	jnum(out, "walks_with_leaves", stat_sum(xn, AW_LG_WALK_TOTAL));
+	jnum(out, "empty_walks", stat_sum(xn, AW_LG_WALK_EMPTY));
+	fputs(",\"forced_walks\":null,\"sticky_forced_walks\":null", out);
 	json_walk(out, node_get, xn);
 	jnum(out, "evicted", xn->evicted);
 	fputs(",\"single_touch_evicted\":null,\"hot_evicted\":null,\"refaults\":null,\"oom_kills\":null", out);

@@ -26,6 +26,14 @@ static const int stats61[6] = { AW_LG_LEAF_TOTAL, AW_LG_LEAF_OLD, AW_LG_LEAF_YOU
 				AW_LG_NONLEAF_TOTAL, AW_LG_NONLEAF_FOUND, AW_LG_NONLEAF_ADDED };
 static const int stats612[4] = { AW_LG_LEAF_TOTAL, AW_LG_LEAF_YOUNG, AW_LG_NONLEAF_FOUND,
 				 AW_LG_NONLEAF_ADDED };
+/*
+ * 6.12 with the project's port of the PUD series: patch 1 appends LWEE
+ * (MM_LEAF_ASSOCIATED, MM_WALK_TOTAL, MM_WALK_EMPTY, MM_LEAF_EMPTY_WALKS),
+ * patch 4 S (MM_PUD_EMPTY_SKIPPED): "TYFALWEE", then "TYFALWEES".
+ */
+static const int stats_series[9] = { AW_LG_LEAF_TOTAL, AW_LG_LEAF_YOUNG, AW_LG_NONLEAF_FOUND,
+				     AW_LG_NONLEAF_ADDED, AW_LG_LEAF_ASSOCIATED, AW_LG_WALK_TOTAL,
+				     AW_LG_WALK_EMPTY, AW_LG_LEAF_EMPTY_WALKS, AW_LG_PUD_SKIPPED };
 
 struct lg_tok { uint64_t n; char mark; int end; };
 
@@ -75,7 +83,7 @@ static void gen_line(struct aw_lg_lruvec *v, const struct lg_tok *t)
 
 static void stats_line(struct aw_lg_lruvec *v, const struct lg_tok *t, int nr)
 {
-	const int *map = nr == 6 ? stats61 : stats612;
+	const int *map = nr == 6 ? stats61 : nr == 4 ? stats612 : stats_series;
 	char c = t[0].mark;
 
 	v->nr_stats = nr;
@@ -97,7 +105,7 @@ static void stats_line(struct aw_lg_lruvec *v, const struct lg_tok *t, int nr)
 static int parse_line(const char *line, struct aw_lg_snapshot *snap, unsigned int *id,
 		      char *path, size_t pathlen)
 {
-	struct lg_tok t[8];
+	struct lg_tok t[AW_LG_MAX_STATS + 1];
 	struct aw_lg_lruvec *v = snap->nr ? &snap->v[snap->nr - 1] : NULL;
 	int nr;
 
@@ -116,14 +124,14 @@ static int parse_line(const char *line, struct aw_lg_snapshot *snap, unsigned in
 		lruvec_init(&snap->v[snap->nr++], *id, path, atoi(line + 6));
 		return 0;
 	}
-	nr = tokens(line, t, 8);
+	nr = tokens(line, t, AW_LG_MAX_STATS + 1);
 	if (nr <= 0)
 		return nr;
 	if (!v)
 		return -1;
 	if (nr == 4 && t[0].end == 11)
 		gen_line(v, t);
-	else if ((nr == 6 || nr == 4) && t[0].end == 33)
+	else if ((nr == 4 || nr == 6 || nr == 8 || nr == 9) && t[0].end == 33)
 		stats_line(v, t, nr);
 	else if (nr == 7 && t[0].end == 22)
 		;	/* tier line: refaults, not needed */

@@ -31,6 +31,33 @@ static void load(const char *dir, const char *name, struct aw_lg_snapshot *s)
 	free(text);
 }
 
+/*
+ * 6.12 with the PUD series: TYFALWEES cumulative (patch 1's LWEE, patch 4's
+ * S).  Before 1000 200 30 10 150 6 2 300 4, after 1700 260 41 12 190 9 4
+ * 812 11: the pass read 700 leaves, 60 young, 11 found, 2 added, 40
+ * associated, 3 walks with leaves, 2 of them empty (512 leaves), 7 PUDs
+ * skipped.
+ */
+static void test_612_series(const char *dir, struct aw_lg_snapshot *b, struct aw_lg_snapshot *a)
+{
+	const struct aw_lg_lruvec *vb, *va;
+	int64_t d[AW_LG_NR];
+
+	load(dir, "lru_gen_full-6.12pud-before.txt", b);
+	load(dir, "lru_gen_full-6.12pud-after.txt", a);
+	vb = aw_lg_find(b, 3, 0);
+	va = aw_lg_find(a, 3, 0);
+	CHECK(vb && va && vb->nr_stats == 9 && vb->cumulative && vb->max_seq == 4 && va->max_seq == 5);
+	if (!vb || !va)
+		return;
+	aw_lg_walk_delta(vb, va, d);
+	CHECK(d[AW_LG_LEAF_TOTAL] == 700 && d[AW_LG_LEAF_YOUNG] == 60 && d[AW_LG_NONLEAF_FOUND] == 11 &&
+	      d[AW_LG_NONLEAF_ADDED] == 2);
+	CHECK(d[AW_LG_LEAF_ASSOCIATED] == 40 && d[AW_LG_WALK_TOTAL] == 3 && d[AW_LG_WALK_EMPTY] == 2 &&
+	      d[AW_LG_LEAF_EMPTY_WALKS] == 512 && d[AW_LG_PUD_SKIPPED] == 7);
+	CHECK(d[AW_LG_LEAF_OLD] == -1 && d[AW_LG_NONLEAF_TOTAL] == -1);
+}
+
 /* 6.1, CONFIG_LRU_GEN_STATS off: LOYNFA cumulative on the max_seq line. */
 static void test_61(const char *dir, struct aw_lg_snapshot *b, struct aw_lg_snapshot *a)
 {
@@ -145,6 +172,7 @@ int main(int argc, char **argv)
 	}
 	test_61(argv[1], &b, &a);
 	test_612(argv[1], &b, &a);
+	test_612_series(argv[1], &b, &a);
 	test_commands();
 	test_kprobe_lines();
 	CHECK(aw_lg_parse("memcg     1 /\n node     0\n  garbage\n", &b, err, sizeof(err)) == -1);
