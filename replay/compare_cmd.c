@@ -29,7 +29,7 @@ static const char usage[] =
 	"  that ran), KERNEL.json from agewalk-exec --json; prints both per node and\n"
 	"  pass; '!' marks a figure outside its tolerance, '-' one the kernel does not\n"
 	"  measure.  --variant picks the model's variant (default base).  Defaults:\n"
-	"  leaf_total=10%+64/walk, young, nonleaf_found, nonleaf_added,\n"
+	"  leaf_total=10%+64/walk, nonleaf_found and nonleaf_added=10%+4/walk, young,\n"
 	"  pmd_entries_read, pud_skipped, evicted, refaults, resident, swapped =10%,\n"
 	"  walks, passes, aging_refused =0%\n";
 

@@ -20,8 +20,8 @@
 static const struct aw_tol defaults[] = {
 	{ "leaf_total",		0.10, 0, 64 },	/* + the scratch VMA, per walked mm */
 	{ "young",		0.10, 0, 0 },
-	{ "nonleaf_found",	0.10, 0, 0 },
-	{ "nonleaf_added",	0.10, 0, 0 },
+	{ "nonleaf_found",	0.10, 0, 4 },	/* + the worker's own text, data, stack, scratch PMDs */
+	{ "nonleaf_added",	0.10, 0, 4 },
 	{ "pmd_entries_read",	0.10, 0, 0 },
 	{ "pud_skipped",	0.10, 0, 0 },
 	{ "walks",		0, 0, 0 },

@@ -7,7 +7,8 @@
  * abs + per_walk * (the model's walks in that pass).  The per-walk term
  * exists because a walk on a real kernel also reads page tables the
  * scenario does not describe: the executor's 64-page TLB-flush scratch VMA
- * and each worker's own text, stack and libraries (docs/lab.md).
+ * and each worker's own text, data and stack, which it touches whenever it
+ * runs (docs/lab.md).
  */
 #ifndef AW_COMPARE_TOL_H
 #define AW_COMPARE_TOL_H
