@@ -25,7 +25,8 @@ static const struct aw_tol defaults[] = {
 	{ "pmd_entries_read",	0.10, 0, 0 },
 	{ "pud_skipped",	0.10, 0, 0 },
 	{ "walks",		0, 0, 0 },
-	{ "evicted",		0.10, 0, 0 },
+	{ "evicted",		0.10, 0, 0 },	/* folios; a kernel counts pages: */
+	{ "evicted_pages",	0.10, 0, 0 },
 	{ "refaults",		0.10, 0, 0 },
 	{ "resident",		0.10, 0, 0 },
 	{ "swapped",		0.10, 0, 0 },

@@ -53,6 +53,7 @@ static double node_total(const struct aw_kernel *k, int node, const char *key, b
 	if (!strcmp(key, "passes")) return ns->nr_passes;
 	if (!strcmp(key, "promoted")) return (double)ns->promoted;
 	if (!strcmp(key, "evicted")) return (double)ns->evicted;
+	if (!strcmp(key, "evicted_pages")) return (double)ns->evicted_pages;
 	if (!strcmp(key, "single_touch_evicted")) return (double)ns->single_touch_evicted;
 	if (!strcmp(key, "hot_evicted")) return (double)ns->hot_evicted;
 	if (!strcmp(key, "refaults")) return (double)ns->refaults;
@@ -246,7 +247,8 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 		"passes", "walks", "walks_with_leaves", "empty_walks", "forced_walks",
 		"sticky_forced_walks", "leaf_total", "leaf_associated", "young", "nonleaf_found",
 		"nonleaf_added", "pmd_entries_read", "pud_skipped", "promoted", "evicted",
-		"single_touch_evicted", "hot_evicted", "refaults", "oom_kills", "aging_refused",
+		"evicted_pages", "single_touch_evicted", "hot_evicted", "refaults", "oom_kills",
+		"aging_refused",
 	};
 	const struct aw_node_stats *ns = &k->node_stats[n];
 	bool ok;

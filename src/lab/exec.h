@@ -112,7 +112,6 @@ int aw_lg_evict_cmd(char *buf, size_t len, unsigned int memcg_id, int node, uint
 int aw_read_file(const char *path, char **text);	/* 0, or -errno */
 int aw_write_file(const char *path, const char *text);	/* 0, or -errno */
 int64_t aw_read_key(const char *path, const char *key);	/* "key value" lines; -1 if none */
-int64_t aw_read_prefix_sum(const char *path, const char *prefix);
 
 /* ---- pagemap (exec_pagemap.c) ----------------------------------------- */
 

@@ -163,13 +163,21 @@ static unsigned int own_swappiness(void)
 	return sw;
 }
 
-/* Reclaimed pages: the memcg's memory.stat pgsteal, /proc/vmstat pgsteal_* for the root. */
+/*
+ * Reclaimed pages: the memcg's memory.stat pgsteal; for the root,
+ * /proc/vmstat's pgsteal_anon + pgsteal_file (pgsteal_kswapd, _direct and
+ * _khugepaged count the same pages again, by reclaimer).
+ */
 static int64_t pgsteal(const struct aw_exec *x, int m)
 {
 	char path[512];
 
-	if (m == 0 || !x->cgroup2)
-		return aw_read_prefix_sum("/proc/vmstat", "pgsteal_");
+	if (m == 0 || !x->cgroup2) {
+		int64_t anon = aw_read_key("/proc/vmstat", "pgsteal_anon");
+		int64_t file = aw_read_key("/proc/vmstat", "pgsteal_file");
+
+		return anon < 0 || file < 0 ? -1 : anon + file;
+	}
 	snprintf(path, sizeof(path), "%s/m%d/memory.stat", x->opt.cg_root, m);
 	return aw_read_key(path, "pgsteal");
 }

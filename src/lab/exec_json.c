@@ -109,7 +109,9 @@ static void json_node(FILE *out, const struct aw_exec *x, int n)
 	jnum(out, "empty_walks", stat_sum(xn, AW_LG_WALK_EMPTY));
 	fputs(",\"forced_walks\":null,\"sticky_forced_walks\":null", out);
 	json_walk(out, node_get, xn);
-	jnum(out, "evicted", xn->evicted);
+	/* pgsteal counts pages; the model's evicted counts folios, its evicted_pages pages */
+	fputs(",\"evicted\":null", out);
+	jnum(out, "evicted_pages", xn->evicted);
 	fputs(",\"single_touch_evicted\":null,\"hot_evicted\":null,\"refaults\":null,\"oom_kills\":null", out);
 	fprintf(out, ",\"aging_refused\":%lu", xn->aging_refused);
 	fputs(",\"bloom_tests\":{\"pmd\":null,\"pud\":null},\"filter_fill\":{\"pmd\":null,\"pud\":null}"

@@ -81,22 +81,3 @@ int64_t aw_read_key(const char *path, const char *key)
 	return v;
 }
 
-/* Sum of the values of every line whose key starts with prefix ("pgsteal_"). */
-int64_t aw_read_prefix_sum(const char *path, const char *prefix)
-{
-	char *text, *p;
-	size_t pl = strlen(prefix);
-	int64_t sum = 0;
-
-	if (aw_read_file(path, &text))
-		return -1;
-	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, prefix, pl)) {
-			char *sp = strchr(p, ' ');
-
-			if (sp)
-				sum += strtoll(sp + 1, NULL, 10);
-		}
-	free(text);
-	return sum;
-}
