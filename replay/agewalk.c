@@ -404,6 +404,7 @@ static const struct aw_cmd {
 	{ "replay",	aw_cmd_replay,	 "FILE.dat [options]   (agewalk replay --help)" },
 	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME] [--kernel K]" },
 	{ "kdiff",	aw_cmd_kdiff,	 "FILE.aws|FILE.awpb [--tree NAME]...   (model against kernel text)" },
+	{ "compare",	aw_cmd_compare,	 "MODEL.json KERNEL.json [--variant NAME] [--tolerance KEY=REL%[+ABS[/walk]]]..." },
 	{ "help",	cmd_help,	 "[COMMAND]   (or agewalk COMMAND --help)" },
 };
 #define AW_NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

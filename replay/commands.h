@@ -16,6 +16,7 @@
 int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
 int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
 int aw_cmd_kdiff(int argc, char **argv);	/* kdiff_cmd.c */
+int aw_cmd_compare(int argc, char **argv);	/* compare_cmd.c */
 
 /*
  * agewalk.c: a usage error of command cmd as one line on stderr, "agewalk

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agewalk compare MODEL.json KERNEL.json: the model's run of a scenario
+ * (`agewalk run --json`) beside a real kernel's run of the same scenario
+ * (`agewalk-exec --json`, docs/lab.md), per node and pass, each figure
+ * judged against its tolerance (compare_tol.h).
+ *
+ * Both files use the same keys; the kernel's file has null wherever the
+ * kernel has no such figure.  A null is shown as "-" and counted as not
+ * measured -- never as agreement.  The comparison is only meaningful when
+ * the model followed the rules of the kernel that ran (`--kernel 6.1` for
+ * a 6.1 kernel), so a mismatch of profiles is refused.
+ *
+ * Exit status: 0 every measured figure within tolerance, 1 a figure
+ * outside, passes that exist on one side only, or nothing measured at all,
+ * 2 bad usage or input that is not agewalk JSON.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare_tol.h"
+
+static const char usage[] =
+	"usage: agewalk compare MODEL.json KERNEL.json [--variant NAME] [--tolerance KEY=REL%[+ABS[/walk]]]...\n"
+	"  MODEL.json from agewalk run --json (with the --kernel profile of the kernel\n"
+	"  that ran), KERNEL.json from agewalk-exec --json; prints both per node and\n"
+	"  pass; '!' marks a figure outside its tolerance, '-' one the kernel does not\n"
+	"  measure.  --variant picks the model's variant (default base).  Defaults:\n"
+	"  leaf_total=10%+64/walk, young, nonleaf_found, nonleaf_added,\n"
+	"  pmd_entries_read, pud_skipped, evicted, refaults, resident, swapped =10%,\n"
+	"  walks, passes, aging_refused =0%\n";
+
+struct aw_cmp_run {
+	const char *path;
+	json_object *root;
+	json_object *variant;	/* the variant compared */
+	char profile[64];	/* "6.1", "6.12", "mainline", or a release the model has none for */
+};
+
+struct aw_cmp_tally {
+	unsigned long compared, outside, unmeasured, missing;
+};
+
+/* Short column names, as `agewalk run` prints them. */
+static const char *label(const char *key)
+{
+	static const char *const map[][2] = {
+		{ "leaf_total", "T" }, { "young", "Y" }, { "nonleaf_found", "F" },
+		{ "nonleaf_added", "A" }, { "pmd_entries_read", "P" }, { "pud_skipped", "S" },
+		{ "promoted", "promo" }, { "walks_with_leaves", "w/leaf" }, { "empty_walks", "empty" },
+		{ "forced_walks", "forced" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i][0], key))
+			return map[i][1];
+	return key;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static bool is_number(json_object *v)
+{
+	return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
+}
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %m");
+		return NULL;
+	}
+	for (;;) {
+		if (n == cap) {
+			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
+
+			if (!p)
+				break;
+			buf = p;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f) || n == 0 || n == cap) {
+		snprintf(err, errlen, n == 0 ? "empty file" : "cannot read");
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static bool trailing(const char *buf, size_t len, size_t end)
+{
+	for (; end < len; end++)
+		if (!strchr(" \t\r\n", buf[end]))
+			return true;
+	return false;
+}
+
+/* Parse path as JSON, a position in the message when it is not. */
+static json_object *parse(const char *path, char *err, size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *root = NULL;
+	size_t len = 0;
+	char *buf = slurp(path, &len, err, errlen);
+
+	if (buf && tok) {
+		root = json_tokener_parse_ex(tok, buf, (int)len);
+		if (root && trailing(buf, len, json_tokener_get_parse_end(tok))) {
+			snprintf(err, errlen, "byte %zu: data after the JSON value", json_tokener_get_parse_end(tok));
+			json_object_put(root);
+			root = NULL;
+		} else if (!root) {
+			enum json_tokener_error e = json_tokener_get_error(tok);
+
+			snprintf(err, errlen, "byte %zu: %s", json_tokener_get_parse_end(tok),
+				 e == json_tokener_continue ? "truncated JSON" : json_tokener_error_desc(e));
+		}
+	}
+	json_tokener_free(tok);
+	free(buf);
+	return root;
+}
+
+/* "6.1.0-57-cloud-amd64" and "6.1" are both the 6.1 profile. */
+static void profile_of(const char *kernel, char *out, size_t outlen)
+{
+	static const char *const known[] = { "6.12", "6.1" };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		size_t n = strlen(known[i]);
+
+		if (!strncmp(kernel, known[i], n) && strchr(".-+", kernel[n]) && kernel[n]) {
+			snprintf(out, outlen, "%s", known[i]);
+			return;
+		}
+	}
+	snprintf(out, outlen, "%s", kernel);
+}
+
+static json_object *find_variant(json_object *root, const char *name)
+{
+	json_object *vars = get(root, "variants");
+	size_t n = json_object_is_type(vars, json_type_array) ? json_object_array_length(vars) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = json_object_array_get_idx(vars, i);
+		json_object *vn = get(v, "name");
+
+		if (!name || (vn && !strcmp(json_object_get_string(vn), name)))
+			return v;
+	}
+	return NULL;
+}
+
+static int load(struct aw_cmp_run *r, const char *variant)
+{
+	char err[256];
+	json_object *k;
+
+	r->root = parse(r->path, err, sizeof(err));
+	if (!r->root) {
+		fprintf(stderr, "agewalk compare: %s: %s\n", r->path, err);
+		return -1;
+	}
+	k = get(r->root, "kernel");
+	if (!json_object_is_type(r->root, json_type_object) || !json_object_is_type(k, json_type_string) ||
+	    !json_object_is_type(get(r->root, "variants"), json_type_array)) {
+		fprintf(stderr, "agewalk compare: %s: not agewalk JSON (no \"kernel\" and \"variants\")\n",
+			r->path);
+		return -1;
+	}
+	/* a kernel's run names its release: its rules are that release's, whatever profile the executor assumed */
+	if (json_object_is_type(get(r->root, "release"), json_type_string))
+		k = get(r->root, "release");
+	profile_of(json_object_get_string(k), r->profile, sizeof(r->profile));
+	r->variant = find_variant(r->root, variant);
+	if (!r->variant) {
+		fprintf(stderr, "agewalk compare: %s: no variant %s\n", r->path, variant ? variant : "at all");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *input_name(const struct aw_cmp_run *r)
+{
+	const char *in = json_object_get_string(get(r->root, "input"));
+	const char *slash = in ? strrchr(in, '/') : NULL;
+
+	return slash ? slash + 1 : in ? in : "?";
+}
+
+/* The same scenario, under the same kernel's rules; else comparing means nothing. */
+static int check_pair(const struct aw_cmp_run *m, const struct aw_cmp_run *k)
+{
+	if (strcmp(k->profile, "6.1") && strcmp(k->profile, "6.12")) {
+		fprintf(stderr, "agewalk compare: %s ran on %s: the model has profiles for 6.1 and 6.12 only\n",
+			k->path, k->profile);
+		return -1;
+	}
+	if (strcmp(m->profile, k->profile)) {
+		fprintf(stderr, "agewalk compare: %s ran the %s profile, %s ran on %s: rerun the model with --kernel %s\n",
+			m->path, m->profile, k->path, k->profile, k->profile);
+		return -1;
+	}
+	if (strcmp(input_name(m), input_name(k))) {
+		fprintf(stderr, "agewalk compare: %s is a run of %s, %s of %s\n", m->path, input_name(m), k->path,
+			input_name(k));
+		return -1;
+	}
+	return 0;
+}
+
+/* One figure: the cell, and the tally.  A kernel null is "-", never agreement. */
+static void cell(const struct aw_tols *tols, const char *key, json_object *mv, json_object *kv, double walks,
+		 struct aw_cmp_tally *t)
+{
+	const struct aw_tol *tol = aw_tols_find(tols, key);
+	char mark = ' ';
+
+	if (!is_number(kv)) {
+		printf(" %9s %9s ", is_number(mv) ? json_object_get_string(mv) : "-", "-");
+		t->unmeasured += is_number(mv);
+		return;
+	}
+	if (!is_number(mv)) {
+		printf(" %9s %9s ", "-", json_object_get_string(kv));
+		return;
+	}
+	if (tol) {
+		t->compared++;
+		if (!aw_tol_within(tol, json_object_get_double(mv), json_object_get_double(kv), walks)) {
+			mark = '!';
+			t->outside++;
+		}
+	}
+	printf(" %9s %9s%c", json_object_get_string(mv), json_object_get_string(kv), mark);
+}
+
+/* The per-pass keys the kernel measured in some pass of this node, in the model's order. */
+static int pass_keys(json_object *mpp, json_object *kpp, const char **keys, int max)
+{
+	json_object *first = json_object_array_length(mpp) ? json_object_array_get_idx(mpp, 0) : NULL;
+	int nr = 0;
+
+	if (!first)
+		return 0;
+	json_object_object_foreach(first, key, val) {
+		if (!is_number(val) || !strcmp(key, "pass") || nr == max)
+			continue;
+		for (size_t i = 0; i < json_object_array_length(kpp); i++)
+			if (is_number(get(json_object_array_get_idx(kpp, i), key))) {
+				keys[nr++] = key;
+				break;
+			}
+	}
+	return nr;
+}
+
+static void header(const char **keys, int nr)
+{
+	printf("  pass  ");
+	for (int i = 0; i < nr; i++)
+		printf(" %9s %9s ", label(keys[i]), "kernel");
+	printf("\n");
+}
+
+static void passes(const struct aw_tols *tols, json_object *mn, json_object *kn, struct aw_cmp_tally *t)
+{
+	json_object *mpp = get(mn, "per_pass"), *kpp = get(kn, "per_pass");
+	size_t nm = json_object_is_type(mpp, json_type_array) ? json_object_array_length(mpp) : 0;
+	size_t nk = json_object_is_type(kpp, json_type_array) ? json_object_array_length(kpp) : 0;
+	const char *keys[32];
+	int nr = nm && nk ? pass_keys(mpp, kpp, keys, 32) : 0;
+
+	if (nr)
+		header(keys, nr);
+	for (size_t p = 0; p < (nm > nk ? nm : nk); p++) {
+		json_object *mp = p < nm ? json_object_array_get_idx(mpp, p) : NULL;
+		json_object *kp = p < nk ? json_object_array_get_idx(kpp, p) : NULL;
+
+		if (!mp || !kp) {
+			printf("  %-6zu only in the %s\n", p + 1, mp ? "model" : "kernel");
+			t->missing++;
+			continue;
+		}
+		printf("  %-6zu", p + 1);
+		for (int i = 0; i < nr; i++)
+			cell(tols, keys[i], get(mp, keys[i]), get(kp, keys[i]),
+			     json_object_get_double(get(mp, "walks")), t);
+		printf("\n");
+	}
+}
+
+/* Node totals the kernel can know exactly or by counting: passes, refusals, evictions. */
+static void node_totals(const struct aw_tols *tols, json_object *mn, json_object *kn, struct aw_cmp_tally *t)
+{
+	static const char *const keys[] = { "passes", "aging_refused", "evicted", "refaults" };
+
+	printf("  total ");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		printf(" %s", keys[i]);
+		cell(tols, keys[i], get(mn, keys[i]), get(kn, keys[i]), 0, t);
+	}
+	printf("\n");
+}
+
+static json_object *node_of(json_object *variant, json_object *node)
+{
+	json_object *nodes = get(variant, "nodes");
+	size_t n = json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(nodes, i);
+
+		if (json_object_get_int64(get(x, "node")) == json_object_get_int64(node))
+			return x;
+	}
+	return NULL;
+}
+
+static void nodes(const struct aw_tols *tols, json_object *mv, json_object *kv, struct aw_cmp_tally *t)
+{
+	json_object *mnodes = get(mv, "nodes");
+	size_t n = json_object_is_type(mnodes, json_type_array) ? json_object_array_length(mnodes) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *mn = json_object_array_get_idx(mnodes, i);
+		json_object *kn = node_of(kv, get(mn, "node"));
+
+		printf("\nnode %lld: model %lld passes, kernel ", (long long)json_object_get_int64(get(mn, "node")),
+		       (long long)json_object_get_int64(get(mn, "passes")));
+		if (!kn) {
+			printf("no such node\n");
+			t->missing++;
+			continue;
+		}
+		printf("%lld\n", (long long)json_object_get_int64(get(kn, "passes")));
+		passes(tols, mn, kn, t);
+		node_totals(tols, mn, kn, t);
+	}
+}
+
+static json_object *region_of(json_object *variant, const char *name)
+{
+	json_object *regs = get(variant, "regions");
+	size_t n = json_object_is_type(regs, json_type_array) ? json_object_array_length(regs) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(regs, i);
+
+		if (!strcmp(json_object_get_string(get(r, "name")), name))
+			return r;
+	}
+	return NULL;
+}
+
+/* Residency at the end of the run, per named region. */
+static void regions(const struct aw_tols *tols, json_object *mv, json_object *kv, struct aw_cmp_tally *t)
+{
+	json_object *regs = get(mv, "regions");
+	size_t n = json_object_is_type(regs, json_type_array) ? json_object_array_length(regs) : 0;
+
+	if (n)
+		printf("\nregion     %9s %9s  %9s %9s\n", "resident", "kernel", "swapped", "kernel");
+	for (size_t i = 0; i < n; i++) {
+		json_object *mr = json_object_array_get_idx(regs, i);
+		const char *name = json_object_get_string(get(mr, "name"));
+		json_object *kr = region_of(kv, name);
+
+		printf("%-10s", name);
+		cell(tols, "resident", get(mr, "resident"), get(kr, "resident"), 0, t);
+		cell(tols, "swapped", get(mr, "swapped"), get(kr, "swapped"), 0, t);
+		printf("\n");
+	}
+}
+
+/* What the executor could not do, as it wrote it: never hidden. */
+static void notes(const struct aw_cmp_run *k)
+{
+	json_object *ns = get(k->root, "notes");
+	size_t n = json_object_is_type(ns, json_type_array) ? json_object_array_length(ns) : 0;
+
+	if (n)
+		printf("\nkernel notes:\n");
+	for (size_t i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(ns, i);
+		json_object *text = get(x, "text");
+
+		if (!text) {
+			printf("  %s\n", json_object_get_string(x));
+			continue;
+		}
+		if (json_object_get_int64(get(x, "event")) >= 0)
+			printf("  event %lld (line %lld): ", (long long)json_object_get_int64(get(x, "event")),
+			       (long long)json_object_get_int64(get(x, "line")));
+		else
+			printf("  ");
+		printf("%s: %s\n", json_object_get_string(get(x, "kind")), json_object_get_string(text));
+	}
+}
+
+static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const struct aw_tols *tols)
+{
+	struct aw_cmp_tally t = { 0 };
+	json_object *rel = get(k->root, "release");
+
+	printf("agewalk compare %s: model %s (profile %s) vs kernel %s\n", input_name(m),
+	       json_object_get_string(get(m->variant, "name")), m->profile,
+	       rel ? json_object_get_string(rel) : json_object_get_string(get(k->root, "kernel")));
+	printf("each figure: model, kernel; '!' outside tolerance, '-' not measured\n");
+	nodes(tols, m->variant, k->variant, &t);
+	regions(tols, m->variant, k->variant, &t);
+	notes(k);
+	printf("\ncompared %lu figures: %lu within tolerance, %lu outside; %lu not measured by the kernel",
+	       t.compared, t.compared - t.outside, t.outside, t.unmeasured);
+	if (t.missing)
+		printf("; %lu passes or nodes on one side only", t.missing);
+	printf("\n");
+	if (!t.compared)
+		printf("nothing was measured: no agreement to report\n");
+	return t.outside || t.missing || !t.compared ? 1 : 0;
+}
+
+int aw_cmd_compare(int argc, char **argv)
+{
+	struct aw_cmp_run m = { 0 }, k = { 0 };
+	const char *variant = "base";
+	struct aw_tols tols;
+	char err[256];
+	int status = 2;
+
+	aw_tols_default(&tols);
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return fputs(usage, stdout) < 0;
+		if (!strcmp(a, "--variant") && i + 1 < argc)
+			variant = argv[++i];
+		else if (!strcmp(a, "--tolerance") && i + 1 < argc) {
+			if (aw_tols_parse(&tols, argv[++i], err, sizeof(err)) < 0)
+				return aw_usage_error("compare", "%s", err);
+		} else if (a[0] == '-' && a[1])
+			return aw_option_error("compare", usage, a);
+		else if (!m.path)
+			m.path = a;
+		else if (!k.path)
+			k.path = a;
+		else
+			return aw_usage_error("compare", "two files only: MODEL.json KERNEL.json");
+	}
+	if (!k.path)
+		return aw_usage_error("compare", "needs MODEL.json and KERNEL.json");
+	if (load(&m, variant) == 0 && load(&k, NULL) == 0 && check_pair(&m, &k) == 0)
+		status = report(&m, &k, &tols);
+	json_object_put(m.root);
+	json_object_put(k.root);
+	return status;
+}

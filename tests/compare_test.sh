@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# agewalk compare against hand-made run pairs whose verdicts are computed
+# by hand from the tolerance rule (replay/compare_tol.h):
+#   |model - kernel| <= rel * max(|model|, |kernel|) + abs + per_walk * walks
+# Usage: compare_test.sh AGEWALK
+set -uo pipefail
+aw=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# run FILE KERNEL "T Y" [walks]... : one node, one pass per "T Y" pair
+run() {
+	local file=$1 kernel=$2 walks=$3 passes="" sep="" nr
+	shift 3
+	nr=$#
+	for p in "$@"; do
+		set -- $p
+		passes+="$sep{\"pass\":1,\"forced\":false,\"walks\":$walks,\"leaf_total\":$1,\"young\":$2,\"nonleaf_found\":null}"
+		sep=,
+	done
+	printf '{"input":"corpus/scenarios/x.aws","thp":"never","kernel":"%s","events":3,"variants":[{"name":"base","nodes":[{"node":0,"passes":%d,"aging_refused":0,"evicted":null,"per_pass":[%s]}],"regions":[{"name":"R","resident":100}]}]}\n' \
+		"$kernel" "$nr" "$passes" >"$file"
+}
+
+# expect RC WANT ARGS...: exit status RC and WANT somewhere in stdout+stderr
+expect() {
+	local want_rc=$1 want=$2 out rc
+	shift 2
+	out=$("$aw" compare "$@" 2>&1)
+	rc=$?
+	[ "$rc" = "$want_rc" ] && [[ $out == *"$want"* ]] && ok ||
+		bad "compare $*: exit $rc (want $want_rc), no '$want' in: $out"
+}
+
+# Six figures are judged: walks (0%), T, Y, passes, aging_refused (0%), resident.
+# leaf_total 10%+64/walk, 2 walks: model 1000 vs 1200 -> 200 <= 120 + 128 within;
+# vs 1300 -> 300 > 130 + 128 outside.  young 10%: 500 vs 550 -> 50 <= 55 within.
+run "$dir/m.json" 6.1 2 "1000 500"
+run "$dir/k-in.json" 6.1.0-57-cloud-amd64 2 "1200 550"
+run "$dir/k-out.json" 6.1.0-57-cloud-amd64 2 "1300 550"
+expect 0 "compared 6 figures: 6 within tolerance, 0 outside; 0 not measured" "$dir/m.json" "$dir/k-in.json"
+expect 1 "1300!" "$dir/m.json" "$dir/k-out.json"
+expect 1 "5 within tolerance, 1 outside" "$dir/m.json" "$dir/k-out.json"
+# young 5%: 50 > 27.5 outside; leaf_total 25% with no walk term: 200 <= 300 within
+expect 1 "550!" "$dir/m.json" "$dir/k-in.json" --tolerance young=5%
+expect 0 "6 within" "$dir/m.json" "$dir/k-out.json" --tolerance leaf_total=25%
+# an absolute slack: 300 <= 0 + 300
+expect 0 "6 within" "$dir/m.json" "$dir/k-out.json" --tolerance leaf_total=0%+300
+
+# a kernel null is '-' and not measured, never agreement: evicted is null in
+# both, nonleaf_found null in both (not shown); make the model's evicted a number
+sed 's/"evicted":null/"evicted":7/' "$dir/m.json" >"$dir/m-ev.json"
+expect 0 "1 not measured by the kernel" "$dir/m-ev.json" "$dir/k-in.json"
+
+# passes on one side only
+run "$dir/k-two.json" 6.1.0-57-cloud-amd64 2 "1000 500" "1000 500"
+expect 1 "only in the kernel" "$dir/m.json" "$dir/k-two.json"
+
+# nothing measured: a kernel run whose every figure is null
+sed 's/"walks":[0-9]*/"walks":null/g; s/"leaf_total":[0-9]*/"leaf_total":null/; s/"young":[0-9]*/"young":null/; s/"resident":[0-9]*/"resident":null/; s/"passes":[0-9]*/"passes":null/; s/"aging_refused":0/"aging_refused":null/' \
+	"$dir/k-in.json" >"$dir/k-null.json"
+expect 1 "nothing was measured" "$dir/m.json" "$dir/k-null.json"
+
+# refused: another profile, another scenario, not JSON, truncated, trailing data
+run "$dir/m-main.json" mainline 2 "1000 500"
+expect 2 "rerun the model with --kernel 6.1" "$dir/m-main.json" "$dir/k-in.json"
+# the release decides, not the profile the executor assumed for debugfs
+sed 's/"kernel":"6.1.0-57-cloud-amd64"/"kernel":"6.12","release":"6.18.4"/' "$dir/k-in.json" >"$dir/k-618.json"
+expect 2 "ran on 6.18.4: the model has profiles for 6.1 and 6.12 only" "$dir/m.json" "$dir/k-618.json"
+sed 's/x.aws/y.aws/' "$dir/k-in.json" >"$dir/k-other.json"
+expect 2 "is a run of x.aws" "$dir/m.json" "$dir/k-other.json"
+echo '{"a":1}' >"$dir/notaw.json"
+expect 2 "not agewalk JSON" "$dir/m.json" "$dir/notaw.json"
+head -c 100 "$dir/k-in.json" >"$dir/trunc.json"
+expect 2 "byte 100: truncated JSON" "$dir/m.json" "$dir/trunc.json"
+{ cat "$dir/k-in.json"; echo '{}'; } >"$dir/trail.json"
+expect 2 "data after the JSON value" "$dir/m.json" "$dir/trail.json"
+expect 2 "cannot open" "$dir/m.json" "$dir/missing.json"
+expect 2 "is not REL%" "$dir/m.json" "$dir/k-in.json" --tolerance young=5
+expect 2 "no variant pud" "$dir/m.json" "$dir/k-in.json" --variant pud
+
+echo "compare: $pass passed, $fail failed"
+[ "$fail" = 0 ]
