@@ -116,7 +116,9 @@ static void mount_one(const char *type, const char *dir)
 }
 
 /*
- * The pseudo filesystems, then the console: the initramfs has no device
+ * The pseudo filesystems (the root itself is the initramfs, in memory and
+ * writable, so the executor's scratch files need no tmpfs), and the
+ * console: the initramfs has no device
  * nodes (cpio from an unprivileged build cannot make them), so the kernel
  * found no /dev/console for process 1 and stdin/stdout/stderr are opened
  * here, on devtmpfs's node.
@@ -140,9 +142,6 @@ static void mount_all(void)
 	mount_one("debugfs", "/sys/kernel/debug");
 	mount_one("tracefs", "/sys/kernel/tracing");
 	mount_one("cgroup2", "/sys/fs/cgroup");
-	mkdir("/tmp", 01777);
-	if (mount("tmpfs", "/tmp", "tmpfs", 0, NULL) != 0)
-		say("mount tmpfs on /tmp: %s", strerror(errno));
 	if (write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory +cpuset") != 0)
 		say("cgroup2: cannot enable +memory +cpuset: %s", strerror(errno));
 }
