@@ -24,9 +24,10 @@ allowed() {
 	ktext) echo "ktext" ;;
 	kdiff) echo "kdiff ktext sim event" ;;
 	kbind) echo "kbind check ktext sim event" ;;
+	lab) echo "lab event" ;;
 	esac
 }
-for layer in event sim check trace ktext kdiff kbind; do
+for layer in event sim check trace ktext kdiff kbind lab; do
 	while IFS=: read -r f hdr; do
 		[ "$hdr" = agewalk.pb-c.h ] && continue
 		case $f:$hdr in
@@ -47,5 +48,5 @@ for layer in event sim check trace ktext kdiff kbind; do
 	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
 		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
 done
-[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext, src/kdiff and src/kbind include only their own and lower layers"
+[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext, src/kdiff, src/kbind and src/lab include only their own and lower layers"
 exit $fail

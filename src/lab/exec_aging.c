@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `age` and `evict` through /sys/kernel/debug/lru_gen (lru_gen_seq_write()
+ * -> run_cmd() -> run_aging() / run_eviction()), with lru_gen_full read
+ * just before and just after each command: the pass's walk figures are
+ * the difference of the two reads (aw_lg_walk_delta()).  Anything else
+ * that walks the same lruvec between the two reads (kswapd, a memcg limit's
+ * reclaim) lands in the same difference; the executor is the only thing
+ * running, so that is reclaim the scenario itself caused.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+/* Read and parse lru_gen_full; a missing file is fatal (no MGLRU debugfs). */
+static int snapshot(struct aw_exec *x, const char *file, struct aw_lg_snapshot *snap)
+{
+	char path[512], why[160];
+	char *text;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", x->opt.debugfs, file);
+	if ((r = aw_read_file(path, &text))) {
+		snprintf(x->fatal, sizeof(x->fatal), "cannot read %s: %s", path, strerror(-r));
+		return -1;
+	}
+	r = aw_lg_parse(text, snap, why, sizeof(why));
+	free(text);
+	if (r)
+		snprintf(x->fatal, sizeof(x->fatal), "%s: %s", path, why);
+	return r;
+}
+
+/* The kernel's mem_cgroup id of scenario memcg m, from lru_gen's "memcg ID PATH" lines. */
+static int memcg_id(struct aw_exec *x, int m, unsigned int *id)
+{
+	char path[512];
+	int found;
+
+	if (!x->memcg_known[m]) {
+		if (snapshot(x, "lru_gen", x->snap2))
+			return -1;
+		aw_memcg_path(x, m, path, sizeof(path));
+		found = aw_lg_find_memcg(x->snap2, path);
+		/* without memcg the one lruvec is printed as memcg 0 with no path */
+		if (found < 0 && m == 0 && x->snap2->nr && x->snap2->v[0].path[0] == '\0')
+			found = (int)x->snap2->v[0].memcg_id;
+		if (found < 0) {
+			snprintf(x->fatal, sizeof(x->fatal), "memcg %d (%s) is not in lru_gen", m, path);
+			return -1;
+		}
+		x->memcg_id[m] = (unsigned int)found;
+		x->memcg_known[m] = true;
+	}
+	*id = x->memcg_id[m];
+	return 0;
+}
+
+static int write_cmd(struct aw_exec *x, const char *cmd)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/lru_gen", x->opt.debugfs);
+	return aw_write_file(path, cmd);
+}
+
+static struct aw_xpass *new_pass(struct aw_exec *x, int node)
+{
+	struct aw_xnode *xn = &x->node[node];
+
+	if (xn->nr_passes == xn->cap_passes) {
+		int cap = xn->cap_passes ? 2 * xn->cap_passes : 16;
+		struct aw_xpass *p = realloc(xn->passes, sizeof(*p) * (size_t)cap);
+
+		if (!p)
+			return NULL;
+		xn->passes = p;
+		xn->cap_passes = cap;
+	}
+	memset(&xn->passes[xn->nr_passes], 0, sizeof(struct aw_xpass));
+	xn->passes[xn->nr_passes].pass = xn->nr_passes + 1;
+	return &xn->passes[xn->nr_passes++];
+}
+
+static void region_residency_after_pass(struct aw_exec *x, int pass, int node);
+
+/* Both reads of one lruvec; -1 fatal, 1 no such lruvec (noted), 0 ok. */
+static int lruvec_of(struct aw_exec *x, int m, int node, unsigned int *id, const struct aw_lg_lruvec **v)
+{
+	if (memcg_id(x, m, id) || snapshot(x, "lru_gen_full", x->snap))
+		return -1;
+	*v = aw_lg_find(x->snap, *id, node);
+	if (!*v) {
+		aw_note(x, AW_NOTE_ERROR, "no lruvec for memcg %d node %d in lru_gen_full", m, node);
+		return 1;
+	}
+	return 0;
+}
+
+int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
+{
+	const struct aw_lg_lruvec *b, *a;
+	struct aw_lg_lruvec before;
+	unsigned int id, sw;
+	struct aw_xpass *p;
+	char cmd[128];
+	int r;
+
+	if ((r = lruvec_of(x, ev->memcg, ev->node, &id, &b)))
+		return r < 0 ? -1 : 0;
+	before = *b;
+	sw = ev->swappiness == AW_SWAPPINESS_DEFAULT ? AW_LG_OWN_SWAPPINESS : ev->swappiness;
+	aw_lg_age_cmd(cmd, sizeof(cmd), x->opt.kver, id, ev->node, before.max_seq, sw, ev->flags & AW_AGE_FORCE);
+	aw_kprobe_collect(x, NULL);	/* the marks; what walked before this pass */
+	r = write_cmd(x, cmd);
+	if (snapshot(x, "lru_gen_full", x->snap) || !(p = new_pass(x, ev->node)))
+		return -1;
+	aw_kprobe_collect(x, p);
+	a = aw_lg_find(x->snap, id, ev->node);
+	p->event = x->ev;
+	p->forced = ev->flags & AW_AGE_FORCE;
+	p->seq_before = before.max_seq;
+	p->seq_after = a ? a->max_seq : before.max_seq;
+	p->aged = p->seq_after > p->seq_before;
+	p->refused = r == -ERANGE;
+	if (a)
+		aw_lg_walk_delta(&before, a, p->stat);
+	else
+		for (int i = 0; i < AW_LG_NR; i++)
+			p->stat[i] = -1;
+	if (r == -ERANGE) {
+		/* run_aging(): !force_scan && min_seq + MAX_NR_GENS - 1 <= max_seq */
+		x->node[ev->node].aging_refused++;
+		aw_note(x, AW_NOTE_REFUSED, "aging refused (ERANGE): max_seq %" PRIu64 " already %d generations"
+			" above min_seq, force 0", before.max_seq, 3);
+	} else if (r) {
+		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
+	}
+	region_residency_after_pass(x, p->pass, ev->node);
+	return 0;
+}
+
+/*
+ * The lruvec's own swappiness as get_swappiness() computes it for the
+ * debugfs writer (may_swap set, cgroup v2: vm_swappiness), 0 without swap.
+ * Eviction needs the value itself: it picks min_seq[!swappiness].
+ */
+static unsigned int own_swappiness(void)
+{
+	int64_t swap_kb = aw_read_key("/proc/meminfo", "SwapTotal:");
+	char *text;
+	unsigned int sw = 60;
+
+	if (swap_kb <= 0)
+		return 0;
+	if (!aw_read_file("/proc/sys/vm/swappiness", &text)) {
+		sw = (unsigned int)strtoul(text, NULL, 10);
+		free(text);
+	}
+	return sw;
+}
+
+/* Reclaimed pages: the memcg's memory.stat pgsteal, /proc/vmstat pgsteal_* for the root. */
+static int64_t pgsteal(const struct aw_exec *x, int m)
+{
+	char path[512];
+
+	if (m == 0 || !x->cgroup2)
+		return aw_read_prefix_sum("/proc/vmstat", "pgsteal_");
+	snprintf(path, sizeof(path), "%s/m%d/memory.stat", x->opt.cg_root, m);
+	return aw_read_key(path, "pgsteal");
+}
+
+int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
+{
+	const struct aw_lg_lruvec *b;
+	unsigned int id, sw;
+	int64_t s0, s1;
+	char cmd[128];
+	int r;
+
+	if ((r = lruvec_of(x, ev->memcg, ev->node, &id, &b)))
+		return r < 0 ? -1 : 0;
+	sw = ev->swappiness == AW_SWAPPINESS_DEFAULT ? own_swappiness() : ev->swappiness;
+	/* nr 0 = until min_seq moves: the kernel's own default nr_to_reclaim, -1 */
+	aw_lg_evict_cmd(cmd, sizeof(cmd), id, ev->node, b->min_seq[!sw], sw, ev->len ? ev->len : UINT64_MAX);
+	if (ev->flags & AW_EVICT_DIRECT)
+		aw_note(x, AW_NOTE_APPROXIMATED, "direct: debugfs eviction is its own reclaimer (no direct reclaim)");
+	s0 = pgsteal(x, ev->memcg);
+	r = write_cmd(x, cmd);
+	s1 = pgsteal(x, ev->memcg);
+	if (s0 >= 0 && s1 >= s0)
+		x->node[ev->node].evicted += s1 - s0;
+	if (r == -EINVAL && b->min_seq[!sw] + 2 > b->max_seq)
+		aw_note(x, AW_NOTE_REFUSED, "eviction refused (EINVAL): min_seq %" PRIu64 " + MIN_NR_GENS > max_seq %"
+			PRIu64, b->min_seq[!sw], b->max_seq);
+	else if (r)
+		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
+	return 0;
+}
+
+static void region_residency_after_pass(struct aw_exec *x, int pass, int node)
+{
+	for (int i = 0; i < x->sc.nr_regions; i++) {
+		struct aw_xregion *rg = &x->region[i];
+		struct aw_residency res;
+		struct aw_xrpass *rp;
+
+		if (!rg->mapped || x->w[rg->owner].fd < 0 ||
+		    aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res))
+			continue;
+		if (x->nr_rpass == x->cap_rpass) {
+			int cap = x->cap_rpass ? 2 * x->cap_rpass : 64;
+			struct aw_xrpass *n = realloc(x->rpass, sizeof(*n) * (size_t)cap);
+
+			if (!n)
+				return;
+			x->rpass = n;
+			x->cap_rpass = cap;
+		}
+		rp = &x->rpass[x->nr_rpass++];
+		*rp = (struct aw_xrpass){ .pass = pass, .node = node, .region = i,
+					  .resident = res.resident, .swapped = res.swapped };
+	}
+}

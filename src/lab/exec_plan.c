@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The controller: the scenario's events in order, each turned into a
+ * request to the worker of its process, a file write, or a debugfs
+ * command.  Region ids map to (address, length, owner) here; a worker only
+ * sees addresses.  Events a real kernel cannot be made to do are noted as
+ * not executed, never imitated.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
+{
+	struct aw_note *n;
+	va_list ap;
+
+	if (x->nr_notes == x->cap_notes) {
+		int cap = x->cap_notes ? 2 * x->cap_notes : 32;
+		struct aw_note *nn = realloc(x->notes, sizeof(*nn) * (size_t)cap);
+
+		if (!nn)
+			return;
+		x->notes = nn;
+		x->cap_notes = cap;
+	}
+	n = &x->notes[x->nr_notes++];
+	n->kind = kind;
+	n->event = kind == AW_NOTE_SETUP ? -1 : x->ev;
+	n->line = kind == AW_NOTE_SETUP || !x->sc.event_line ? 0 : x->sc.event_line[x->ev];
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+}
+
+static int fatal(struct aw_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fatal(struct aw_exec *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->fatal, sizeof(x->fatal), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- talking to workers ------------------------------------------------ */
+
+static struct aw_xworker *worker(struct aw_exec *x, uint32_t pid)
+{
+	return pid < (uint32_t)x->nr_workers && x->w[pid].fd >= 0 ? &x->w[pid] : NULL;
+}
+
+/* One request, one reply; a dead channel is fatal, a failed call a note. */
+static int call(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp)
+{
+	struct aw_xworker *w = worker(x, pid);
+
+	if (!w)
+		return fatal(x, "process %s has no running worker", x->sc.proc_name[pid - 1]);
+	if (aw_wsend(w->fd, rq, -1) || aw_wrecv(w->fd, rp))
+		return fatal(x, "worker of process %s is gone", x->sc.proc_name[pid - 1]);
+	if (rp->err)
+		aw_note(x, AW_NOTE_ERROR, "the system call failed: %s", strerror(rp->err));
+	return 0;
+}
+
+static void grow_workers(struct aw_exec *x, uint32_t pid)
+{
+	while ((uint32_t)x->nr_workers <= pid) {
+		x->w[x->nr_workers] = (struct aw_xworker){ .fd = -1, .cpu = AW_CPU_CURRENT };
+		x->nr_workers++;
+	}
+}
+
+static int hello(struct aw_exec *x, uint32_t pid, int fd, bool direct, bool thread)
+{
+	struct aw_wrep rp;
+
+	if (aw_wrecv(fd, &rp) || rp.err || rp.pid <= 0) {
+		close(fd);
+		return fatal(x, "worker of process %s did not start", x->sc.proc_name[pid - 1]);
+	}
+	grow_workers(x, pid);
+	x->w[pid] = (struct aw_xworker){ .pid = rp.pid, .fd = fd, .direct_child = direct, .thread = thread };
+	if (x->kprobes && !thread) {
+		struct aw_wreq rq = { .op = AW_W_MARK };
+
+		return call(x, pid, &rq, &rp);
+	}
+	return 0;
+}
+
+static void end_worker(struct aw_exec *x, uint32_t pid)
+{
+	struct aw_xworker *w = worker(x, pid);
+	struct aw_wreq rq = { .op = AW_W_EXIT };
+	struct aw_wrep rp;
+
+	if (!w)
+		return;
+	if (!aw_wsend(w->fd, &rq, -1))
+		(void)aw_wrecv(w->fd, &rp);
+	close(w->fd);
+	w->fd = -1;
+	if (w->direct_child)
+		waitpid(w->pid, NULL, 0);
+	for (int i = 0; i < x->sc.nr_regions; i++)
+		if (x->region[i].owner == pid)
+			x->region[i].mapped = false;
+}
+
+/* ---- processes --------------------------------------------------------- */
+
+static int ev_proc(struct aw_exec *x, const struct aw_event *ev)
+{
+	int sv[2], r;
+	pid_t child;
+	struct aw_wreq rq = { .op = AW_W_AFFINITY, .cpu = ev->cpu };
+	struct aw_wrep rp;
+
+	if (ev->flags & AW_PROC_NOLAYOUT)
+		aw_note(x, AW_NOTE_APPROXIMATED, "nolayout: a real process has its own text/heap/stack");
+	end_worker(x, ev->pid);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return fatal(x, "socketpair: %s", strerror(errno));
+	child = fork();
+	if (child == 0) {
+		char fdarg[16];
+		int fd = dup(sv[1]);	/* without CLOEXEC: it survives the exec */
+
+		/* into its memcg before the worker image faults a page: charges stay where made */
+		aw_memcg_place(x, ev->memcg, getpid());
+
+		snprintf(fdarg, sizeof(fdarg), "%d", fd);
+		execl(x->opt.self, x->opt.self, "--worker", fdarg, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	if (child < 0 || hello(x, ev->pid, sv[0], true, false))
+		return child < 0 ? fatal(x, "fork: %s", strerror(errno)) : -1;
+	if ((r = aw_memcg_place(x, ev->memcg, x->w[ev->pid].pid)))
+		aw_note(x, AW_NOTE_ERROR, "placing the worker in memcg %d: %s", ev->memcg, strerror(-r));
+	return call(x, ev->pid, &rq, &rp);
+}
+
+static int ev_task(struct aw_exec *x, const struct aw_event *ev)
+{
+	static const uint32_t op[] = { [AW_EV_FORK] = AW_W_FORK, [AW_EV_VFORK] = AW_W_VFORK,
+				       [AW_EV_THREAD] = AW_W_THREAD };
+	struct aw_wreq rq = { .op = op[ev->kind] };
+	struct aw_xworker *w = worker(x, ev->pid);
+	struct aw_wrep rp;
+	int sv[2];
+
+	if (!w)
+		return fatal(x, "process %s has no running worker", x->sc.proc_name[ev->pid - 1]);
+	end_worker(x, ev->pid2);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return fatal(x, "socketpair: %s", strerror(errno));
+	if (aw_wsend(w->fd, &rq, sv[1]) || aw_wrecv(w->fd, &rp)) {
+		close(sv[0]);
+		close(sv[1]);
+		return fatal(x, "worker of process %s is gone", x->sc.proc_name[ev->pid - 1]);
+	}
+	close(sv[1]);
+	if (rp.err) {
+		close(sv[0]);
+		aw_note(x, AW_NOTE_ERROR, "%s failed: %s", aw_event_kind_name(ev->kind), strerror(rp.err));
+		return 0;
+	}
+	return hello(x, ev->pid2, sv[0], false, ev->kind == AW_EV_THREAD);
+}
+
+static int ev_exec(struct aw_exec *x, const struct aw_event *ev)
+{
+	struct aw_xworker *w = worker(x, ev->pid);
+	struct aw_wreq rq = { .op = AW_W_EXEC };
+	int fd;
+
+	if (!w)
+		return fatal(x, "process %s has no running worker", x->sc.proc_name[ev->pid - 1]);
+	fd = w->fd;
+	if (aw_wsend(fd, &rq, -1))
+		return fatal(x, "worker of process %s is gone", x->sc.proc_name[ev->pid - 1]);
+	for (int i = 0; i < x->sc.nr_regions; i++)
+		if (x->region[i].owner == ev->pid)
+			x->region[i].mapped = false;
+	/* the new image says HELLO on the same channel; the pid stays */
+	return hello(x, ev->pid, fd, w->direct_child, w->thread);
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static uint64_t addr_of(const struct aw_exec *x, const struct aw_event *ev)
+{
+	return ev->region ? x->region[ev->region - 1].addr + ev->addr : ev->addr;
+}
+
+static int ev_mmap(struct aw_exec *x, const struct aw_event *ev)
+{
+	struct aw_wreq rq = { .op = AW_W_MMAP, .flags = ev->flags, .arg = ev->arg, .len = ev->len,
+			      .addr2 = ev->addr2 };
+	struct aw_wrep rp;
+
+	if (call(x, ev->pid, &rq, &rp))
+		return -1;
+	if (rp.note & AW_WN_NO_DROPPABLE)
+		aw_note(x, AW_NOTE_APPROXIMATED, "droppable: this kernel has no MAP_DROPPABLE, mapped without");
+	if (ev->region && !rp.err)
+		x->region[ev->region - 1] = (struct aw_xregion){ .addr = rp.addr, .len = ev->len,
+								 .owner = ev->pid, .mapped = true };
+	return 0;
+}
+
+static int ev_mremap(struct aw_exec *x, const struct aw_event *ev)
+{
+	struct aw_wreq rq = { .op = AW_W_MREMAP, .addr = addr_of(x, ev), .len = ev->len,
+			      .stride = ev->stride, .addr2 = ev->addr2 };
+	struct aw_wrep rp;
+
+	if (call(x, ev->pid, &rq, &rp))
+		return -1;
+	if (ev->region && !rp.err) {
+		x->region[ev->region - 1].addr = rp.addr;
+		x->region[ev->region - 1].len = ev->stride;
+	}
+	return 0;
+}
+
+/* Events that are one request on the process's worker. */
+static int ev_simple(struct aw_exec *x, const struct aw_event *ev, uint32_t op)
+{
+	struct aw_wreq rq = { .op = op, .flags = ev->flags, .arg = ev->arg, .node = ev->node,
+			      .cpu = ev->cpu, .repeat = ev->repeat ? ev->repeat : 1,
+			      .addr = addr_of(x, ev), .len = ev->len, .stride = ev->stride };
+	struct aw_wrep rp;
+
+	return call(x, ev->pid, &rq, &rp);
+}
+
+/* ---- reclaim and the TLB rule ----------------------------------------- */
+
+/*
+ * The QEMU TLB rule (docs/lab.md): after an age or evict, a worker's next
+ * access must not hit a TLB entry that predates the cleared accessed
+ * bits.  The flush is done lazily, by the worker that is about to access,
+ * because a flush runs the worker -- its stack, its text -- and a worker
+ * that ran between two aging passes (node 0's and node 1's, say) sets
+ * accessed bits the scenario does not have.  A thread or CLONE_VM child
+ * flushes the mm it shares, so each task keeps its own mark.
+ */
+static void mark_stale(struct aw_exec *x)
+{
+	for (int p = 1; p < x->nr_workers; p++)
+		x->w[p].tlb_stale = true;
+}
+
+static int flush_if_stale(struct aw_exec *x, uint32_t pid)
+{
+	struct aw_wreq rq = { .op = AW_W_FLUSH };
+	struct aw_wrep rp;
+
+	if (!worker(x, pid) || !x->w[pid].tlb_stale)
+		return 0;
+	x->w[pid].tlb_stale = false;
+	return call(x, pid, &rq, &rp);
+}
+
+static int ev_access(struct aw_exec *x, const struct aw_event *ev)
+{
+	return flush_if_stale(x, ev->pid) ? -1 : ev_simple(x, ev, AW_W_ACCESS);
+}
+
+static int64_t kh_stat(const struct aw_exec *x, const char *name)
+{
+	char path[512], *text;
+	int64_t v;
+
+	snprintf(path, sizeof(path), "%s/khugepaged/%s", x->opt.thp_dir, name);
+	if (aw_read_file(path, &text))
+		return -1;
+	v = strtoll(text, NULL, 10);
+	free(text);
+	return v;
+}
+
+/*
+ * khugepaged cannot be woken on command.  Knobs are set; a wake-up event
+ * waits, at most kh_wait_ms, for full_scans to grow by the asked number
+ * (`full N`) or by one (`times N`), and is marked approximated.
+ */
+static int ev_khugepaged(struct aw_exec *x, const struct aw_event *ev)
+{
+	static const char *const knob[AW_KH_KNOB_NR] = { [AW_KH_PAGES_TO_SCAN] = "pages_to_scan",
+		[AW_KH_MAX_PTES_NONE] = "max_ptes_none", [AW_KH_MAX_PTES_SWAP] = "max_ptes_swap",
+		[AW_KH_MAX_PTES_SHARED] = "max_ptes_shared" };
+	int64_t start = kh_stat(x, "full_scans"), want;
+	char path[512], val[32];
+	int r;
+
+	if (ev->arg > 0 && ev->arg < AW_KH_KNOB_NR) {
+		snprintf(path, sizeof(path), "%s/khugepaged/%s", x->opt.thp_dir, knob[ev->arg]);
+		snprintf(val, sizeof(val), "%" PRIu64, ev->len);
+		if ((r = aw_write_file(path, val)))
+			aw_note(x, AW_NOTE_ERROR, "writing %s: %s", path, strerror(-r));
+		return 0;
+	}
+	want = ev->flags & AW_KH_FULL ? (int64_t)ev->repeat : 1;
+	for (int ms = 0; start >= 0 && kh_stat(x, "full_scans") < start + want && ms < x->opt.kh_wait_ms; ms += 10)
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	aw_note(x, AW_NOTE_APPROXIMATED, "khugepaged cannot be woken: waited for full_scans %" PRId64
+		" -> %" PRId64 " (asked +%" PRId64 ")", start, kh_stat(x, "full_scans"), want);
+	return 0;
+}
+
+static int ev_sample(struct aw_exec *x, const struct aw_event *ev)
+{
+	struct aw_xregion *rg = &x->region[ev->region - 1];
+	struct aw_residency res = { 0 };
+	int r;
+
+	if (!rg->mapped || !worker(x, rg->owner)) {
+		aw_note(x, AW_NOTE_ERROR, "sample: region %s is not mapped", x->sc.region_name[ev->region - 1]);
+		return 0;
+	}
+	if ((r = aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res)))
+		aw_note(x, AW_NOTE_ERROR, "pagemap: %s", strerror(-r));
+	if (x->nr_samples == x->cap_samples) {
+		int cap = x->cap_samples ? 2 * x->cap_samples : 16;
+		struct aw_xsample *n = realloc(x->samples, sizeof(*n) * (size_t)cap);
+
+		if (!n)
+			return fatal(x, "out of memory");
+		x->samples = n;
+		x->cap_samples = cap;
+	}
+	x->samples[x->nr_samples++] = (struct aw_xsample){ .event = x->ev, .region = ev->region - 1,
+							   .resident = res.resident, .swapped = res.swapped };
+	return 0;
+}
+
+static int ev_memcg(struct aw_exec *x, const struct aw_event *ev)
+{
+	int r;
+
+	if (ev->kind == AW_EV_MEMCG_LIMIT)
+		return aw_memcg_limit(x, ev->memcg, ev->len), 0;
+	if (!worker(x, ev->pid))
+		return fatal(x, "process %s has no running worker", x->sc.proc_name[ev->pid - 1]);
+	if ((r = aw_memcg_place(x, ev->memcg, x->w[ev->pid].pid)))
+		aw_note(x, AW_NOTE_ERROR, "moving to memcg %d: %s", ev->memcg, strerror(-r));
+	return 0;
+}
+
+static int not_executed(struct aw_exec *x, const char *why)
+{
+	aw_note(x, AW_NOTE_NOT_EXECUTED, "%s", why);
+	return 0;
+}
+
+static int ev_run(struct aw_exec *x, const struct aw_event *ev)
+{
+	switch (ev->kind) {
+	case AW_EV_PROC: return ev_proc(x, ev);
+	case AW_EV_FORK: case AW_EV_VFORK: case AW_EV_THREAD: return ev_task(x, ev);
+	case AW_EV_EXEC: return ev_exec(x, ev);
+	case AW_EV_EXIT: end_worker(x, ev->pid); return 0;
+	case AW_EV_RUN: return ev_simple(x, ev, AW_W_AFFINITY);
+	case AW_EV_MMAP: return ev_mmap(x, ev);
+	case AW_EV_MUNMAP: return ev_simple(x, ev, AW_W_MUNMAP);
+	case AW_EV_MREMAP: return ev_mremap(x, ev);
+	case AW_EV_MPROTECT: return ev_simple(x, ev, AW_W_MPROTECT);
+	case AW_EV_BRK: return ev_simple(x, ev, AW_W_BRK);
+	case AW_EV_MBIND: return ev_simple(x, ev, AW_W_MBIND);
+	case AW_EV_SET_MEMPOLICY: return ev_simple(x, ev, AW_W_SET_MEMPOLICY);
+	case AW_EV_ACCESS: return ev_access(x, ev);
+	case AW_EV_MADVISE: return ev_simple(x, ev, AW_W_MADVISE);
+	case AW_EV_MIGRATE: return ev_simple(x, ev, AW_W_MIGRATE);
+	case AW_EV_MEMCG_LIMIT: case AW_EV_MEMCG_MOVE: return ev_memcg(x, ev);
+	case AW_EV_PRCTL_THP: return ev_simple(x, ev, AW_W_PRCTL_THP);
+	case AW_EV_AGE: return aw_exec_age(x, ev) ? -1 : (mark_stale(x), 0);
+	case AW_EV_EVICT: return aw_exec_evict(x, ev) ? -1 : (mark_stale(x), 0);
+	case AW_EV_AGE_BEGIN: case AW_EV_AGE_STEP: case AW_EV_AGE_END:
+		return not_executed(x, "split aging: the kernel walks a whole pass in one command");
+	case AW_EV_CONTEND: return not_executed(x, "contend: a lock cannot be held from user space");
+	case AW_EV_KHUGEPAGED: return ev_khugepaged(x, ev);
+	case AW_EV_TIME:
+		nanosleep(&(struct timespec){ .tv_sec = (time_t)(ev->len / 1000000000ULL),
+					      .tv_nsec = (long)(ev->len % 1000000000ULL) }, NULL);
+		return 0;
+	case AW_EV_SAMPLE: return ev_sample(x, ev);
+	}
+	return not_executed(x, "unknown event kind");
+}
+
+int aw_exec_run(struct aw_exec *x)
+{
+	x->w = calloc((size_t)x->sc.nr_procs + 2, sizeof(*x->w));
+	x->region = calloc((size_t)x->sc.nr_regions + 1, sizeof(*x->region));
+	x->snap = malloc(sizeof(*x->snap));
+	x->snap2 = malloc(sizeof(*x->snap2));
+	if (!x->w || !x->region || !x->snap || !x->snap2)
+		return fatal(x, "out of memory");
+	aw_kprobe_setup(x);
+	x->kh_full_scans0 = kh_stat(x, "full_scans");
+	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
+	for (size_t i = 0; i < x->sc.nr_events; i++) {
+		x->ev = (long)i;
+		if (ev_run(x, &x->sc.events[i]))
+			return -1;
+		x->events_done++;
+	}
+	return 0;
+}
+
+/* End-of-run residency of every region, khugepaged totals, then the workers go. */
+void aw_exec_finish(struct aw_exec *x)
+{
+	for (int i = 0; x->region && i < x->sc.nr_regions; i++) {
+		struct aw_xregion *rg = &x->region[i];
+		struct aw_residency res;
+
+		if (rg->mapped && worker(x, rg->owner) &&
+		    !aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res)) {
+			rg->resident = res.resident;
+			rg->swapped = res.swapped;
+		}
+	}
+	if (x->kprobes)
+		aw_kprobe_teardown(x);
+	x->kh_full_scans = kh_stat(x, "full_scans");
+	x->kh_collapsed = kh_stat(x, "pages_collapsed");
+	/* threads and CLONE_VM children first: the leader's exit would take them */
+	for (int p = x->nr_workers - 1; p >= 1; p--)
+		if (x->w[p].thread)
+			end_worker(x, (uint32_t)p);
+	for (int p = x->nr_workers - 1; p >= 1; p--)
+		end_worker(x, (uint32_t)p);
+}
+
+void aw_exec_free(struct aw_exec *x)
+{
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		free(x->node[n].passes);
+	free(x->w);
+	free(x->region);
+	free(x->notes);
+	free(x->samples);
+	free(x->rpass);
+	free(x->snap);
+	free(x->snap2);
+	aw_scenario_free(&x->sc);
+}
