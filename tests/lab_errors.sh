@@ -6,7 +6,7 @@
 # unknown subcommands and options.  Each is one line starting
 # "agewalk-lab: " and exit status 2, and no OUT.json is left behind.
 set -euo pipefail
-agewalk=$1 work=$2
+agewalk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") work=$2
 lab=$(cd "$(dirname "$0")/.." && pwd)/tools/agewalk-lab
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 export AGEWALK_BUILD=$(dirname "$agewalk") AGEWALK_LAB_DIR=$work/lab
@@ -34,4 +34,23 @@ check '.*--mem-cap needs a size' run 6.1 good.aws -o out.json --mem-cap lots
 check 'fetch: only 6\.1 is fetched' fetch 6.12
 check 'build: only 6\.12 is built' build 6.1
 check 'unknown subcommand frob' frob
-echo "ok: 11 bad invocations, each one line and exit 2"
+
+# a kernel that cannot be fetched: one line, exit 1, nothing kept.  Fake
+# apt tools on PATH stand for a machine without the package (apt-cache
+# resolves, apt-get download fails) and one whose apt knows no cloud image
+mkdir -p fakeapt
+printf '#!/bin/sh\necho "  Depends: linux-image-6.1.0-99-cloud-amd64"\n' >fakeapt/apt-cache
+printf '#!/bin/sh\necho "E: Unable to locate package $3"; exit 100\n' >fakeapt/apt-get
+chmod +x fakeapt/*
+fetch_fails() {	# fetch_fails WANT_REGEX
+	local out rc=0
+	out=$(PATH=$work/fakeapt:$PATH "$lab" fetch 6.1 2>&1) || rc=$?
+	[ "$rc" = 1 ] || fail "fetch 6.1 ($2): exit $rc, not 1 ($out)"
+	[ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -qE "^agewalk-lab: fetch 6\.1: $1" ||
+		fail "fetch 6.1 ($2): not the one-line error: $out"
+	[ ! -e "$AGEWALK_LAB_DIR/kernel-6.1" ] || fail "fetch 6.1 ($2): left a kernel-6.1 directory"
+}
+fetch_fails 'apt-get download linux-image-6\.1\.0-99-cloud-amd64 failed: E: Unable to locate' "download fails"
+printf '#!/bin/sh\nexit 0\n' >fakeapt/apt-cache
+fetch_fails 'cannot resolve linux-image-cloud-amd64' "no image package"
+echo "ok: 11 bad invocations, each one line and exit 2; 2 failed fetches, one line and exit 1"
