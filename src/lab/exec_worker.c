@@ -311,8 +311,14 @@ static int do_access(const struct aw_wreq *rq)
 		for (uint64_t off = 0; off < rq->len; off += stride) {
 			volatile char *p = (volatile char *)(rq->addr + off);
 
+			/*
+			 * A write is a plain store: a read-modify-write would
+			 * first read-fault the (huge) zero page in, and the write
+			 * to a huge zero PMD splits it (do_huge_pmd_wp_page()), so
+			 * a THP region would end up in small pages.
+			 */
 			if (rq->flags & AW_ACC_WRITE)
-				*p = (char)(*p + 1);
+				*p = 1;
 			else
 				(void)*p;
 		}

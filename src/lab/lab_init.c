@@ -108,6 +108,29 @@ static void read_line(const char *path, char *buf, size_t size)
 	fclose(f);
 }
 
+/*
+ * After the run: the /proc/vmstat lines saying whether THP faults got huge
+ * pages (thp_fault_alloc) or fell back to small ones (thp_fault_fallback),
+ * which decides every walk figure of a THP scenario.
+ */
+static void thp_facts(void)
+{
+	static const char *const keys[] = { "thp_fault_alloc ", "thp_fault_fallback ",
+					    "thp_collapse_alloc ", "thp_split_pmd " };
+	FILE *f = fopen("/proc/vmstat", "re");
+	char line[128];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(line, keys[i], strlen(keys[i]))) {
+				line[strcspn(line, "\n")] = 0;
+				say("vmstat %s", line);
+			}
+	fclose(f);
+}
+
 static void mount_one(const char *type, const char *dir)
 {
 	mkdir(dir, 0755);
@@ -195,15 +218,18 @@ static void read_conf(uint64_t *swap, char *thp, size_t thp_size)
 /*
  * zram swap: the device's size through disksize (zram_drv.c
  * disksize_store), the header page written at offset 0, then swapon(2).
- * zram0 exists once the module is in (num_devices defaults to 1).
+ * zram0 exists once the module is in (num_devices defaults to 1).  The
+ * device is one page larger than the scenario's swap: the header takes
+ * page 0, so SwapTotal comes out at the scenario's size.
  */
-static void setup_swap(uint64_t bytes)
+static void setup_swap(uint64_t swap)
 {
 	unsigned char page[LAB_PAGE_SIZE];
+	uint64_t bytes = swap + LAB_PAGE_SIZE;
 	char size[32];
 	int fd;
 
-	if (!bytes)
+	if (!swap)
 		return;
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
 	if (write_file("/sys/block/zram0/disksize", size) != 0) {
@@ -361,6 +387,7 @@ static int init_main(void)
 		status = run_executor(argv);
 	else
 		say("no /lab/args: nothing to run");
+	thp_facts();
 	say("exit %d", status);
 	sync();
 	reboot(RB_POWER_OFF);
