@@ -164,7 +164,7 @@ static unsigned int own_swappiness(void)
 }
 
 /*
- * Reclaimed pages: the memcg's memory.stat pgsteal; for the root,
+ * Reclaimed pages: the memcg's memory.stat pgsteal; without cgroup v2,
  * /proc/vmstat's pgsteal_anon + pgsteal_file (pgsteal_kswapd, _direct and
  * _khugepaged count the same pages again, by reclaimer).
  */
@@ -172,7 +172,7 @@ static int64_t pgsteal(const struct aw_exec *x, int m)
 {
 	char path[512];
 
-	if (m == 0 || !x->cgroup2) {
+	if (!x->cgroup2) {
 		int64_t anon = aw_read_key("/proc/vmstat", "pgsteal_anon");
 		int64_t file = aw_read_key("/proc/vmstat", "pgsteal_file");
 
