@@ -54,6 +54,8 @@ struct aw_wrep {
 
 /* Worker entry: serve requests on fd until EXIT; never returns. */
 void aw_worker_main(int fd, bool is_thread) __attribute__((noreturn));
+/* Pin the calling task to cpu (AW_CPU_CURRENT: leave it); 0 or an errno. */
+int aw_set_affinity(uint32_t cpu);
 /* Controller side: send a request (with an fd to pass, or -1), read the reply. */
 int aw_wsend(int fd, const struct aw_wreq *rq, int pass_fd);
 int aw_wrecv(int fd, struct aw_wrep *rp);

@@ -302,7 +302,7 @@ static int do_migrate(const struct aw_wreq *rq)
 	return 0;
 }
 
-static int set_cpu(uint32_t cpu)
+int aw_set_affinity(uint32_t cpu)
 {
 	cpu_set_t set;
 
@@ -317,7 +317,7 @@ static int set_cpu(uint32_t cpu)
 static int do_access(const struct aw_wreq *rq)
 {
 	uint64_t stride = rq->stride ? rq->stride : 4096;
-	int err = set_cpu(rq->cpu);
+	int err = aw_set_affinity(rq->cpu);
 
 	if (err)
 		return err;
@@ -427,7 +427,7 @@ static int serve_memory(struct aw_wstate *ws, const struct aw_wreq *rq)
 	case AW_W_SET_MEMPOLICY: return do_policy(rq);
 	case AW_W_MIGRATE: return do_migrate(rq);
 	case AW_W_ACCESS: return do_access(rq);
-	case AW_W_AFFINITY: return set_cpu(rq->cpu);
+	case AW_W_AFFINITY: return aw_set_affinity(rq->cpu);
 	case AW_W_PRCTL_THP: return do_prctl(rq);
 	case AW_W_FLUSH: return tlb_flush(ws);
 	case AW_W_MARK:
