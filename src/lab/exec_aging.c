@@ -116,6 +116,21 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	aw_lg_age_cmd(cmd, sizeof(cmd), x->opt.kver, id, ev->node, before.max_seq, sw, ev->flags & AW_AGE_FORCE);
 	aw_kprobe_collect(x, NULL);	/* the marks; what walked before this pass */
 	r = write_cmd(x, cmd);
+	/*
+	 * A refused command is no pass, as in the model (apply_aging()): the
+	 * node's aging_refused counts it and a note says so.
+	 */
+	if (r == -ERANGE) {
+		/* run_aging(): !force_scan && min_seq + MAX_NR_GENS - 1 <= max_seq */
+		x->node[ev->node].aging_refused++;
+		aw_note(x, AW_NOTE_REFUSED, "aging refused (ERANGE): max_seq %" PRIu64 " already %d generations"
+			" above min_seq, force 0", before.max_seq, 3);
+		return 0;
+	}
+	if (r) {
+		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
+		return 0;
+	}
 	if (snapshot(x, "lru_gen_full", x->snap) || !(p = new_pass(x, ev->node)))
 		return -1;
 	aw_kprobe_collect(x, p);
@@ -125,20 +140,11 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	p->seq_before = before.max_seq;
 	p->seq_after = a ? a->max_seq : before.max_seq;
 	p->aged = p->seq_after > p->seq_before;
-	p->refused = r == -ERANGE;
 	if (a)
 		aw_lg_walk_delta(&before, a, p->stat);
 	else
 		for (int i = 0; i < AW_LG_NR; i++)
 			p->stat[i] = -1;
-	if (r == -ERANGE) {
-		/* run_aging(): !force_scan && min_seq + MAX_NR_GENS - 1 <= max_seq */
-		x->node[ev->node].aging_refused++;
-		aw_note(x, AW_NOTE_REFUSED, "aging refused (ERANGE): max_seq %" PRIu64 " already %d generations"
-			" above min_seq, force 0", before.max_seq, 3);
-	} else if (r) {
-		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
-	}
 	region_residency_after_pass(x, p->pass, ev->node);
 	return 0;
 }
