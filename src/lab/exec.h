@@ -146,6 +146,19 @@ struct aw_note {
 	char text[160];
 };
 
+/* ---- the model's placement of a mapping (exec_place.c) ----------------- */
+
+struct aw_xrange { uint64_t start, end; };
+struct aw_xspace { int nr, cap; struct aw_xrange *r; };	/* sorted, disjoint */
+
+int aw_space_add(struct aw_xspace *s, uint64_t start, uint64_t end);
+int aw_space_remove(struct aw_xspace *s, uint64_t start, uint64_t end);
+int aw_space_copy(struct aw_xspace *dst, const struct aw_xspace *src);
+/* The model's top-down address for len below base at align; 0 if none. */
+uint64_t aw_space_place(const struct aw_xspace *s, uint64_t base, uint64_t len, uint64_t align);
+/* __get_unmapped_area()'s alignment for the kernel version (kver: enum aw_kver). */
+uint64_t aw_place_align(int kver, bool file, uint64_t len);
+
 struct aw_xworker {
 	pid_t pid;			/* the task (tid for a thread) */
 	int fd;				/* channel, -1 when gone */
@@ -154,6 +167,7 @@ struct aw_xworker {
 	unsigned int cpu;
 	uint64_t mm;			/* the kernel's mm_struct address, 0 = not seen */
 	bool tlb_stale;			/* reclaim ran since its last flush (the QEMU TLB rule) */
+	int space;			/* index into aw_exec.space: its mm's scenario mappings */
 };
 
 struct aw_xregion {
@@ -213,6 +227,8 @@ struct aw_exec {
 	struct aw_lg_snapshot *snap;	/* scratch for two reads */
 	struct aw_lg_snapshot *snap2;
 	bool kprobes;			/* walk visibility is on */
+	int nr_spaces;
+	struct aw_xspace *space;	/* one per mm the scenario made */
 };
 
 void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
