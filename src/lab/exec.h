@@ -201,6 +201,7 @@ struct aw_xnode {
 	struct aw_xpass *passes;
 	unsigned long aging_refused;
 	int64_t evicted;		/* pgsteal differences over `evict` events */
+	int64_t refaults0, refaults;	/* workingset_refault_* at the start; over the run (-1: none) */
 };
 
 struct aw_exec {
@@ -249,6 +250,8 @@ void aw_topology_print(FILE *out, const struct aw_scenario *sc);
 /* exec_aging.c: age and evict through debugfs */
 int aw_exec_age(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev);
+/* Refaults on node so far in the scenario's memcgs (memory.numa_stat), -1 if unknown. */
+int64_t aw_refaults_node(const struct aw_exec *x, int node);
 
 /* exec_kprobe.c: which mms an aging pass walked */
 void aw_kprobe_setup(struct aw_exec *x);

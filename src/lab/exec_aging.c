@@ -240,3 +240,51 @@ static void region_residency_after_pass(struct aw_exec *x, int pass, int node)
 					  .resident = res.resident, .swapped = res.swapped };
 	}
 }
+
+/* The node's figure of a "KEY N0=a N1=b ..." line of memory.numa_stat; -1 if none. */
+static int64_t numa_stat(const char *text, const char *key, int node)
+{
+	size_t kl = strlen(key);
+	char want[16];
+
+	snprintf(want, sizeof(want), " N%d=", node);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *eol = strchr(p, '\n'), *n;
+
+		if (strncmp(p, key, kl) || p[kl] != ' ')
+			continue;
+		n = strstr(p, want);
+		return n && (!eol || n < eol) ? strtoll(n + strlen(want), NULL, 10) : -1;
+	}
+	return -1;
+}
+
+/*
+ * Refaults: workingset_refault_anon + workingset_refault_file of every
+ * scenario memcg on node (memory.numa_stat, cgroup v2): the pages
+ * lru_gen_refault() counted, those evicted recently enough for their
+ * token to match (the model's workingset_refaults; its refaults counts
+ * every swap-in).  Read at the start and the end of the run.
+ */
+int64_t aw_refaults_node(const struct aw_exec *x, int node)
+{
+	int64_t sum = 0;
+
+	if (!x->cgroup2)
+		return -1;
+	for (int m = 0; m < x->sc.cfg.nr_memcgs; m++) {
+		char path[512], *text;
+		int64_t a, f;
+
+		snprintf(path, sizeof(path), "%s/m%d/memory.numa_stat", x->opt.cg_root, m);
+		if (aw_read_file(path, &text))
+			return -1;
+		a = numa_stat(text, "workingset_refault_anon", node);
+		f = numa_stat(text, "workingset_refault_file", node);
+		free(text);
+		if (a < 0 || f < 0)
+			return -1;
+		sum += a + f;
+	}
+	return sum;
+}

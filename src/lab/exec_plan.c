@@ -494,6 +494,8 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 
 int aw_exec_run(struct aw_exec *x)
 {
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		x->node[n].refaults0 = -1;	/* until read below */
 	x->w = calloc((size_t)x->sc.nr_procs + 2, sizeof(*x->w));
 	x->region = calloc((size_t)x->sc.nr_regions + 1, sizeof(*x->region));
 	x->snap = malloc(sizeof(*x->snap));
@@ -503,6 +505,8 @@ int aw_exec_run(struct aw_exec *x)
 	aw_kprobe_setup(x);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
+	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
+		x->node[n].refaults0 = aw_refaults_node(x, n);
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
 		x->ev = (long)i;
 		if (ev_run(x, &x->sc.events[i]))
@@ -529,6 +533,11 @@ void aw_exec_finish(struct aw_exec *x)
 		aw_kprobe_teardown(x);
 	x->kh_full_scans = kh_stat(x, "full_scans");
 	x->kh_collapsed = kh_stat(x, "pages_collapsed");
+	for (int n = 0; n < x->sc.cfg.nr_nodes; n++) {
+		int64_t now = aw_refaults_node(x, n);
+
+		x->node[n].refaults = now < 0 || x->node[n].refaults0 < 0 ? -1 : now - x->node[n].refaults0;
+	}
 	/* threads and CLONE_VM children first: the leader's exit would take them */
 	for (int p = x->nr_workers - 1; p >= 1; p--)
 		if (x->w[p].thread)

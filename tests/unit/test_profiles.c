@@ -274,6 +274,9 @@ static void test_refault_lruvec(void)
 				counted += k->lruvecs[l].lrugen.refaulted[LRU_GEN_ANON][t];
 		CHECK_EQ(counted, moved ? 0 : 1);
 		CHECK_EQ(k->lruvecs[0].lrugen.refaulted[LRU_GEN_ANON][3], moved ? 0 : 1);
+		/* every swap-in is a refault; WORKINGSET_REFAULT counts only the lruvec's own */
+		CHECK_EQ(k->node_stats[0].refaults, 1);
+		CHECK_EQ(k->node_stats[0].workingset_refaults, moved ? 0 : 1);
 		aw_kernel_destroy(k);
 	}
 }
