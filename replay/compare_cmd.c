@@ -30,7 +30,8 @@ static const char usage[] =
 	"  pass; '!' marks a figure outside its tolerance, '-' one the kernel does not\n"
 	"  measure.  --variant picks the model's variant (default base).  Defaults:\n"
 	"  leaf_total=10%+64/walk, nonleaf_found and nonleaf_added=10%+4/walk, young,\n"
-	"  pmd_entries_read, pud_skipped, evicted, evicted_pages, refaults, resident,\n"
+	"  pmd_entries_read, pud_skipped, evicted, evicted_pages, refaults,\n"
+	"  workingset_refaults, resident,\n"
 	"  swapped =10%,\n"
 	"  walks, passes, aging_refused =0%\n";
 
@@ -314,7 +315,8 @@ static void passes(const struct aw_tols *tols, json_object *mn, json_object *kn,
 /* Node totals the kernel can know exactly or by counting: passes, refusals, evictions. */
 static void node_totals(const struct aw_tols *tols, json_object *mn, json_object *kn, struct aw_cmp_tally *t)
 {
-	static const char *const keys[] = { "passes", "aging_refused", "evicted", "evicted_pages", "refaults" };
+	static const char *const keys[] = { "passes", "aging_refused", "evicted", "evicted_pages", "refaults",
+					    "workingset_refaults" };
 
 	printf("  total ");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

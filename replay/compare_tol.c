@@ -28,6 +28,7 @@ static const struct aw_tol defaults[] = {
 	{ "evicted",		0.10, 0, 0 },	/* folios; a kernel counts pages: */
 	{ "evicted_pages",	0.10, 0, 0 },
 	{ "refaults",		0.10, 0, 0 },
+	{ "workingset_refaults",	0.10, 0, 0 },
 	{ "resident",		0.10, 0, 0 },
 	{ "swapped",		0.10, 0, 0 },
 	{ "passes",		0, 0, 0 },

@@ -57,6 +57,7 @@ static double node_total(const struct aw_kernel *k, int node, const char *key, b
 	if (!strcmp(key, "single_touch_evicted")) return (double)ns->single_touch_evicted;
 	if (!strcmp(key, "hot_evicted")) return (double)ns->hot_evicted;
 	if (!strcmp(key, "refaults")) return (double)ns->refaults;
+	if (!strcmp(key, "workingset_refaults")) return (double)ns->workingset_refaults;
 	if (!strcmp(key, "oom_kills")) return (double)ns->oom_kills;
 	if (!strcmp(key, "aging_refused")) return (double)ns->aging_refused;
 	if (!strcmp(key, "suppressed_young")) return (double)aw_oracle_metrics(k, node)->suppressed_young;
@@ -247,8 +248,8 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 		"passes", "walks", "walks_with_leaves", "empty_walks", "forced_walks",
 		"sticky_forced_walks", "leaf_total", "leaf_associated", "young", "nonleaf_found",
 		"nonleaf_added", "pmd_entries_read", "pud_skipped", "promoted", "evicted",
-		"evicted_pages", "single_touch_evicted", "hot_evicted", "refaults", "oom_kills",
-		"aging_refused",
+		"evicted_pages", "single_touch_evicted", "hot_evicted", "refaults", "workingset_refaults",
+		"oom_kills", "aging_refused",
 	};
 	const struct aw_node_stats *ns = &k->node_stats[n];
 	bool ok;

@@ -54,6 +54,8 @@ struct aw_wrep {
 
 /* Worker entry: serve requests on fd until EXIT; never returns. */
 void aw_worker_main(int fd, bool is_thread) __attribute__((noreturn));
+/* Pin the calling task to cpu (AW_CPU_CURRENT: leave it); 0 or an errno. */
+int aw_set_affinity(uint32_t cpu);
 /* Controller side: send a request (with an fd to pass, or -1), read the reply. */
 int aw_wsend(int fd, const struct aw_wreq *rq, int pass_fd);
 int aw_wrecv(int fd, struct aw_wrep *rp);
@@ -144,6 +146,19 @@ struct aw_note {
 	char text[160];
 };
 
+/* ---- the model's placement of a mapping (exec_place.c) ----------------- */
+
+struct aw_xrange { uint64_t start, end; };
+struct aw_xspace { int nr, cap; struct aw_xrange *r; };	/* sorted, disjoint */
+
+int aw_space_add(struct aw_xspace *s, uint64_t start, uint64_t end);
+int aw_space_remove(struct aw_xspace *s, uint64_t start, uint64_t end);
+int aw_space_copy(struct aw_xspace *dst, const struct aw_xspace *src);
+/* The model's top-down address for len below base at align; 0 if none. */
+uint64_t aw_space_place(const struct aw_xspace *s, uint64_t base, uint64_t len, uint64_t align);
+/* __get_unmapped_area()'s alignment for the kernel version (kver: enum aw_kver). */
+uint64_t aw_place_align(int kver, bool file, uint64_t len);
+
 struct aw_xworker {
 	pid_t pid;			/* the task (tid for a thread) */
 	int fd;				/* channel, -1 when gone */
@@ -152,6 +167,7 @@ struct aw_xworker {
 	unsigned int cpu;
 	uint64_t mm;			/* the kernel's mm_struct address, 0 = not seen */
 	bool tlb_stale;			/* reclaim ran since its last flush (the QEMU TLB rule) */
+	int space;			/* index into aw_exec.space: its mm's scenario mappings */
 };
 
 struct aw_xregion {
@@ -185,6 +201,7 @@ struct aw_xnode {
 	struct aw_xpass *passes;
 	unsigned long aging_refused;
 	int64_t evicted;		/* pgsteal differences over `evict` events */
+	int64_t refaults0, refaults;	/* workingset_refault_* at the start; over the run (-1: none) */
 };
 
 struct aw_exec {
@@ -211,6 +228,8 @@ struct aw_exec {
 	struct aw_lg_snapshot *snap;	/* scratch for two reads */
 	struct aw_lg_snapshot *snap2;
 	bool kprobes;			/* walk visibility is on */
+	int nr_spaces;
+	struct aw_xspace *space;	/* one per mm the scenario made */
 };
 
 void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
@@ -231,6 +250,8 @@ void aw_topology_print(FILE *out, const struct aw_scenario *sc);
 /* exec_aging.c: age and evict through debugfs */
 int aw_exec_age(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev);
+/* Refaults on node so far in the scenario's memcgs (memory.numa_stat), -1 if unknown. */
+int64_t aw_refaults_node(const struct aw_exec *x, int node);
 
 /* exec_kprobe.c: which mms an aging pass walked */
 void aw_kprobe_setup(struct aw_exec *x);

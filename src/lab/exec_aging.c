@@ -116,6 +116,21 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	aw_lg_age_cmd(cmd, sizeof(cmd), x->opt.kver, id, ev->node, before.max_seq, sw, ev->flags & AW_AGE_FORCE);
 	aw_kprobe_collect(x, NULL);	/* the marks; what walked before this pass */
 	r = write_cmd(x, cmd);
+	/*
+	 * A refused command is no pass, as in the model (apply_aging()): the
+	 * node's aging_refused counts it and a note says so.
+	 */
+	if (r == -ERANGE) {
+		/* run_aging(): !force_scan && min_seq + MAX_NR_GENS - 1 <= max_seq */
+		x->node[ev->node].aging_refused++;
+		aw_note(x, AW_NOTE_REFUSED, "aging refused (ERANGE): max_seq %" PRIu64 " already %d generations"
+			" above min_seq, force 0", before.max_seq, 3);
+		return 0;
+	}
+	if (r) {
+		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
+		return 0;
+	}
 	if (snapshot(x, "lru_gen_full", x->snap) || !(p = new_pass(x, ev->node)))
 		return -1;
 	aw_kprobe_collect(x, p);
@@ -125,20 +140,11 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	p->seq_before = before.max_seq;
 	p->seq_after = a ? a->max_seq : before.max_seq;
 	p->aged = p->seq_after > p->seq_before;
-	p->refused = r == -ERANGE;
 	if (a)
 		aw_lg_walk_delta(&before, a, p->stat);
 	else
 		for (int i = 0; i < AW_LG_NR; i++)
 			p->stat[i] = -1;
-	if (r == -ERANGE) {
-		/* run_aging(): !force_scan && min_seq + MAX_NR_GENS - 1 <= max_seq */
-		x->node[ev->node].aging_refused++;
-		aw_note(x, AW_NOTE_REFUSED, "aging refused (ERANGE): max_seq %" PRIu64 " already %d generations"
-			" above min_seq, force 0", before.max_seq, 3);
-	} else if (r) {
-		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
-	}
 	region_residency_after_pass(x, p->pass, ev->node);
 	return 0;
 }
@@ -164,7 +170,7 @@ static unsigned int own_swappiness(void)
 }
 
 /*
- * Reclaimed pages: the memcg's memory.stat pgsteal; for the root,
+ * Reclaimed pages: the memcg's memory.stat pgsteal; without cgroup v2,
  * /proc/vmstat's pgsteal_anon + pgsteal_file (pgsteal_kswapd, _direct and
  * _khugepaged count the same pages again, by reclaimer).
  */
@@ -172,7 +178,7 @@ static int64_t pgsteal(const struct aw_exec *x, int m)
 {
 	char path[512];
 
-	if (m == 0 || !x->cgroup2) {
+	if (!x->cgroup2) {
 		int64_t anon = aw_read_key("/proc/vmstat", "pgsteal_anon");
 		int64_t file = aw_read_key("/proc/vmstat", "pgsteal_file");
 
@@ -233,4 +239,52 @@ static void region_residency_after_pass(struct aw_exec *x, int pass, int node)
 		*rp = (struct aw_xrpass){ .pass = pass, .node = node, .region = i,
 					  .resident = res.resident, .swapped = res.swapped };
 	}
+}
+
+/* The node's figure of a "KEY N0=a N1=b ..." line of memory.numa_stat; -1 if none. */
+static int64_t numa_stat(const char *text, const char *key, int node)
+{
+	size_t kl = strlen(key);
+	char want[16];
+
+	snprintf(want, sizeof(want), " N%d=", node);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *eol = strchr(p, '\n'), *n;
+
+		if (strncmp(p, key, kl) || p[kl] != ' ')
+			continue;
+		n = strstr(p, want);
+		return n && (!eol || n < eol) ? strtoll(n + strlen(want), NULL, 10) : -1;
+	}
+	return -1;
+}
+
+/*
+ * Refaults: workingset_refault_anon + workingset_refault_file of every
+ * scenario memcg on node (memory.numa_stat, cgroup v2): the pages
+ * lru_gen_refault() counted, those evicted recently enough for their
+ * token to match (the model's workingset_refaults; its refaults counts
+ * every swap-in).  Read at the start and the end of the run.
+ */
+int64_t aw_refaults_node(const struct aw_exec *x, int node)
+{
+	int64_t sum = 0;
+
+	if (!x->cgroup2)
+		return -1;
+	for (int m = 0; m < x->sc.cfg.nr_memcgs; m++) {
+		char path[512], *text;
+		int64_t a, f;
+
+		snprintf(path, sizeof(path), "%s/m%d/memory.numa_stat", x->opt.cg_root, m);
+		if (aw_read_file(path, &text))
+			return -1;
+		a = numa_stat(text, "workingset_refault_anon", node);
+		f = numa_stat(text, "workingset_refault_file", node);
+		free(text);
+		if (a < 0 || f < 0)
+			return -1;
+		sum += a + f;
+	}
+	return sum;
 }

@@ -112,7 +112,11 @@ static void json_node(FILE *out, const struct aw_exec *x, int n)
 	/* pgsteal counts pages; the model's evicted counts folios, its evicted_pages pages */
 	fputs(",\"evicted\":null", out);
 	jnum(out, "evicted_pages", xn->evicted);
-	fputs(",\"single_touch_evicted\":null,\"hot_evicted\":null,\"refaults\":null,\"oom_kills\":null", out);
+	fputs(",\"single_touch_evicted\":null,\"hot_evicted\":null", out);
+	/* the kernel counts refaults that pass lru_gen_refault()'s token test, not every swap-in */
+	fputs(",\"refaults\":null", out);
+	jnum(out, "workingset_refaults", xn->refaults);
+	fputs(",\"oom_kills\":null", out);
 	fprintf(out, ",\"aging_refused\":%lu", xn->aging_refused);
 	fputs(",\"bloom_tests\":{\"pmd\":null,\"pud\":null},\"filter_fill\":{\"pmd\":null,\"pud\":null}"
 	      ",\"suppressed_young\":{\"region_passes\":null,\"longest_run\":null}"

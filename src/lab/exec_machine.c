@@ -63,9 +63,16 @@ int aw_machine_check(struct aw_exec *x, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The scenario's memcg 0 is the model's root memcg: it holds the
+ * scenario's processes and nothing else.  A real root memcg also holds
+ * /init, the initramfs's shmem pages and whatever the kernel charges
+ * there, which an aging pass walks and an eviction reclaims; so with
+ * cgroup v2, memcg 0 is the empty cgroup ROOT/m0 and M is ROOT/mM.
+ */
 static void memcg_dir(const struct aw_exec *x, int m, char *buf, size_t len)
 {
-	if (m == 0)
+	if (m == 0 && !x->cgroup2)
 		snprintf(buf, len, "%s", x->opt.cg_mount);
 	else
 		snprintf(buf, len, "%s/m%d", x->opt.cg_root, m);
@@ -136,7 +143,7 @@ static int setup_cgroups(struct aw_exec *x, char *err, size_t errlen)
 	if (make_dir(x->opt.cg_root, err, errlen))
 		return -1;
 	knob(x, x->opt.cg_root, "cgroup.subtree_control", "+memory");
-	for (int m = 1; m < x->sc.cfg.nr_memcgs; m++) {
+	for (int m = 0; m < x->sc.cfg.nr_memcgs; m++) {
 		memcg_dir(x, m, dir, sizeof(dir));
 		if (make_dir(dir, err, errlen))
 			return -1;
@@ -192,7 +199,7 @@ void aw_memcg_path(const struct aw_exec *x, int m, char *buf, size_t len)
 
 	bool under = !strncmp(x->opt.cg_root, x->opt.cg_mount, ml);
 
-	if (m == 0)
+	if (m == 0 && !x->cgroup2)
 		snprintf(buf, len, "/");
 	else
 		snprintf(buf, len, "%s/m%d", under ? x->opt.cg_root + ml : x->opt.cg_root, m);

@@ -61,6 +61,31 @@ static struct aw_xworker *worker(struct aw_exec *x, uint32_t pid)
 	return pid < (uint32_t)x->nr_workers && x->w[pid].fd >= 0 ? &x->w[pid] : NULL;
 }
 
+/*
+ * A new, empty address space for a worker (a process or an exec), or a
+ * copy of another (fork); -1 when out of memory.  Threads and vfork
+ * children share their parent's.
+ */
+static int new_space(struct aw_exec *x, int copy_of)
+{
+	struct aw_xspace *sp = realloc(x->space, (size_t)(x->nr_spaces + 1) * sizeof(*sp));
+
+	if (!sp)
+		return -1;
+	x->space = sp;
+	sp[x->nr_spaces] = (struct aw_xspace){ 0 };
+	if (copy_of >= 0 && aw_space_copy(&sp[x->nr_spaces], &sp[copy_of]))
+		return -1;
+	return x->nr_spaces++;
+}
+
+static struct aw_xspace *space_of(struct aw_exec *x, uint32_t pid)
+{
+	struct aw_xworker *w = worker(x, pid);
+
+	return w && w->space >= 0 && w->space < x->nr_spaces ? &x->space[w->space] : NULL;
+}
+
 /* One request, one reply; a dead channel is fatal, a failed call a note. */
 static int call(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp)
 {
@@ -139,8 +164,15 @@ static int ev_proc(struct aw_exec *x, const struct aw_event *ev)
 		char fdarg[16];
 		int fd = dup(sv[1]);	/* without CLOEXEC: it survives the exec */
 
-		/* into its memcg before the worker image faults a page: charges stay where made */
+		/*
+		 * Into its memcg and onto its CPU before the worker image
+		 * faults a page: charges stay where they are made, and the
+		 * image's own pages are local to the scenario's CPU, not on
+		 * whichever node the controller ran (6.12's first node-1 pass
+		 * of calibration-lab found 30 young worker pages there).
+		 */
 		aw_memcg_place(x, ev->memcg, getpid());
+		aw_set_affinity(ev->cpu);
 
 		snprintf(fdarg, sizeof(fdarg), "%d", fd);
 		execl(x->opt.self, x->opt.self, "--worker", fdarg, (char *)NULL);
@@ -151,6 +183,8 @@ static int ev_proc(struct aw_exec *x, const struct aw_event *ev)
 		return child < 0 ? fatal(x, "fork: %s", strerror(errno)) : -1;
 	if ((r = aw_memcg_place(x, ev->memcg, x->w[ev->pid].pid)))
 		aw_note(x, AW_NOTE_ERROR, "placing the worker in memcg %d: %s", ev->memcg, strerror(-r));
+	if ((x->w[ev->pid].space = new_space(x, -1)) < 0)
+		return fatal(x, "out of memory");
 	return call(x, ev->pid, &rq, &rp);
 }
 
@@ -161,7 +195,7 @@ static int ev_task(struct aw_exec *x, const struct aw_event *ev)
 	struct aw_wreq rq = { .op = op[ev->kind] };
 	struct aw_xworker *w = worker(x, ev->pid);
 	struct aw_wrep rp;
-	int sv[2];
+	int sv[2], space;
 
 	if (!w)
 		return fatal(x, "process %s has no running worker", x->sc.proc_name[ev->pid - 1]);
@@ -179,7 +213,13 @@ static int ev_task(struct aw_exec *x, const struct aw_event *ev)
 		aw_note(x, AW_NOTE_ERROR, "%s failed: %s", aw_event_kind_name(ev->kind), strerror(rp.err));
 		return 0;
 	}
-	return hello(x, ev->pid2, sv[0], false, ev->kind == AW_EV_THREAD);
+	space = w->space;
+	if (hello(x, ev->pid2, sv[0], false, ev->kind == AW_EV_THREAD))
+		return -1;
+	if (ev->kind == AW_EV_FORK && (space = new_space(x, space)) < 0)
+		return fatal(x, "out of memory");
+	x->w[ev->pid2].space = space;
+	return 0;
 }
 
 static int ev_exec(struct aw_exec *x, const struct aw_event *ev)
@@ -196,8 +236,12 @@ static int ev_exec(struct aw_exec *x, const struct aw_event *ev)
 	for (int i = 0; i < x->sc.nr_regions; i++)
 		if (x->region[i].owner == ev->pid)
 			x->region[i].mapped = false;
-	/* the new image says HELLO on the same channel; the pid stays */
-	return hello(x, ev->pid, fd, w->direct_child, w->thread);
+	/* the new image says HELLO on the same channel; the pid stays; a fresh mm */
+	if (hello(x, ev->pid, fd, w->direct_child, w->thread))
+		return -1;
+	if ((x->w[ev->pid].space = new_space(x, -1)) < 0)
+		return fatal(x, "out of memory");
+	return 0;
 }
 
 /* ---- memory ------------------------------------------------------------ */
@@ -207,19 +251,56 @@ static uint64_t addr_of(const struct aw_exec *x, const struct aw_event *ev)
 	return ev->region ? x->region[ev->region - 1].addr + ev->addr : ev->addr;
 }
 
+/*
+ * A mapping without an address goes where the model puts it (exec_place.c);
+ * if something real is there already, the kernel places it and a note says
+ * so.
+ */
 static int ev_mmap(struct aw_exec *x, const struct aw_event *ev)
 {
 	struct aw_wreq rq = { .op = AW_W_MMAP, .flags = ev->flags, .arg = ev->arg, .len = ev->len,
 			      .addr2 = ev->addr2 };
+	struct aw_xspace *sp = space_of(x, ev->pid);
 	struct aw_wrep rp;
+	bool placed = false;
 
+	if (!rq.addr2 && sp) {
+		rq.addr2 = aw_space_place(sp, x->sc.cfg.mmap_base, ev->len,
+					  aw_place_align(x->opt.kver, ev->flags & AW_MAP_FILE, ev->len));
+		placed = rq.addr2 != 0;
+	}
 	if (call(x, ev->pid, &rq, &rp))
 		return -1;
+	if (placed && rp.err == EEXIST) {
+		aw_note(x, AW_NOTE_APPROXIMATED, "mmap at the model's 0x%" PRIx64 ": taken here, the kernel placed it",
+			rq.addr2);
+		rq.addr2 = 0;
+		if (call(x, ev->pid, &rq, &rp))
+			return -1;
+	}
 	if (rp.note & AW_WN_NO_DROPPABLE)
 		aw_note(x, AW_NOTE_APPROXIMATED, "droppable: this kernel has no MAP_DROPPABLE, mapped without");
-	if (ev->region && !rp.err)
+	if (rp.err)
+		return 0;
+	if (sp && aw_space_add(sp, rp.addr, rp.addr + ev->len))
+		return fatal(x, "out of memory");
+	if (ev->region)
 		x->region[ev->region - 1] = (struct aw_xregion){ .addr = rp.addr, .len = ev->len,
 								 .owner = ev->pid, .mapped = true };
+	return 0;
+}
+
+static int ev_simple(struct aw_exec *x, const struct aw_event *ev, uint32_t op);
+
+static int ev_munmap(struct aw_exec *x, const struct aw_event *ev)
+{
+	struct aw_xspace *sp = space_of(x, ev->pid);
+	uint64_t addr = addr_of(x, ev);
+
+	if (ev_simple(x, ev, AW_W_MUNMAP))
+		return -1;
+	if (sp)
+		aw_space_remove(sp, addr, addr + ev->len);
 	return 0;
 }
 
@@ -229,9 +310,16 @@ static int ev_mremap(struct aw_exec *x, const struct aw_event *ev)
 			      .stride = ev->stride, .addr2 = ev->addr2 };
 	struct aw_wrep rp;
 
+	struct aw_xspace *sp = space_of(x, ev->pid);
+
 	if (call(x, ev->pid, &rq, &rp))
 		return -1;
-	if (ev->region && !rp.err) {
+	if (rp.err)
+		return 0;
+	if (sp && (aw_space_remove(sp, rq.addr, rq.addr + ev->len) ||
+		   aw_space_add(sp, rp.addr, rp.addr + ev->stride)))
+		return fatal(x, "out of memory");
+	if (ev->region) {
 		x->region[ev->region - 1].addr = rp.addr;
 		x->region[ev->region - 1].len = ev->stride;
 	}
@@ -378,7 +466,7 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 	case AW_EV_EXIT: end_worker(x, ev->pid); return 0;
 	case AW_EV_RUN: return ev_simple(x, ev, AW_W_AFFINITY);
 	case AW_EV_MMAP: return ev_mmap(x, ev);
-	case AW_EV_MUNMAP: return ev_simple(x, ev, AW_W_MUNMAP);
+	case AW_EV_MUNMAP: return ev_munmap(x, ev);
 	case AW_EV_MREMAP: return ev_mremap(x, ev);
 	case AW_EV_MPROTECT: return ev_simple(x, ev, AW_W_MPROTECT);
 	case AW_EV_BRK: return ev_simple(x, ev, AW_W_BRK);
@@ -406,6 +494,8 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 
 int aw_exec_run(struct aw_exec *x)
 {
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		x->node[n].refaults0 = -1;	/* until read below */
 	x->w = calloc((size_t)x->sc.nr_procs + 2, sizeof(*x->w));
 	x->region = calloc((size_t)x->sc.nr_regions + 1, sizeof(*x->region));
 	x->snap = malloc(sizeof(*x->snap));
@@ -415,6 +505,8 @@ int aw_exec_run(struct aw_exec *x)
 	aw_kprobe_setup(x);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
+	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
+		x->node[n].refaults0 = aw_refaults_node(x, n);
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
 		x->ev = (long)i;
 		if (ev_run(x, &x->sc.events[i]))
@@ -441,6 +533,11 @@ void aw_exec_finish(struct aw_exec *x)
 		aw_kprobe_teardown(x);
 	x->kh_full_scans = kh_stat(x, "full_scans");
 	x->kh_collapsed = kh_stat(x, "pages_collapsed");
+	for (int n = 0; n < x->sc.cfg.nr_nodes; n++) {
+		int64_t now = aw_refaults_node(x, n);
+
+		x->node[n].refaults = now < 0 || x->node[n].refaults0 < 0 ? -1 : now - x->node[n].refaults0;
+	}
 	/* threads and CLONE_VM children first: the leader's exit would take them */
 	for (int p = x->nr_workers - 1; p >= 1; p--)
 		if (x->w[p].thread)

@@ -77,7 +77,8 @@ struct aw_node_stats {
 	unsigned long evicted_pages;
 	unsigned long single_touch_evicted;
 	unsigned long hot_evicted;
-	unsigned long refaults;
+	unsigned long refaults;		/* major faults on an evicted page (swap-in, re-read) */
+	unsigned long workingset_refaults;	/* pages lru_gen_refault() counted (WORKINGSET_REFAULT_*) */
 	unsigned long oom_kills;
 	unsigned long lookaround_promoted;
 	unsigned long aging_refused;	/* debugfs '+' refused with -ERANGE (6.1/6.12 run_aging()) */

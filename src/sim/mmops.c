@@ -317,9 +317,23 @@ static uint64_t vm_flags_from(unsigned int flags, unsigned int prot)
 }
 
 /*
- * mm/mmap.c: do_mmap().  Top-down placement below mmap_base; anonymous
- * mappings whose length is a multiple of PMD_SIZE are PMD aligned
- * (thp_get_unmapped_area); MAP_FIXED replaces what was there.
+ * mm/mmap.c: __get_unmapped_area().  6.12 and mainline ask
+ * thp_get_unmapped_area() for an anonymous mapping whose length is a
+ * multiple of PMD_SIZE, so it is PMD aligned (since 6.7, "mm: align larger
+ * anonymous mappings on THP boundaries"); 6.1 places every mapping at page
+ * granularity, so a 2 MiB-multiple region below an odd-sized one starts
+ * mid-PMD and its first and last extents cannot be THPs.
+ */
+static uint64_t unmapped_area_align(const struct aw_kernel *k, bool file, uint64_t len)
+{
+	if (file || (len & (PMD_SIZE - 1)) || k->cfg.kernel == AW_KERNEL_6_1)
+		return PAGE_SIZE;
+	return PMD_SIZE;
+}
+
+/*
+ * mm/mmap.c: do_mmap().  Top-down placement below mmap_base, aligned as
+ * unmapped_area_align() says; MAP_FIXED replaces what was there.
  */
 int aw_do_mmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t len,
 	       unsigned int flags, unsigned int prot, int region, int kind, uint64_t *out)
@@ -335,9 +349,7 @@ int aw_do_mmap(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_
 		if (!aw_range_free(mm, addr, addr + len) && aw_do_munmap(k, mm, addr, len))
 			return -1;
 	} else {
-		uint64_t align = !(flags & AW_MAP_FILE) && !(len & (PMD_SIZE - 1)) ? PMD_SIZE : PAGE_SIZE;
-
-		addr = aw_get_unmapped_area(mm, len, align);
+		addr = aw_get_unmapped_area(mm, len, unmapped_area_align(k, flags & AW_MAP_FILE, len));
 		if (!addr)
 			return -1;
 	}
@@ -518,9 +530,7 @@ static int do_mremap(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, ui
 		return -1;
 	copy = *find_vma(mm, old);
 	if (!new_addr) {
-		uint64_t align = !copy.file && !(new_len & (PMD_SIZE - 1)) ? PMD_SIZE : PAGE_SIZE;
-
-		new_addr = aw_get_unmapped_area(mm, new_len, align);
+		new_addr = aw_get_unmapped_area(mm, new_len, unmapped_area_align(k, copy.file, new_len));
 		if (!new_addr)
 			return -1;
 	} else if (!aw_range_free(mm, new_addr, new_addr + new_len)) {

@@ -58,6 +58,34 @@ static void test_612_series(const char *dir, struct aw_lg_snapshot *b, struct aw
 	CHECK(d[AW_LG_LEAF_OLD] == -1 && d[AW_LG_NONLEAF_TOTAL] == -1);
 }
 
+/*
+ * The model's placement (aw_get_unmapped_area()): top-down below base.
+ * base 0x7f0000000000: 4 KiB at base - 4K; then 2 MiB below it: 6.12
+ * aligns, (base - 4K - 2M) rounded down to 2M = base - 4M; 6.1 does not:
+ * base - 2M - 4K.  A hole of 2 MiB - 4 KiB between two ranges is too
+ * small for 2 MiB; unmapping the 4 KiB range frees the top again.
+ */
+static void test_place(void)
+{
+	const uint64_t base = 0x7f0000000000ULL, M2 = 2ULL << 20;
+	struct aw_xspace s = { 0 };
+
+	CHECK(aw_place_align(AW_KV_6_12, false, M2) == M2 && aw_place_align(AW_KV_6_1, false, M2) == 4096);
+	CHECK(aw_place_align(AW_KV_6_12, true, M2) == 4096 && aw_place_align(AW_KV_6_12, false, M2 + 4096) == 4096);
+	CHECK(aw_space_place(&s, base, 4096, 4096) == base - 4096);
+	CHECK(aw_space_add(&s, base - 4096, base) == 0);
+	CHECK(aw_space_place(&s, base, M2, M2) == base - 2 * M2);
+	CHECK(aw_space_place(&s, base, M2, 4096) == base - M2 - 4096);
+	CHECK(aw_space_add(&s, base - 2 * M2 - 4096 - M2, base - 2 * M2 - 4096) == 0);
+	/* the gap [base-4M-4K, base-4K) is 4 MiB: 8 MiB goes below base-6M-4K */
+	CHECK(aw_space_place(&s, base, 4 * M2, 4096) == base - 3 * M2 - 4096 - 4 * M2);
+	CHECK(aw_space_remove(&s, base - 4096, base) == 0 && s.nr == 1);
+	CHECK(aw_space_place(&s, base, M2, M2) == base - M2);
+	/* a split: remove the middle of the remaining range */
+	CHECK(aw_space_remove(&s, base - 2 * M2 - 4096 - M2 + 4096, base - 2 * M2 - 8192) == 0 && s.nr == 2);
+	free(s.r);
+}
+
 /* 6.1, CONFIG_LRU_GEN_STATS off: LOYNFA cumulative on the max_seq line. */
 static void test_61(const char *dir, struct aw_lg_snapshot *b, struct aw_lg_snapshot *a)
 {
@@ -173,6 +201,7 @@ int main(int argc, char **argv)
 	test_61(argv[1], &b, &a);
 	test_612(argv[1], &b, &a);
 	test_612_series(argv[1], &b, &a);
+	test_place();
 	test_commands();
 	test_kprobe_lines();
 	CHECK(aw_lg_parse("memcg     1 /\n node     0\n  garbage\n", &b, err, sizeof(err)) == -1);

@@ -274,6 +274,9 @@ static void test_refault_lruvec(void)
 				counted += k->lruvecs[l].lrugen.refaulted[LRU_GEN_ANON][t];
 		CHECK_EQ(counted, moved ? 0 : 1);
 		CHECK_EQ(k->lruvecs[0].lrugen.refaulted[LRU_GEN_ANON][3], moved ? 0 : 1);
+		/* every swap-in is a refault; WORKINGSET_REFAULT counts only the lruvec's own */
+		CHECK_EQ(k->node_stats[0].refaults, 1);
+		CHECK_EQ(k->node_stats[0].workingset_refaults, moved ? 0 : 1);
 		aw_kernel_destroy(k);
 	}
 }
@@ -653,6 +656,43 @@ static void test_should_run_aging(void)
 	}
 }
 
+/*
+ * __get_unmapped_area(): 6.12 and mainline PMD-align an anonymous mapping
+ * whose length is a multiple of PMD_SIZE (thp_get_unmapped_area()); 6.1
+ * does not.  Top-down below mmap_base (2 MiB aligned): a 4 KiB mapping at
+ * base - 4K, then 2 MiB at base - 4K - 2M on 6.1, rounded down to
+ * base - 4M on 6.12 and mainline.
+ */
+static void test_thp_unmapped_area(void)
+{
+	static const struct { enum aw_kernel_profile profile; uint64_t below_base; } c[] = {
+		{ AW_KERNEL_6_1, (2ULL << 20) + PAGE_SIZE },
+		{ AW_KERNEL_6_12, 4ULL << 20 },
+		{ AW_KERNEL_MAINLINE, 4ULL << 20 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].profile, 0, 1);
+		struct aw_task *t;
+		struct mm_struct *mm;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .len = PAGE_SIZE, .arg = AW_PROT_DEFAULT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .len = 2ULL << 20, .arg = AW_PROT_DEFAULT });
+		t = aw_task_get(k, 1);
+		mm = t ? aw_mm(k, t->mm) : NULL;
+		CHECK(mm && mm->nr_vmas == 2);
+		if (mm && mm->nr_vmas == 2) {
+			CHECK_EQ(mm->vmas[1].vm_start, k->cfg.mmap_base - PAGE_SIZE);
+			CHECK_EQ(mm->vmas[0].vm_start, k->cfg.mmap_base - c[i].below_base);
+		}
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -668,5 +708,6 @@ int main(void)
 	RUN(test_get_pfn_folio_isolated);
 	RUN(test_look_around_target_61);
 	RUN(test_should_run_aging);
+	RUN(test_thp_unmapped_area);
 	return aw_test_report("test_profiles");
 }
