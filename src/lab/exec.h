@@ -118,7 +118,12 @@ int64_t aw_read_key(const char *path, const char *key);	/* "key value" lines; -1
 /* ---- pagemap (exec_pagemap.c) ----------------------------------------- */
 
 struct aw_residency { uint64_t resident, swapped; };
-int aw_pagemap_residency(pid_t pid, uint64_t addr, uint64_t len, struct aw_residency *r);
+/* The zero page's and the huge zero page's PFNs (0: unknown, PFNs hidden). */
+struct aw_zero_pfns { uint64_t zero, huge; };
+void aw_zero_pfns(struct aw_zero_pfns *z);
+/* Pages of [addr, addr+len) present (zero pages left out when z knows them) and swapped. */
+int aw_pagemap_residency(pid_t pid, uint64_t addr, uint64_t len, const struct aw_zero_pfns *z,
+			 struct aw_residency *r);
 
 /* ---- the controller (exec_plan.c) ------------------------------------- */
 
@@ -230,6 +235,7 @@ struct aw_exec {
 	bool kprobes;			/* walk visibility is on */
 	int nr_spaces;
 	struct aw_xspace *space;	/* one per mm the scenario made */
+	struct aw_zero_pfns zero;	/* learned at the start (exec_pagemap.c) */
 };
 
 void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)

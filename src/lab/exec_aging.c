@@ -224,7 +224,7 @@ static void region_residency_after_pass(struct aw_exec *x, int pass, int node)
 		struct aw_xrpass *rp;
 
 		if (!rg->mapped || x->w[rg->owner].fd < 0 ||
-		    aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res))
+		    aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &x->zero, &res))
 			continue;
 		if (x->nr_rpass == x->cap_rpass) {
 			int cap = x->cap_rpass ? 2 * x->cap_rpass : 64;

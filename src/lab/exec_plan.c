@@ -422,7 +422,7 @@ static int ev_sample(struct aw_exec *x, const struct aw_event *ev)
 		aw_note(x, AW_NOTE_ERROR, "sample: region %s is not mapped", x->sc.region_name[ev->region - 1]);
 		return 0;
 	}
-	if ((r = aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res)))
+	if ((r = aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &x->zero, &res)))
 		aw_note(x, AW_NOTE_ERROR, "pagemap: %s", strerror(-r));
 	if (x->nr_samples == x->cap_samples) {
 		int cap = x->cap_samples ? 2 * x->cap_samples : 16;
@@ -503,6 +503,7 @@ int aw_exec_run(struct aw_exec *x)
 	if (!x->w || !x->region || !x->snap || !x->snap2)
 		return fatal(x, "out of memory");
 	aw_kprobe_setup(x);
+	aw_zero_pfns(&x->zero);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
@@ -524,7 +525,7 @@ void aw_exec_finish(struct aw_exec *x)
 		struct aw_residency res;
 
 		if (rg->mapped && worker(x, rg->owner) &&
-		    !aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &res)) {
+		    !aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &x->zero, &res)) {
 			rg->resident = res.resident;
 			rg->swapped = res.swapped;
 		}
