@@ -24,13 +24,13 @@ static int snapshot(struct aw_exec *x, const char *file, struct aw_lg_snapshot *
 
 	snprintf(path, sizeof(path), "%s/%s", x->opt.debugfs, file);
 	if ((r = aw_read_file(path, &text))) {
-		snprintf(x->fatal, sizeof(x->fatal), "cannot read %s: %s", path, strerror(-r));
+		snprintf(x->fatal, sizeof(x->fatal), "cannot read %.160s: %s", path, strerror(-r));
 		return -1;
 	}
 	r = aw_lg_parse(text, snap, why, sizeof(why));
 	free(text);
 	if (r)
-		snprintf(x->fatal, sizeof(x->fatal), "%s: %s", path, why);
+		snprintf(x->fatal, sizeof(x->fatal), "%.160s: %.80s", path, why);
 	return r;
 }
 
@@ -49,7 +49,7 @@ static int memcg_id(struct aw_exec *x, int m, unsigned int *id)
 		if (found < 0 && m == 0 && x->snap2->nr && x->snap2->v[0].path[0] == '\0')
 			found = (int)x->snap2->v[0].memcg_id;
 		if (found < 0) {
-			snprintf(x->fatal, sizeof(x->fatal), "memcg %d (%s) is not in lru_gen", m, path);
+			snprintf(x->fatal, sizeof(x->fatal), "memcg %d (%.160s) is not in lru_gen", m, path);
 			return -1;
 		}
 		x->memcg_id[m] = (unsigned int)found;
