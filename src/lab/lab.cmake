@@ -22,7 +22,10 @@ target_include_directories(agewalk_lab PUBLIC src/lab
 add_dependencies(agewalk_lab agewalk_event)
 
 add_executable(agewalk-exec src/lab/exec_main.c)
-if(AW_PROTOBUF_C_STATIC AND NOT AGEWALK_SANITIZE)
+# A sanitizer runtime does not link statically: not with AGEWALK_SANITIZE,
+# nor with -fsanitize in CFLAGS (the ClusterFuzzLite build.sh); those
+# builds are never booted in the lab.
+if(AW_PROTOBUF_C_STATIC AND NOT AGEWALK_SANITIZE AND NOT CMAKE_C_FLAGS MATCHES "-fsanitize")
   target_link_options(agewalk-exec PRIVATE -static)
   target_link_libraries(agewalk-exec PRIVATE agewalk_lab $<TARGET_FILE:agewalk_event>
                         $<TARGET_FILE:agewalk_proto> ${AW_PROTOBUF_C_STATIC})
