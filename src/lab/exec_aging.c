@@ -70,16 +70,11 @@ static int write_cmd(struct aw_exec *x, const char *cmd)
 static struct aw_xpass *new_pass(struct aw_exec *x, int node)
 {
 	struct aw_xnode *xn = &x->node[node];
+	struct aw_xpass *p = aw_grow(xn->passes, &xn->cap_passes, xn->nr_passes, sizeof(*p), 16);
 
-	if (xn->nr_passes == xn->cap_passes) {
-		int cap = xn->cap_passes ? 2 * xn->cap_passes : 16;
-		struct aw_xpass *p = realloc(xn->passes, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return NULL;
-		xn->passes = p;
-		xn->cap_passes = cap;
-	}
+	if (!p)
+		return NULL;
+	xn->passes = p;
 	memset(&xn->passes[xn->nr_passes], 0, sizeof(struct aw_xpass));
 	xn->passes[xn->nr_passes].pass = xn->nr_passes + 1;
 	return &xn->passes[xn->nr_passes++];
@@ -226,15 +221,9 @@ static void region_residency_after_pass(struct aw_exec *x, int pass, int node)
 		if (!rg->mapped || x->w[rg->owner].fd < 0 ||
 		    aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &x->zero, &res))
 			continue;
-		if (x->nr_rpass == x->cap_rpass) {
-			int cap = x->cap_rpass ? 2 * x->cap_rpass : 64;
-			struct aw_xrpass *n = realloc(x->rpass, sizeof(*n) * (size_t)cap);
-
-			if (!n)
-				return;
-			x->rpass = n;
-			x->cap_rpass = cap;
-		}
+		if (!(rp = aw_grow(x->rpass, &x->cap_rpass, x->nr_rpass, sizeof(*rp), 64)))
+			return;
+		x->rpass = rp;
 		rp = &x->rpass[x->nr_rpass++];
 		*rp = (struct aw_xrpass){ .pass = pass, .node = node, .region = i,
 					  .resident = res.resident, .swapped = res.swapped };

@@ -57,18 +57,13 @@ int aw_space_remove(struct aw_xspace *s, uint64_t start, uint64_t end)
 /* Add [start, end), keeping the ranges sorted; what it overlaps is replaced. */
 int aw_space_add(struct aw_xspace *s, uint64_t start, uint64_t end)
 {
+	struct aw_xrange *r;
 	int i;
 
 	aw_space_remove(s, start, end);
-	if (s->nr == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 16;
-		struct aw_xrange *r = realloc(s->r, (size_t)cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		s->r = r;
-		s->cap = cap;
-	}
+	if (!(r = aw_grow(s->r, &s->cap, s->nr, sizeof(*r), 16)))
+		return -1;
+	s->r = r;
 	for (i = s->nr; i > 0 && s->r[i - 1].start > start; i--)
 		s->r[i] = s->r[i - 1];
 	s->r[i] = (struct aw_xrange){ start, end };

@@ -25,15 +25,9 @@ void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
 	struct aw_note *n;
 	va_list ap;
 
-	if (x->nr_notes == x->cap_notes) {
-		int cap = x->cap_notes ? 2 * x->cap_notes : 32;
-		struct aw_note *nn = realloc(x->notes, sizeof(*nn) * (size_t)cap);
-
-		if (!nn)
-			return;
-		x->notes = nn;
-		x->cap_notes = cap;
-	}
+	if (!(n = aw_grow(x->notes, &x->cap_notes, x->nr_notes, sizeof(*n), 32)))
+		return;
+	x->notes = n;
 	n = &x->notes[x->nr_notes++];
 	n->kind = kind;
 	n->event = kind == AW_NOTE_SETUP ? -1 : x->ev;
@@ -416,6 +410,7 @@ static int ev_sample(struct aw_exec *x, const struct aw_event *ev)
 {
 	struct aw_xregion *rg = &x->region[ev->region - 1];
 	struct aw_residency res = { 0 };
+	struct aw_xsample *smp;
 	int r;
 
 	if (!rg->mapped || !worker(x, rg->owner)) {
@@ -424,15 +419,10 @@ static int ev_sample(struct aw_exec *x, const struct aw_event *ev)
 	}
 	if ((r = aw_pagemap_residency(x->w[rg->owner].pid, rg->addr, rg->len, &x->zero, &res)))
 		aw_note(x, AW_NOTE_ERROR, "pagemap: %s", strerror(-r));
-	if (x->nr_samples == x->cap_samples) {
-		int cap = x->cap_samples ? 2 * x->cap_samples : 16;
-		struct aw_xsample *n = realloc(x->samples, sizeof(*n) * (size_t)cap);
-
-		if (!n)
-			return fatal(x, "out of memory");
-		x->samples = n;
-		x->cap_samples = cap;
-	}
+	smp = aw_grow(x->samples, &x->cap_samples, x->nr_samples, sizeof(*smp), 16);
+	if (!smp)
+		return fatal(x, "out of memory");
+	x->samples = smp;
 	x->samples[x->nr_samples++] = (struct aw_xsample){ .event = x->ev, .region = ev->region - 1,
 							   .resident = res.resident, .swapped = res.swapped };
 	return 0;
