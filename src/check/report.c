@@ -9,6 +9,7 @@
 
 #include "lockstep.h"
 #include "oracle.h"
+#include "json_str.h"
 
 /* What a metric is read from: a node's pass, a node's totals, a region's pass. */
 struct aw_src {
@@ -212,22 +213,6 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_pass(FILE *out, const struct aw_pass *p)
 {
 	bool ok;
@@ -283,7 +268,7 @@ static void json_region(FILE *out, const struct aw_lockstep *ls, const struct aw
 	const struct aw_region *reg = &k->regions[r];
 
 	fputs("{\"name\":", out);
-	json_str(out, ls->sc->region_name ? ls->sc->region_name[r] : "");
+	aw_json_str(out, ls->sc->region_name ? ls->sc->region_name[r] : "");
 	fprintf(out, ",\"resident\":%llu,\"per_pass\":[", (unsigned long long)reg->resident);
 	for (int i = 0; i < reg->nr_passes; i++) {
 		const struct aw_region_pass *rp = &reg->passes[i];
@@ -348,17 +333,17 @@ static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 {
 	fputs("{\"input\":", out);
-	json_str(out, ls->sc->path ? ls->sc->path : "-");
+	aw_json_str(out, ls->sc->path ? ls->sc->path : "-");
 	fputs(",\"thp\":", out);
-	json_str(out, aw_thp_mode_name(ls->thp));
+	aw_json_str(out, aw_thp_mode_name(ls->thp));
 	fputs(",\"kernel\":", out);
-	json_str(out, aw_kernel_profile_name(ls->kernel));
+	aw_json_str(out, aw_kernel_profile_name(ls->kernel));
 	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];
 
 		fprintf(out, "%s{\"name\":", v ? "," : "");
-		json_str(out, ls->variant[v]->name);
+		aw_json_str(out, ls->variant[v]->name);
 		fputs(",\"nodes\":[", out);
 		for (int n = 0; n < k->nr_nodes; n++) {
 			if (n)
@@ -381,14 +366,14 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 		const struct aw_lockstep_finding *f = &ls->findings[i];
 
 		fprintf(out, "%s{\"oracle\":", i ? "," : "");
-		json_str(out, aw_oracle_name(f->oracle));
+		aw_json_str(out, aw_oracle_name(f->oracle));
 		fprintf(out, ",\"event\":%llu,\"line\":%u,\"variants\":", (unsigned long long)f->event,
 			f->line);
-		json_str(out, f->variants);
+		aw_json_str(out, f->variants);
 		fputs(",\"event_text\":", out);
-		json_str(out, f->event_text);
+		aw_json_str(out, f->event_text);
 		fputs(",\"explanation\":", out);
-		json_str(out, f->msg);
+		aw_json_str(out, f->msg);
 		fputc('}', out);
 	}
 	fputc(']', out);

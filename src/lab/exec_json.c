@@ -9,22 +9,7 @@
 #include <string.h>
 
 #include "exec.h"
-
-static void jstr(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
+#include "json_str.h"
 
 /* ,"key":N or ,"key":null */
 static void jnum(FILE *out, const char *key, int64_t v)
@@ -74,7 +59,7 @@ static void json_walked(FILE *out, const struct aw_exec *x, const struct aw_xpas
 	fputs(",\"walked\":[", out);
 	for (int i = 0; i < p->nr_walked; i++) {
 		fprintf(out, "%s{\"proc\":", i ? "," : "");
-		jstr(out, x->sc.proc_name[p->walked[i].proc - 1]);
+		aw_json_str(out, x->sc.proc_name[p->walked[i].proc - 1]);
 		fprintf(out, ",\"pud_calls\":%u}", p->walked[i].calls);
 	}
 	fprintf(out, "],\"walked_other\":%u", p->walked_other);
@@ -137,7 +122,7 @@ static void json_region(FILE *out, const struct aw_exec *x, int r)
 	bool first = true;
 
 	fputs("{\"name\":", out);
-	jstr(out, x->sc.region_name[r]);
+	aw_json_str(out, x->sc.region_name[r]);
 	fprintf(out, ",\"resident\":%" PRIu64 ",\"swapped\":%" PRIu64 ",\"per_pass\":[", rg->resident, rg->swapped);
 	for (int i = 0; i < x->nr_rpass; i++) {
 		const struct aw_xrpass *rp = &x->rpass[i];
@@ -188,12 +173,12 @@ static void json_notes(FILE *out, const struct aw_exec *x)
 
 		fprintf(out, "%s{\"event\":%ld,\"line\":%u,\"kind\":\"%s\",\"text\":", i ? "," : "", n->event,
 			n->line, note_kind[n->kind]);
-		jstr(out, n->text);
+		aw_json_str(out, n->text);
 		fputc('}', out);
 	}
 	fputs("],\"error\":", out);
 	if (x->fatal[0])
-		jstr(out, x->fatal);
+		aw_json_str(out, x->fatal);
 	else
 		fputs("null", out);
 }
@@ -201,9 +186,9 @@ static void json_notes(FILE *out, const struct aw_exec *x)
 void aw_exec_json(FILE *out, const struct aw_exec *x)
 {
 	fputs("{\"input\":", out);
-	jstr(out, x->sc.path ? x->sc.path : "-");
+	aw_json_str(out, x->sc.path ? x->sc.path : "-");
 	fputs(",\"thp\":", out);
-	jstr(out, aw_thp_mode_name(x->sc.cfg.thp));
+	aw_json_str(out, aw_thp_mode_name(x->sc.cfg.thp));
 	fprintf(out, ",\"kernel\":\"%s\",\"events\":%zu,\"variants\":[{\"name\":\"kernel\",\"nodes\":[",
 		x->opt.kver == AW_KV_6_1 ? "6.1" : "6.12", x->events_done);
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++) {
@@ -218,7 +203,7 @@ void aw_exec_json(FILE *out, const struct aw_exec *x)
 	fputs("],\"ignored_events\":null", out);
 	json_khugepaged(out, x);
 	fputs(",\"young_divergences\":null}],\"findings\":[],\"source\":\"kernel\",\"release\":", out);
-	jstr(out, x->release);
+	aw_json_str(out, x->release);
 	json_notes(out, x);
 	fputs("}\n", out);
 }
