@@ -40,8 +40,8 @@ static enum aw_fmt fmt_parse(const char *s)
 	return AW_FMT_NONE;
 }
 
-/* A whole file (or stdin) in memory, at most limit bytes. */
-static uint8_t *slurp(const char *path, size_t limit, size_t *len)
+/* A whole file (or stdin) in memory, at most limit bytes (commands.h). */
+uint8_t *aw_slurp(const char *path, size_t limit, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 4096, n = 0, got;
@@ -72,7 +72,7 @@ static int load_fuzz(const char *path, struct aw_scenario *sc, char *err, size_t
 		     const char **variant, enum aw_fuzz_target target)
 {
 	size_t len;
-	uint8_t *buf = slurp(path, 1U << 20, &len);
+	uint8_t *buf = aw_slurp(path, 1U << 20, &len);
 	int ret;
 
 	if (!buf) {

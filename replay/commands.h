@@ -9,6 +9,7 @@
 #define AW_COMMANDS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fuzzin.h"
 #include "scenario.h"
@@ -22,6 +23,13 @@ int aw_cmd_compare(int argc, char **argv);	/* compare_cmd.c */
  * agewalk.c: a usage error of command cmd as one line on stderr, "agewalk
  * cmd: MESSAGE; see agewalk cmd --help"; returns 2, the exit status.
  */
+/*
+ * agewalk.c: a whole file ("-": stdin) in memory, malloc'd, its length in
+ * *len; NULL if it cannot be opened (errno says why), is read only in
+ * part, or is limit bytes or more.
+ */
+uint8_t *aw_slurp(const char *path, size_t limit, size_t *len);
+
 int aw_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*

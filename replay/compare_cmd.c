@@ -35,6 +35,8 @@ static const char usage[] =
 	"  swapped =10%,\n"
 	"  walks, passes, aging_refused =0%\n";
 
+#define AW_CMP_MAX_BYTES	(1UL << 30)	/* a run's JSON; a replay's is megabytes */
+
 struct aw_cmp_run {
 	const char *path;
 	json_object *root;
@@ -74,40 +76,6 @@ static bool is_number(json_object *v)
 	return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double));
 }
 
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f) {
-		snprintf(err, errlen, "cannot open: %m");
-		return NULL;
-	}
-	for (;;) {
-		if (n == cap) {
-			char *p = realloc(buf, cap = cap ? 2 * cap : 65536);
-
-			if (!p)
-				break;
-			buf = p;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f) || n == 0 || n == cap) {
-		snprintf(err, errlen, n == 0 ? "empty file" : "cannot read");
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 static bool trailing(const char *buf, size_t len, size_t end)
 {
 	for (; end < len; end++)
@@ -122,9 +90,15 @@ static json_object *parse(const char *path, char *err, size_t errlen)
 	json_tokener *tok = json_tokener_new();
 	json_object *root = NULL;
 	size_t len = 0;
-	char *buf = slurp(path, &len, err, errlen);
+	char *buf = (char *)aw_slurp(path, AW_CMP_MAX_BYTES, &len);
 
-	if (buf && tok) {
+	if (!buf)
+		snprintf(err, errlen, "cannot open: %m");
+	else if (!len)
+		snprintf(err, errlen, "empty file");
+	else if (!tok)
+		snprintf(err, errlen, "out of memory");
+	else {
 		root = json_tokener_parse_ex(tok, buf, (int)len);
 		if (root && trailing(buf, len, json_tokener_get_parse_end(tok))) {
 			snprintf(err, errlen, "byte %zu: data after the JSON value", json_tokener_get_parse_end(tok));
