@@ -300,6 +300,54 @@ static void node_totals(const struct aw_tols *tols, json_object *mn, json_object
 	printf("\n");
 }
 
+/* "a/f" of a [anon, file] pair of generations */
+static void gens(json_object *pair, char *buf, size_t len)
+{
+	if (!json_object_is_type(pair, json_type_array) || json_object_array_length(pair) != 2)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%lld/%lld", (long long)json_object_get_int64(json_object_array_get_idx(pair, 0)),
+			 (long long)json_object_get_int64(json_object_array_get_idx(pair, 1)));
+}
+
+/*
+ * Each `evict`, in order: the pages it reclaimed (compared) and the
+ * generations it saw, min_seq anon/file before and after (shown, so that a
+ * difference in what was evicted can be read back to which generation the
+ * two were in).
+ */
+static void evictions(const struct aw_tols *tols, json_object *mn, json_object *kn, struct aw_cmp_tally *t)
+{
+	json_object *me = get(mn, "evictions"), *ke = get(kn, "evictions");
+	size_t nm = json_object_is_type(me, json_type_array) ? json_object_array_length(me) : 0;
+	size_t nk = json_object_is_type(ke, json_type_array) ? json_object_array_length(ke) : 0;
+
+	/* a run from before the records has no array: nothing to compare, not a difference */
+	if (!json_object_is_type(me, json_type_array) || !json_object_is_type(ke, json_type_array) || (!nm && !nk))
+		return;
+	printf("  evict  %5s %4s %9s %9s  %11s %11s  %11s %11s\n", "event", "seq", "pages", "kernel",
+	       "min_seq", "kernel", "after", "kernel");
+	for (size_t i = 0; i < (nm > nk ? nm : nk); i++) {
+		json_object *m = i < nm ? json_object_array_get_idx(me, i) : NULL;
+		json_object *k = i < nk ? json_object_array_get_idx(ke, i) : NULL;
+		char g[4][32];
+
+		if (!m || !k) {
+			printf("  %-6zu only in the %s\n", i + 1, m ? "model" : "kernel");
+			t->missing++;
+			continue;
+		}
+		gens(get(m, "min_seq_before"), g[0], sizeof(g[0]));
+		gens(get(k, "min_seq_before"), g[1], sizeof(g[1]));
+		gens(get(m, "min_seq_after"), g[2], sizeof(g[2]));
+		gens(get(k, "min_seq_after"), g[3], sizeof(g[3]));
+		printf("  %-6zu %5lld %4lld", i + 1, (long long)json_object_get_int64(get(m, "event")),
+		       (long long)json_object_get_int64(get(m, "seq")));
+		cell(tols, "evicted_pages", get(m, "evicted_pages"), get(k, "evicted_pages"), 0, t);
+		printf(" %11s %11s  %11s %11s\n", g[0], g[1], g[2], g[3]);
+	}
+}
+
 static json_object *node_of(json_object *variant, json_object *node)
 {
 	json_object *nodes = get(variant, "nodes");
@@ -333,6 +381,7 @@ static void nodes(const struct aw_tols *tols, json_object *mv, json_object *kv, 
 		printf("%lld\n", (long long)json_object_get_int64(get(kn, "passes")));
 		passes(tols, mn, kn, t);
 		node_totals(tols, mn, kn, t);
+		evictions(tols, mn, kn, t);
 	}
 }
 

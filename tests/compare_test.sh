@@ -56,6 +56,20 @@ expect 0 "6 within" "$dir/m.json" "$dir/k-out.json" --tolerance leaf_total=0%+30
 sed 's/"evicted":null/"evicted":7/' "$dir/m.json" >"$dir/m-ev.json"
 expect 0 "1 not measured by the kernel" "$dir/m-ev.json" "$dir/k-in.json"
 
+# each evict: pages compared under evicted_pages' 10% (1000 vs 1080 within,
+# vs 1200 outside), generations shown as anon/file before and after
+evs() { sed "s|\"per_pass\"|\"evictions\":[{\"event\":5,\"memcg\":0,\"seq\":3,\"max_seq\":5,\"min_seq_before\":[3,3],\"min_seq_after\":[$2],\"evicted_pages\":$3,\"refused\":false}],\"per_pass\"|" "$1"; }
+evs "$dir/m.json" 4,4 1000 >"$dir/m-evs.json"
+evs "$dir/k-in.json" 4,5 1080 >"$dir/k-evs.json"
+evs "$dir/k-in.json" 4,4 1200 >"$dir/k-evs-out.json"
+expect 0 "7 within tolerance, 0 outside" "$dir/m-evs.json" "$dir/k-evs.json"
+expect 0 "3/3         3/3          4/4         4/5" "$dir/m-evs.json" "$dir/k-evs.json"
+expect 1 "1200!" "$dir/m-evs.json" "$dir/k-evs-out.json"
+# an eviction on one side only; a run without records compares none
+sed 's|"evictions":\[{.*}\],"per_pass"|"evictions":[],"per_pass"|' "$dir/k-evs.json" >"$dir/k-evs-none.json"
+expect 1 "only in the model" "$dir/m-evs.json" "$dir/k-evs-none.json"
+expect 0 "6 within tolerance" "$dir/m-evs.json" "$dir/k-in.json"
+
 # passes on one side only
 run "$dir/k-two.json" 6.1.0-57-cloud-amd64 2 "1000 500" "1000 500"
 expect 1 "only in the kernel" "$dir/m.json" "$dir/k-two.json"

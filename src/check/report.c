@@ -227,6 +227,21 @@ static void json_pass(FILE *out, const struct aw_pass *p)
 		p->aw_stats[AW_WS_BLOOM_PUD]);
 }
 
+static void json_evictions(FILE *out, const struct aw_node_stats *ns)
+{
+	fputs(",\"evictions\":[", out);
+	for (int i = 0; i < ns->nr_evictions; i++) {
+		const struct aw_eviction *e = &ns->evictions[i];
+
+		fprintf(out, "%s{\"event\":%lu,\"memcg\":%d,\"seq\":%lu,\"max_seq\":%lu,"
+			"\"min_seq_before\":[%lu,%lu],\"min_seq_after\":[%lu,%lu],\"evicted_pages\":%lu,"
+			"\"refused\":%s}", i ? "," : "", e->event, e->memcg, e->seq, e->max_seq,
+			e->min_seq_before[0], e->min_seq_before[1], e->min_seq_after[0], e->min_seq_after[1],
+			e->evicted_pages, e->refused ? "true" : "false");
+	}
+	fputc(']', out);
+}
+
 static void json_node(FILE *out, const struct aw_kernel *k, int n)
 {
 	static const char *const keys[] = {
@@ -254,6 +269,7 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 			m->suppressed_young, m->suppressed_longest, m->bloom_false_positive,
 			m->feedback_kept, m->feedback_lost);
 	}
+	json_evictions(out, ns);
 	fputs(",\"per_pass\":[", out);
 	for (int p = 0; p < ns->nr_passes; p++) {
 		if (p)

@@ -205,6 +205,20 @@ struct aw_xpass {
 	uint32_t walked_other;		/* hits on mms of no worker, or beyond the array */
 };
 
+/*
+ * One `evict` event: the debugfs '-' it wrote (seq = min_seq[!swappiness])
+ * and the lruvec's generations either side of it, so that an eviction
+ * that differs from the model's can be read generation by generation.
+ */
+struct aw_xevict {
+	long event;
+	int memcg;
+	uint64_t seq, max_seq;
+	uint64_t min_seq_before[2], min_seq_after[2];	/* anon, file */
+	int64_t pages;			/* pgsteal difference; -1 unknown */
+	int err;			/* the write's -errno, 0 done */
+};
+
 struct aw_xsample { long event; int region; uint64_t resident, swapped; };
 struct aw_xrpass { int pass, node, region; uint64_t resident, swapped; };
 
@@ -213,6 +227,8 @@ struct aw_xnode {
 	struct aw_xpass *passes;
 	unsigned long aging_refused;
 	int64_t evicted;		/* pgsteal differences over `evict` events */
+	int nr_evictions, cap_evictions;
+	struct aw_xevict *evictions;
 	int64_t refaults0, refaults;	/* workingset_refault_* at the start; over the run (-1: none) */
 };
 

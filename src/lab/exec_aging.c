@@ -183,9 +183,28 @@ static int64_t pgsteal(const struct aw_exec *x, int m)
 	return aw_read_key(path, "pgsteal");
 }
 
+/* The eviction record, its "before" half filled in; NULL without memory. */
+static struct aw_xevict *new_eviction(struct aw_exec *x, const struct aw_event *ev,
+				      const struct aw_lg_lruvec *b, unsigned int sw)
+{
+	struct aw_xnode *xn = &x->node[ev->node];
+	struct aw_xevict *e = aw_grow(xn->evictions, &xn->cap_evictions, xn->nr_evictions, sizeof(*e), 16);
+
+	if (!e)
+		return NULL;
+	xn->evictions = e;
+	e = &xn->evictions[xn->nr_evictions++];
+	*e = (struct aw_xevict){ .event = x->ev, .memcg = ev->memcg, .seq = b->min_seq[!sw],
+				 .max_seq = b->max_seq, .pages = -1 };
+	e->min_seq_before[0] = e->min_seq_after[0] = b->min_seq[0];
+	e->min_seq_before[1] = e->min_seq_after[1] = b->min_seq[1];
+	return e;
+}
+
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 {
 	const struct aw_lg_lruvec *b;
+	struct aw_xevict *e;
 	unsigned int id, sw;
 	int64_t s0, s1;
 	char cmd[128];
@@ -198,14 +217,28 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 	aw_lg_evict_cmd(cmd, sizeof(cmd), id, ev->node, b->min_seq[!sw], sw, ev->len ? ev->len : UINT64_MAX);
 	if (ev->flags & AW_EVICT_DIRECT)
 		aw_note(x, AW_NOTE_APPROXIMATED, "direct: debugfs eviction is its own reclaimer (no direct reclaim)");
+	if (!(e = new_eviction(x, ev, b, sw)))
+		return -1;
 	s0 = pgsteal(x, ev->memcg);
 	r = write_cmd(x, cmd);
 	s1 = pgsteal(x, ev->memcg);
-	if (s0 >= 0 && s1 >= s0)
+	e->err = r;
+	if (s0 >= 0 && s1 >= s0) {
 		x->node[ev->node].evicted += s1 - s0;
-	if (r == -EINVAL && b->min_seq[!sw] + 2 > b->max_seq)
+		e->pages = s1 - s0;
+	}
+	/* b points into x->snap, which this read replaces: what came before is in e */
+	switch (lruvec_of(x, ev->memcg, ev->node, &id, &b)) {
+	case -1:
+		return -1;
+	case 0:
+		e->min_seq_after[0] = b->min_seq[0];
+		e->min_seq_after[1] = b->min_seq[1];
+		break;
+	}
+	if (r == -EINVAL && e->seq + 2 > e->max_seq)
 		aw_note(x, AW_NOTE_REFUSED, "eviction refused (EINVAL): min_seq %" PRIu64 " + MIN_NR_GENS > max_seq %"
-			PRIu64, b->min_seq[!sw], b->max_seq);
+			PRIu64, e->seq, e->max_seq);
 	else if (r)
 		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
 	return 0;

@@ -84,6 +84,22 @@ static void json_pass(FILE *out, const struct aw_exec *x, const struct aw_xpass 
 		p->aged ? "true" : "false", p->refused ? "true" : "false");
 }
 
+static void json_evictions(FILE *out, const struct aw_xnode *xn)
+{
+	fputs(",\"evictions\":[", out);
+	for (int i = 0; i < xn->nr_evictions; i++) {
+		const struct aw_xevict *e = &xn->evictions[i];
+
+		fprintf(out, "%s{\"event\":%ld,\"memcg\":%d,\"seq\":%" PRIu64 ",\"max_seq\":%" PRIu64
+			",\"min_seq_before\":[%" PRIu64 ",%" PRIu64 "],\"min_seq_after\":[%" PRIu64 ",%" PRIu64 "]",
+			i ? "," : "", e->event, e->memcg, e->seq, e->max_seq, e->min_seq_before[0],
+			e->min_seq_before[1], e->min_seq_after[0], e->min_seq_after[1]);
+		jnum(out, "evicted_pages", e->pages);
+		fprintf(out, ",\"refused\":%s}", e->err ? "true" : "false");
+	}
+	fputc(']', out);
+}
+
 static void json_node(FILE *out, const struct aw_exec *x, int n)
 {
 	const struct aw_xnode *xn = &x->node[n];
@@ -108,6 +124,7 @@ static void json_node(FILE *out, const struct aw_exec *x, int n)
 	      ",\"bloom_false_positive\":null,\"feedback\":{\"kept\":null,\"lost\":null}", out);
 	jnum(out, "leaf_old", stat_sum(xn, AW_LG_LEAF_OLD));
 	jnum(out, "nonleaf_total", stat_sum(xn, AW_LG_NONLEAF_TOTAL));
+	json_evictions(out, xn);
 	fputs(",\"per_pass\":[", out);
 	for (int p = 0; p < xn->nr_passes; p++) {
 		fputs(p ? "," : "", out);

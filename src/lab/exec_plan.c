@@ -539,8 +539,10 @@ void aw_exec_finish(struct aw_exec *x)
 
 void aw_exec_free(struct aw_exec *x)
 {
-	for (int n = 0; n < AW_MAX_NODES; n++)
+	for (int n = 0; n < AW_MAX_NODES; n++) {
 		free(x->node[n].passes);
+		free(x->node[n].evictions);
+	}
 	free(x->w);
 	free(x->region);
 	free(x->notes);

@@ -601,6 +601,22 @@ static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lr
 }
 
 /*
+ * 6.1/6.12 shrink_folio_list(): "folio_update_gen() tried to promote this
+ * page?"  isolate_folio() cleared PG_referenced, so a mapped folio that has
+ * it again was found young after its isolation -- by look-around from an
+ * earlier folio of the same batch, or by a walk -- and is kept as it is,
+ * before any reference check (keep_locked; the putback then activates it).
+ * Mainline's workingset rework (6.14) dropped the test: its isolate_folio()
+ * leaves PG_referenced set, and folio_check_references() decides.
+ */
+static bool promoted_while_isolated(const struct aw_kernel *k, const struct folio *folio,
+				    const struct aw_reclaim *rc)
+{
+	return k->cfg.kernel != AW_KERNEL_MAINLINE && !rc->ignore_references && folio->mapcount &&
+	       folio_test(folio, PG_referenced);
+}
+
+/*
  * mm/vmscan.c: shrink_folio_list(), reduced (see the file comment).  Folios
  * not reclaimed stay in list[] (compacted) for the caller to put back.
  */
@@ -616,6 +632,11 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 		enum folio_references ref;
 
 		trace_aw_reclaim_check(k, pfn, rc->target_memcg);
+		if (promoted_while_isolated(k, folio, rc)) {
+			trace_aw_reclaim_decision(k, pfn, false, false);
+			list[kept++] = pfn;	/* keep_locked */
+			continue;
+		}
 		ref = rc->ignore_references ? FOLIOREF_RECLAIM : folio_check_references(k, pfn, rc);
 		trace_aw_reclaim_decision(k, pfn, ref == FOLIOREF_RECLAIM, rc->ignore_references);
 		if (ref == FOLIOREF_ACTIVATE) {

@@ -288,13 +288,21 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 
 	if (lruvec != aw_lruvec(k, folio->memcg, folio->nid))
 		return;
+	/*
+	 * mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, delta):
+	 * since 6.5 ("Multi-gen LRU: Fix workingset accounting") every
+	 * refault of the lruvec's own, before the recency test; 6.1 counts
+	 * only a recent one, after it.
+	 */
+	if (k->cfg.kernel != AW_KERNEL_6_1)
+		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
 	if (mainline ? d >= MAX_NR_GENS : d != 0)
 		return;
 	/* mainline: refs = token + 1; 6.1/6.12: token + workingset */
 	refs = token_refs + (mainline ? 1 : workingset);
 	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
-	/* mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, delta): only a recent eviction */
-	k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
+	if (k->cfg.kernel == AW_KERNEL_6_1)
+		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
 	if (mainline && !workingset) {
 		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (refs - 1UL) << LRU_REFS_PGOFF;
 		return;

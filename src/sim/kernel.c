@@ -162,8 +162,10 @@ void aw_kernel_destroy(struct aw_kernel *k)
 	}
 	free(k->lruvecs);
 	free(k->open_walk);
-	for (int n = 0; n < AW_MAX_NODES; n++)
+	for (int n = 0; n < AW_MAX_NODES; n++) {
 		free(k->node_stats[n].passes);
+		free(k->node_stats[n].evictions);
+	}
 	for (int r = 0; r < k->nr_regions && k->regions; r++) {
 		free(k->regions[r].passes);
 		free(k->regions[r].samples);
@@ -372,20 +374,51 @@ static int apply_khugepaged(struct aw_kernel *k, const struct aw_event *ev)
 	return 0;
 }
 
+/* The record of one `evict`, its "before" half filled in; NULL without memory. */
+static struct aw_eviction *new_eviction(struct aw_kernel *k, const struct aw_event *ev,
+					const struct lruvec *lruvec, unsigned long seq)
+{
+	struct aw_node_stats *ns = &k->node_stats[ev->node];
+	struct aw_eviction *e;
+
+	if (ns->nr_evictions == ns->cap_evictions) {
+		int cap = ns->cap_evictions ? ns->cap_evictions * 2 : 16;
+
+		if (!(e = realloc(ns->evictions, cap * sizeof(*e))))
+			return NULL;
+		ns->evictions = e;
+		ns->cap_evictions = cap;
+	}
+	e = &ns->evictions[ns->nr_evictions++];
+	*e = (struct aw_eviction){ .event = k->event_index, .memcg = ev->memcg, .seq = seq,
+				   .max_seq = lruvec->lrugen.max_seq,
+				   .evicted_pages = ns->evicted_pages };
+	for (int type = 0; type < ANON_AND_FILE; type++)
+		e->min_seq_before[type] = lruvec->lrugen.min_seq[type];
+	return e;
+}
+
 static int apply_evict(struct aw_kernel *k, const struct aw_event *ev)
 {
 	struct lruvec *lruvec = aw_lruvec(k, ev->memcg, ev->node);
 	int swp = swappiness_of(k, ev);
 	unsigned long seq = evictable_min_seq(lruvec->lrugen.min_seq, swp);
+	struct aw_eviction *e;
 
 	if (swappiness_rejected(k, ev)) {
 		k->ignored_events++;
 		return 0;
 	}
-
+	if (!(e = new_eviction(k, ev, lruvec, seq)))
+		return kerr(k, "out of memory");
 	if (aw_run_eviction(k, lruvec, seq, swp, ev->len ? ev->len : (unsigned long)-1,
-			    !(ev->flags & AW_EVICT_DIRECT)))
+			    !(ev->flags & AW_EVICT_DIRECT))) {
 		k->ignored_events++;	/* -EINVAL: only two generations, age first */
+		e->refused = true;
+	}
+	e->evicted_pages = k->node_stats[ev->node].evicted_pages - e->evicted_pages;
+	for (int type = 0; type < ANON_AND_FILE; type++)
+		e->min_seq_after[type] = lruvec->lrugen.min_seq[type];
 	return 0;
 }
 

@@ -68,10 +68,26 @@ struct aw_pass {
 	unsigned long aw_stats[NR_AW_WALK_STATS];
 };
 
+/*
+ * One `evict` event (apply_evict()): the debugfs '-' it stands for and the
+ * lruvec's generations either side of it, as agewalk-exec records them on
+ * a kernel, so that two evictions can be compared generation by generation.
+ */
+struct aw_eviction {
+	unsigned long event;		/* index in the event stream */
+	int memcg;
+	unsigned long seq, max_seq;	/* the '-' command's seq; max_seq then */
+	unsigned long min_seq_before[ANON_AND_FILE], min_seq_after[ANON_AND_FILE];
+	unsigned long evicted_pages;
+	bool refused;			/* -EINVAL: seq + MIN_NR_GENS > max_seq */
+};
+
 /* Per node (summed over memcgs) figures for the report. */
 struct aw_node_stats {
 	int nr_passes, cap_passes;
 	struct aw_pass *passes;
+	int nr_evictions, cap_evictions;
+	struct aw_eviction *evictions;
 	unsigned long promoted;		/* by walks and look-around */
 	unsigned long evicted;		/* folios reclaimed */
 	unsigned long evicted_pages;

@@ -11,6 +11,9 @@
 
 #define BASE	0x10000000ULL
 
+/* the three profiles, mainline first */
+static const enum aw_kernel_profile all_profiles[3] = { AW_KERNEL_MAINLINE, AW_KERNEL_6_12, AW_KERNEL_6_1 };
+
 static struct aw_kernel *profile_kernel(enum aw_kernel_profile profile, uint64_t swap_bytes, int memcgs)
 {
 	struct aw_config cfg;
@@ -282,6 +285,120 @@ static void test_refault_lruvec(void)
 }
 
 /*
+ * lru_gen_refault() for a refault that is not recent.  64 anonymous pages
+ * are written (young): 6.1's should_skip_mm() skips an mm with fewer than
+ * MIN_LRU_BATCH (64) pages even in a forced walk, and a page still young
+ * at eviction would be kept.  AGE 1 finds them young and promotes them to
+ * max_seq; three more forced AGEs leave them there, now the oldest
+ * generation, and `evict` swaps all 64 out: token = min_seq at eviction,
+ * S.  The first page is read back.
+ * The numbers: a new lruvec has max_seq 3, min_seq 0/0 (four generations),
+ * so each forced AGE also takes min_seq up by one (inc_min_seq(), which
+ * carries the oldest generation's folios up): after AGE 4, max_seq 7,
+ * min_seq 4/4, the pages in generation 4, and S = 4.  The eviction record
+ * says seq 4, max_seq 7, 64 pages, and min_seq 6/6 after: with generation 4
+ * empty, try_to_inc_min_seq() steps both types while min_seq + MIN_NR_GENS
+ * <= max_seq (4 -> 5 -> 6).
+ * Four more forced AGEs: every pass adds one to max_seq, and at most
+ * MAX_NR_GENS generations exist, so min_seq >= max_seq - 3 >= S + 1
+ * (6.1/6.12: token != min_seq) and max_seq - S >= 4 (mainline: not within
+ * MAX_NR_GENS): not recent on every profile.  The read-back is a refault
+ * of the same lruvec, so nothing is restored (no tier counts it, no
+ * PG_workingset), and WORKINGSET_REFAULT counts it on 6.12 and mainline
+ * (mod_lruvec_state() before `if (!recent) goto unlock`, since 6.5) but
+ * not on 6.1 (after the token test).
+ */
+static void test_refault_not_recent(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		enum aw_kernel_profile profile = all_profiles[p];
+		struct aw_kernel *k = profile_kernel(profile, 1ULL << 30, 1);
+		unsigned long restored = 0;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 64);
+		for (int i = 0; i < 4; i++)
+			ev_age(k, true);
+		evict_nr(k, 0);
+		CHECK_EQ(k->node_stats[0].evicted, 64);
+		CHECK_EQ(k->node_stats[0].nr_evictions, 1);
+		if (k->node_stats[0].nr_evictions == 1) {
+			const struct aw_eviction *e = &k->node_stats[0].evictions[0];
+
+			CHECK_EQ(e->seq, 4);
+			CHECK_EQ(e->max_seq, 7);
+			CHECK_EQ(e->min_seq_before[LRU_GEN_ANON], 4);
+			CHECK_EQ(e->min_seq_before[LRU_GEN_FILE], 4);
+			CHECK_EQ(e->min_seq_after[LRU_GEN_ANON], 6);
+			CHECK_EQ(e->min_seq_after[LRU_GEN_FILE], 6);
+			CHECK_EQ(e->evicted_pages, 64);
+			CHECK(!e->refused);
+		}
+		for (int i = 0; i < 4; i++)
+			ev_age(k, true);
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = PAGE_SIZE,
+					 .repeat = 1 });
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (pte && pte_present(*pte))
+			CHECK(!folio_test(pfn_folio(&k->mem, (uint32_t)pte_pfn(*pte)), PG_workingset));
+		for (int t = 0; t < MAX_NR_TIERS; t++)
+			restored += k->lruvecs[0].lrugen.refaulted[LRU_GEN_ANON][t];
+		CHECK_EQ(restored, 0);
+		CHECK_EQ(k->node_stats[0].refaults, 1);
+		CHECK_EQ(k->node_stats[0].workingset_refaults, profile == AW_KERNEL_6_1 ? 0 : 1);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * shrink_folio_list()'s "folio_update_gen() tried to promote this page?"
+ * (6.1/6.12).  64 anonymous pages in one 64-page VMA are written, aged by
+ * four forced AGEs into the oldest generation with their PTEs old (AGE 1's
+ * walk cleared them), then read again: all 64 PTEs young, no walk since.
+ * `evict` isolates all 64 (one batch of MIN_LRU_BATCH).  The first folio's
+ * reference check runs look-around over the whole VMA (64 PTEs, within
+ * MIN_LRU_BATCH).  On 6.12, whose get_pfn_folio() has no generation test,
+ * it clears all 64 young bits and sets PG_referenced on the 63 isolated
+ * neighbours.  Their turn: mapped with PG_referenced -> kept (keep_locked)
+ * without a reference check, which would have found them old and
+ * reclaimed all 63.  Mainline's look-around skips isolated folios, and
+ * 6.1's skips anon ones here (get_pfn_folio(..., walk->can_swap), and a
+ * debugfs eviction's walk has can_swap clear), so there each neighbour's
+ * own check finds its PTE young and keeps it.  Every profile: nothing
+ * evicted, every PTE old afterwards.
+ */
+static void test_keep_promoted_while_isolated(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
+		unsigned int young = 0;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 64);
+		for (int i = 0; i < 4; i++)
+			ev_age(k, true);
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 64 * PAGE_SIZE,
+					 .repeat = 1 });
+		evict_nr(k, 0);
+		CHECK_EQ(k->node_stats[0].evicted, 0);
+		for (unsigned int i = 0; i < 64; i++) {
+			pte_t *pte = pte_at(k, BASE + i * PAGE_SIZE);
+
+			CHECK(pte && pte_present(*pte));
+			young += pte && pte_present(*pte) && pte_young(*pte);
+		}
+		CHECK_EQ(young, 0);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
  * 6.1/6.12 run_aging(): a debugfs '+' without force_scan is refused with
  * -ERANGE when min_seq[!can_swap] + MAX_NR_GENS - 1 <= max_seq.  A new
  * lruvec has max_seq = MIN_NR_GENS + 1 = 3 and min_seq 0/0 (four
@@ -498,8 +615,6 @@ static void test_inc_min_seq_forms(void)
 	}
 }
 
-/* the three profiles, mainline first */
-static const enum aw_kernel_profile all_profiles[3] = { AW_KERNEL_MAINLINE, AW_KERNEL_6_12, AW_KERNEL_6_1 };
 
 /*
  * One anonymous page at BASE, isolated as isolate_folio() leaves it (PG_lru
@@ -700,6 +815,8 @@ int main(void)
 	RUN(test_budget);
 	RUN(test_swappiness_no_swap);
 	RUN(test_refault_lruvec);
+	RUN(test_refault_not_recent);
+	RUN(test_keep_promoted_while_isolated);
 	RUN(test_run_aging_erange);
 	RUN(test_should_skip_mm);
 	RUN(test_add_folio_placement);
