@@ -196,6 +196,7 @@ struct aw_xpass {
 	int pass;
 	long event;
 	bool forced, aged, refused;
+	bool reclaim;			/* aged by the kernel's own reclaim, not by a command */
 	uint64_t seq_before, seq_after;
 	int64_t stat[AW_LG_NR];		/* -1 = the kernel has no figure */
 	/* walk_pud_range() kprobe hits, by worker (exec_kprobe.c) */
@@ -241,6 +242,12 @@ struct aw_exec {
 	struct aw_xregion *region;	/* index = region id - 1 */
 	unsigned int memcg_id[AW_MAX_MEMCGS];	/* the kernel's mem_cgroup ids */
 	bool memcg_known[AW_MAX_MEMCGS];
+	/*
+	 * The last lru_gen_full record of each lruvec (memcg * AW_MAX_NODES +
+	 * node; max_seq 0: not read yet): max_seq moving between two of the
+	 * executor's reads is aging by the kernel's reclaim (exec_aging.c).
+	 */
+	struct aw_lg_lruvec *seen;
 	bool cgroup2;
 	struct aw_xnode node[AW_MAX_NODES];
 	int nr_notes, cap_notes;
@@ -279,6 +286,7 @@ void aw_topology_print(FILE *out, const struct aw_scenario *sc);
 /* exec_aging.c: age and evict through debugfs */
 int aw_exec_age(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev);
+int aw_exec_reclaim_passes(struct aw_exec *x);
 /* Refaults on node so far in the scenario's memcgs (memory.numa_stat), -1 if unknown. */
 int64_t aw_refaults_node(const struct aw_exec *x, int node);
 

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec.h"
 
@@ -82,6 +83,76 @@ static struct aw_xpass *new_pass(struct aw_exec *x, int node)
 
 static void region_residency_after_pass(struct aw_exec *x, int pass, int node);
 
+/*
+ * Passes the kernel ran by itself: a memcg limit's reclaim, or kswapd, ages
+ * an lruvec that has run out of generations to evict (try_to_shrink_lruvec()
+ * -> should_run_aging() -> try_to_inc_max_seq()), and the model counts
+ * those passes too.  Whatever moved max_seq since the executor's last read
+ * of that lruvec is recorded as that many passes, marked reclaim; one
+ * such pass gets the counters' difference, several share it and so get
+ * none (null).  Called with x->snap fresh, before the executor's own
+ * command, and once at the end.
+ */
+static int reclaim_passes(struct aw_exec *x)
+{
+	for (int m = 0; m < x->sc.cfg.nr_memcgs && m < AW_MAX_MEMCGS; m++) {
+		for (int n = 0; x->memcg_known[m] && n < x->sc.cfg.nr_nodes; n++) {
+			struct aw_lg_lruvec *last = &x->seen[m * AW_MAX_NODES + n];
+			const struct aw_lg_lruvec *now = aw_lg_find(x->snap, x->memcg_id[m], n);
+			uint64_t k = now && last->max_seq && now->max_seq > last->max_seq ?
+				     now->max_seq - last->max_seq : 0;
+
+			for (uint64_t i = 0; i < k; i++) {
+				struct aw_xpass *p = new_pass(x, n);
+
+				if (!p)
+					return -1;
+				*p = (struct aw_xpass){ .pass = p->pass, .event = x->ev, .aged = true,
+							.reclaim = true, .seq_before = last->max_seq + i,
+							.seq_after = last->max_seq + i + 1 };
+				for (int j = 0; j < AW_LG_NR; j++)
+					p->stat[j] = -1;
+				if (k == 1)
+					aw_lg_walk_delta(last, now, p->stat);
+				region_residency_after_pass(x, p->pass, n);
+			}
+			if (now)
+				*last = *now;
+		}
+	}
+	return 0;
+}
+
+/* Remember what the executor's own command left in an lruvec (x->snap fresh). */
+static void seen_now(struct aw_exec *x, int m, int node, unsigned int id)
+{
+	const struct aw_lg_lruvec *now = aw_lg_find(x->snap, id, node);
+
+	if (now && m < AW_MAX_MEMCGS)
+		x->seen[m * AW_MAX_NODES + node] = *now;
+}
+
+/*
+ * Before the first event (every memcg's lruvecs as they start) and after
+ * the last (reclaim the last events caused).
+ */
+int aw_exec_reclaim_passes(struct aw_exec *x)
+{
+	char path[512];
+	unsigned int id;
+
+	/* a scenario with no aging or eviction runs without lru_gen: nothing to track */
+	snprintf(path, sizeof(path), "%s/lru_gen_full", x->opt.debugfs);
+	if (access(path, R_OK))
+		return 0;
+	for (int m = 0; m < x->sc.cfg.nr_memcgs && m < AW_MAX_MEMCGS; m++)
+		if (memcg_id(x, m, &id))
+			return -1;
+	if (snapshot(x, "lru_gen_full", x->snap))
+		return -1;
+	return reclaim_passes(x);
+}
+
 /* Both reads of one lruvec; -1 fatal, 1 no such lruvec (noted), 0 ok. */
 static int lruvec_of(struct aw_exec *x, int m, int node, unsigned int *id, const struct aw_lg_lruvec **v)
 {
@@ -107,6 +178,8 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	if ((r = lruvec_of(x, ev->memcg, ev->node, &id, &b)))
 		return r < 0 ? -1 : 0;
 	before = *b;
+	if (reclaim_passes(x))
+		return -1;
 	sw = ev->swappiness == AW_SWAPPINESS_DEFAULT ? AW_LG_OWN_SWAPPINESS : ev->swappiness;
 	aw_lg_age_cmd(cmd, sizeof(cmd), x->opt.kver, id, ev->node, before.max_seq, sw, ev->flags & AW_AGE_FORCE);
 	aw_kprobe_collect(x, NULL);	/* the marks; what walked before this pass */
@@ -128,6 +201,7 @@ int aw_exec_age(struct aw_exec *x, const struct aw_event *ev)
 	}
 	if (snapshot(x, "lru_gen_full", x->snap) || !(p = new_pass(x, ev->node)))
 		return -1;
+	seen_now(x, ev->memcg, ev->node, id);
 	aw_kprobe_collect(x, p);
 	a = aw_lg_find(x->snap, id, ev->node);
 	p->event = x->ev;
@@ -212,6 +286,8 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 
 	if ((r = lruvec_of(x, ev->memcg, ev->node, &id, &b)))
 		return r < 0 ? -1 : 0;
+	if (reclaim_passes(x))
+		return -1;
 	sw = ev->swappiness == AW_SWAPPINESS_DEFAULT ? own_swappiness() : ev->swappiness;
 	/* nr 0 = until min_seq moves: the kernel's own default nr_to_reclaim, -1 */
 	aw_lg_evict_cmd(cmd, sizeof(cmd), id, ev->node, b->min_seq[!sw], sw, ev->len ? ev->len : UINT64_MAX);
@@ -234,6 +310,7 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 	case 0:
 		e->min_seq_after[0] = b->min_seq[0];
 		e->min_seq_after[1] = b->min_seq[1];
+		seen_now(x, ev->memcg, ev->node, id);
 		break;
 	}
 	if (r == -EINVAL && e->seq + 2 > e->max_seq)

@@ -80,8 +80,8 @@ static void json_pass(FILE *out, const struct aw_exec *x, const struct aw_xpass 
 	jnum(out, "nonleaf_total", p->stat[AW_LG_NONLEAF_TOTAL]);
 	json_walked(out, x, p);
 	fprintf(out, ",\"event\":%ld,\"max_seq_before\":%" PRIu64 ",\"max_seq_after\":%" PRIu64
-		",\"aged\":%s,\"refused\":%s}", p->event, p->seq_before, p->seq_after,
-		p->aged ? "true" : "false", p->refused ? "true" : "false");
+		",\"aged\":%s,\"refused\":%s,\"reclaim\":%s}", p->event, p->seq_before, p->seq_after,
+		p->aged ? "true" : "false", p->refused ? "true" : "false", p->reclaim ? "true" : "false");
 }
 
 static void json_evictions(FILE *out, const struct aw_xnode *xn)
@@ -251,7 +251,8 @@ void aw_exec_table(FILE *out, const struct aw_exec *x)
 			const struct aw_xpass *ps = &xn->passes[p];
 			char label[24];
 
-			snprintf(label, sizeof(label), "%d%s", ps->pass, ps->refused ? " refused" : ps->forced ? " forced" : "");
+			snprintf(label, sizeof(label), "%d%s", ps->pass, ps->refused ? " refused" : ps->forced ? " forced" :
+				 ps->reclaim ? " reclaim" : "");
 			fprintf(out, "  %-10s %9" PRIu64, label, ps->seq_after);
 			for (int c = 0; c < 6; c++)
 				cell(out, ps->stat[cols[c]]);

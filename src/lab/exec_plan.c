@@ -490,7 +490,8 @@ int aw_exec_run(struct aw_exec *x)
 	x->region = calloc((size_t)x->sc.nr_regions + 1, sizeof(*x->region));
 	x->snap = malloc(sizeof(*x->snap));
 	x->snap2 = malloc(sizeof(*x->snap2));
-	if (!x->w || !x->region || !x->snap || !x->snap2)
+	x->seen = calloc((size_t)AW_MAX_MEMCGS * AW_MAX_NODES, sizeof(*x->seen));
+	if (!x->w || !x->region || !x->snap || !x->snap2 || !x->seen)
 		return fatal(x, "out of memory");
 	aw_kprobe_setup(x);
 	aw_zero_pfns(&x->zero);
@@ -498,13 +499,16 @@ int aw_exec_run(struct aw_exec *x)
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
 		x->node[n].refaults0 = aw_refaults_node(x, n);
+	x->ev = -1;
+	if (aw_exec_reclaim_passes(x))
+		return -1;
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
 		x->ev = (long)i;
 		if (ev_run(x, &x->sc.events[i]))
 			return -1;
 		x->events_done++;
 	}
-	return 0;
+	return aw_exec_reclaim_passes(x);
 }
 
 /* End-of-run residency of every region, khugepaged totals, then the workers go. */
@@ -543,6 +547,7 @@ void aw_exec_free(struct aw_exec *x)
 		free(x->node[n].passes);
 		free(x->node[n].evictions);
 	}
+	free(x->seen);
 	free(x->w);
 	free(x->region);
 	free(x->notes);

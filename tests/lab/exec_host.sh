@@ -122,7 +122,7 @@ printf 'proc P\nage node 0 force 0\n' > "$tmp/age2.aws"
 run --debugfs "$tmp/dbg2" --kernel 6.12 --json "$tmp/age2.aws" > "$tmp/age2.json"
 check "stand-in aging: exit 0" test $? -eq 0
 check "stand-in aging: the command" test "$(head -1 "$tmp/dbg2/lru_gen")" = "+ 1 0 5 4294967295 0"
-check "stand-in aging: the pass" has "$tmp/age2.json" '"leaf_total":0,"leaf_associated":null,"young":0,"nonleaf_found":0,"nonleaf_added":0,"pmd_entries_read":null,"pud_skipped":null,"promoted":null,"bloom_tests":{"pmd":null,"pud":null},"leaf_old":null,"nonleaf_total":null,"walked":null,"walked_other":null,"event":1,"max_seq_before":5,"max_seq_after":5,"aged":false,"refused":false}'
+check "stand-in aging: the pass" has "$tmp/age2.json" '"leaf_total":0,"leaf_associated":null,"young":0,"nonleaf_found":0,"nonleaf_added":0,"pmd_entries_read":null,"pud_skipped":null,"promoted":null,"bloom_tests":{"pmd":null,"pud":null},"leaf_old":null,"nonleaf_total":null,"walked":null,"walked_other":null,"event":1,"max_seq_before":5,"max_seq_after":5,"aged":false,"refused":false,"reclaim":false}'
 
 # 8. walk visibility against stand-in tracefs files: the probe lines
 # appended to kprobe_events (after removing a previous run's, and removed
@@ -139,4 +139,34 @@ check "kprobes: the probes" test "$(cat "$tmp/tr/kprobe_events")" = "$(printf '%
 	'-:agewalk/walk_pud' '-:agewalk/madvise')"
 check "kprobes: disabled at the end" test "$(cat "$tmp/tr/events/agewalk/enable")" = 0
 check "kprobes: the pass traced" has "$tmp/age3.json" '"walked":[],"walked_other":0,"event":1,'
+
+# 9. passes the kernel's own reclaim ran: lru_gen_full is a FIFO that
+# serves the executor's reads in turn -- the start (max_seq 5, T 64), the
+# read before the command (max_seq 7, T 80: reclaim aged twice and walked
+# 16 entries), the read after it (max_seq 8, T 100), the end (unchanged).
+# Expected: two passes marked reclaim (5->6, 6->7; two share one
+# difference, so their figures are null), then the command's pass, 7->8,
+# charged 100 - 80 = 20 entries only.
+mkdir -p "$tmp/dbg3"
+fixtures=$2
+# gen D T: the stand-in with memcg 1's generations moved up by D, T on max_seq
+gen() {
+	awk -v d="$1" -v t="$2" '/^memcg/ { m++ }
+		m == 1 && NF == 4 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { sub(/^ *[0-9]+/, sprintf(" %10d", $1 + d)) }
+		m == 1 && match($0, / +64T /) { $0 = substr($0, 1, RSTART - 1) sprintf("%" (RLENGTH - 2) "dT ", t) substr($0, RSTART + RLENGTH) }
+		{ print }' "$fixtures/lru_gen_full-6.12-cumulative.txt"
+}
+gen 0 64 > "$tmp/dbg3/lru_gen"
+mkfifo "$tmp/dbg3/lru_gen_full"
+# one writer per read, a second apart, so that no read sees two
+( for v in "0 64" "2 80" "3 100" "3 100"; do gen $v > "$tmp/dbg3/lru_gen_full"; sleep 1; done ) &
+feeder=$!
+run --debugfs "$tmp/dbg3" --kernel 6.12 --json "$tmp/age2.aws" > "$tmp/age4.json" 2> "$tmp/age4.err"
+check "reclaim passes: exit 0" test $? -eq 0; cat "$tmp/age4.err"
+kill "$feeder" 2>/dev/null	# a read fewer than served (a failed run) leaves one writer waiting
+check "reclaim passes: the first" has "$tmp/age4.json" '{"pass":1,"forced":false,"walks":null,"walks_with_leaves":null,"empty_walks":null,"forced_walks":null,"leaf_total":null,'
+check "reclaim passes: 5 to 6" has "$tmp/age4.json" '"max_seq_before":5,"max_seq_after":6,"aged":true,"refused":false,"reclaim":true}'
+check "reclaim passes: 6 to 7" has "$tmp/age4.json" '"max_seq_before":6,"max_seq_after":7,"aged":true,"refused":false,"reclaim":true}'
+check "reclaim passes: the command's" has "$tmp/age4.json" '{"pass":3,"forced":false,"walks":null,"walks_with_leaves":null,"empty_walks":null,"forced_walks":null,"leaf_total":20,'
+check "reclaim passes: 7 to 8" has "$tmp/age4.json" '"max_seq_before":7,"max_seq_after":8,"aged":true,"refused":false,"reclaim":false}'
 exit $fail
