@@ -51,6 +51,7 @@ struct aw_wrep {
 };
 
 #define AW_WN_NO_DROPPABLE	0x1	/* MAP_DROPPABLE refused: mapped without it */
+#define AW_WN_SKIPPED		0x2	/* ACCESS: addr = steps outside the VMAs or their protection */
 
 /* Worker entry: serve requests on fd until EXIT; never returns. */
 void aw_worker_main(int fd, bool is_thread) __attribute__((noreturn));

@@ -361,7 +361,17 @@ static int flush_if_stale(struct aw_exec *x, uint32_t pid)
 
 static int ev_access(struct aw_exec *x, const struct aw_event *ev)
 {
-	return flush_if_stale(x, ev->pid) ? -1 : ev_simple(x, ev, AW_W_ACCESS);
+	struct aw_wreq rq = { .op = AW_W_ACCESS, .flags = ev->flags, .cpu = ev->cpu,
+			      .repeat = ev->repeat ? ev->repeat : 1, .addr = addr_of(x, ev), .len = ev->len,
+			      .stride = ev->stride };
+	struct aw_wrep rp;
+
+	if (flush_if_stale(x, ev->pid) || call(x, ev->pid, &rq, &rp))
+		return -1;
+	if (rp.note & AW_WN_SKIPPED)
+		aw_note(x, AW_NOTE_NOT_EXECUTED, "%" PRIu64 " of the access's steps outside the process's"
+			" mappings or against their protection: skipped, as the model skips them", rp.addr);
+	return 0;
 }
 
 static int64_t kh_stat(const struct aw_exec *x, const char *name)

@@ -313,17 +313,66 @@ int aw_set_affinity(uint32_t cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
 }
 
-/* read/write: one byte per stride step, repeat times, faulting as the model's access does. */
-static int do_access(const struct aw_wreq *rq)
+/* One line of /proc/self/maps: a VMA and whether it can be read and written. */
+struct aw_vma_perm { uint64_t start, end; bool r, w; };
+
+/*
+ * The process's VMAs, in address order; NULL (and *nr 0) if maps cannot be
+ * read, and then nothing is skipped.
+ */
+static struct aw_vma_perm *read_maps(int *nr)
+{
+	struct aw_vma_perm *v = NULL;
+	char *text = NULL;
+	int cap = 0;
+
+	*nr = 0;
+	if (aw_read_file("/proc/self/maps", &text))
+		return NULL;
+	for (char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		unsigned long long start, end;
+		char perm[5];
+		struct aw_vma_perm *g;
+
+		if (sscanf(line, "%llx-%llx %4s", &start, &end, perm) != 3)
+			continue;
+		if (!(g = aw_grow(v, &cap, *nr, sizeof(*v), 64)))
+			break;
+		v = g;
+		v[(*nr)++] = (struct aw_vma_perm){ start, end, perm[0] == 'r', perm[1] == 'w' };
+	}
+	free(text);
+	return v;
+}
+
+/*
+ * read/write: one byte per stride step, repeat times, faulting as the
+ * model's access does.  An address outside every VMA, or against its
+ * protection, would be a SIGSEGV: the model's aw_access() skips it and
+ * goes on, and so does this, counting the skipped steps in *skipped.
+ */
+static int do_access(const struct aw_wreq *rq, uint64_t *skipped)
 {
 	uint64_t stride = rq->stride ? rq->stride : 4096;
-	int err = aw_set_affinity(rq->cpu);
+	bool write = rq->flags & AW_ACC_WRITE;
+	int err = aw_set_affinity(rq->cpu), nr;
+	struct aw_vma_perm *vma;
 
+	*skipped = 0;
 	if (err)
 		return err;
+	vma = read_maps(&nr);
 	for (uint32_t r = 0; r < rq->repeat; r++)
-		for (uint64_t off = 0; off < rq->len; off += stride) {
+		for (uint64_t off = 0, i = 0; off < rq->len; off += stride) {
 			volatile char *p = (volatile char *)(rq->addr + off);
+
+			while (vma && i < (uint64_t)nr && vma[i].end <= rq->addr + off)
+				i++;
+			if (vma && (i == (uint64_t)nr || vma[i].start > rq->addr + off ||
+				    !(write ? vma[i].w : vma[i].r))) {
+				*skipped += r == 0;
+				continue;
+			}
 
 			/*
 			 * A write is a plain store: a read-modify-write would
@@ -331,11 +380,12 @@ static int do_access(const struct aw_wreq *rq)
 			 * to a huge zero PMD splits it (do_huge_pmd_wp_page()), so
 			 * a THP region would end up in small pages.
 			 */
-			if (rq->flags & AW_ACC_WRITE)
+			if (write)
 				*p = 1;
 			else
 				(void)*p;
 		}
+	free(vma);
 	return 0;
 }
 
@@ -426,7 +476,6 @@ static int serve_memory(struct aw_wstate *ws, const struct aw_wreq *rq)
 	case AW_W_MBIND:
 	case AW_W_SET_MEMPOLICY: return do_policy(rq);
 	case AW_W_MIGRATE: return do_migrate(rq);
-	case AW_W_ACCESS: return do_access(rq);
 	case AW_W_AFFINITY: return aw_set_affinity(rq->cpu);
 	case AW_W_PRCTL_THP: return do_prctl(rq);
 	case AW_W_FLUSH: return tlb_flush(ws);
@@ -463,6 +512,13 @@ void aw_worker_main(int fd, bool is_thread)
 		case AW_W_FORK: case AW_W_VFORK: case AW_W_THREAD: do_task(&ws, &rq, chfd); break;
 		case AW_W_EXEC: do_exec(&ws, self); break;
 		case AW_W_EXIT: do_exit(&ws); break;
+		case AW_W_ACCESS: {
+			uint64_t skipped;
+			int err = do_access(&rq, &skipped);
+
+			reply(&ws, err, skipped, 0, skipped ? AW_WN_SKIPPED : 0);
+			break;
+		}
 		default: reply(&ws, serve_memory(&ws, &rq), 0, 0, 0);
 		}
 	}

@@ -58,6 +58,23 @@ check "workers: source kernel" has "$tmp/res.json" '"source":"kernel"'
 check "workers: 16 events" has "$tmp/res.json" '"events":16,'
 check "workers: thp knob written" test "$(cat "$tmp/thp/enabled")" = never
 
+# 1b. an access the kernel would answer with SIGSEGV is skipped, as the
+# model skips it: Q reads P's region (16 pages Q does not map), P writes a
+# read-only 4 pages of its own and then 8 it may write
+cat > "$tmp/segv.aws" <<'AWS'
+proc P
+proc Q
+mmap P A 64K
+read Q A
+mprotect P A len 16K prot r
+write P A len 48K
+AWS
+run --json "$tmp/segv.aws" > "$tmp/segv.json" 2> "$tmp/segv.err"
+check "skipped steps: exit 0" test $? -eq 0; cat "$tmp/segv.err"
+check "skipped steps: Q's 16" has "$tmp/segv.json" '"event":3,"line":4,"kind":"not_executed","text":"16 of the access'
+check "skipped steps: P's 4" has "$tmp/segv.json" '"event":5,"line":6,"kind":"not_executed","text":"4 of the access'
+check "skipped steps: P's 8 written" has "$tmp/segv.json" '"name":"A","resident":8,'
+
 # 2. what a kernel cannot be made to do is marked, with its line
 cat > "$tmp/mark.aws" <<'AWS'
 proc P
