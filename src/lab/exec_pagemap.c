@@ -49,18 +49,29 @@ void aw_zero_pfns(struct aw_zero_pfns *z)
 	char *m;
 
 	z->zero = z->huge = 0;
+	/*
+	 * The zero page from a one-page mapping, which no THP can back: a read
+	 * of a 2 MiB-aligned range would map the huge zero page instead (6.12
+	 * aligns an anonymous mapping of a 2 MiB multiple), and then only its
+	 * head would be excluded -- 511 "resident" pages per untouched THP
+	 * range that was read.
+	 */
+	m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		p = m;
+		(void)p[0];
+		z->zero = own_pfn(m);
+		munmap(m, 4096);
+	}
 	m = mmap(NULL, 2 * HPAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return;
-	p = m;
-	(void)p[0];
-	z->zero = own_pfn(m);
 	p = (const char *)(((uintptr_t)m + HPAGE - 1) & ~(HPAGE - 1));
 	madvise((void *)p, HPAGE, MADV_HUGEPAGE);
 	(void)p[0];
 	z->huge = own_pfn((const void *)p);
 	if (z->huge == z->zero)
-		z->huge = 0;
+		z->huge = 0;	/* THP never: the read mapped the zero page */
 	munmap(m, 2 * HPAGE);
 }
 
