@@ -249,6 +249,8 @@ struct aw_exec {
 	 * executor's reads is aging by the kernel's reclaim (exec_aging.c).
 	 */
 	struct aw_lg_lruvec *seen;
+	/* pgsteal of each memcg at the start, and what `evict` commands took of it */
+	int64_t pgsteal0[AW_MAX_MEMCGS], pgsteal_cmd[AW_MAX_MEMCGS];
 	bool cgroup2;
 	struct aw_xnode node[AW_MAX_NODES];
 	int nr_notes, cap_notes;
@@ -288,6 +290,7 @@ void aw_topology_print(FILE *out, const struct aw_scenario *sc);
 int aw_exec_age(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev);
 int aw_exec_reclaim_passes(struct aw_exec *x);
+void aw_exec_reclaim_pages(struct aw_exec *x, bool end);
 /* Refaults on node so far in the scenario's memcgs (memory.numa_stat), -1 if unknown. */
 int64_t aw_refaults_node(const struct aw_exec *x, int node);
 

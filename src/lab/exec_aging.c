@@ -301,6 +301,7 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 	e->err = r;
 	if (s0 >= 0 && s1 >= s0) {
 		x->node[ev->node].evicted += s1 - s0;
+		x->pgsteal_cmd[ev->memcg] += s1 - s0;
 		e->pages = s1 - s0;
 	}
 	/* b points into x->snap, which this read replaces: what came before is in e */
@@ -319,6 +320,39 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
 	else if (r)
 		aw_note(x, AW_NOTE_ERROR, "'%.*s' failed: %s", (int)strlen(cmd) - 1, cmd, strerror(-r));
 	return 0;
+}
+
+/*
+ * Pages reclaimed outside `evict` commands: a memcg limit's reclaim or
+ * kswapd, which the model's evicted_pages counts too.  pgsteal has no node
+ * (a vm event, per memcg), so the pages can be put on a node only when the
+ * machine has one; otherwise every node's evicted_pages becomes null, with
+ * a note saying how many pages went where no node is known.
+ */
+void aw_exec_reclaim_pages(struct aw_exec *x, bool end)
+{
+	for (int m = 0; m < x->sc.cfg.nr_memcgs && m < AW_MAX_MEMCGS; m++) {
+		int64_t now = pgsteal(x, m), extra;
+
+		if (!end) {
+			x->pgsteal0[m] = now;
+			continue;
+		}
+		if (now < 0 || x->pgsteal0[m] < 0)
+			continue;
+		extra = now - x->pgsteal0[m] - x->pgsteal_cmd[m];
+		if (extra <= 0)
+			continue;
+		if (x->sc.cfg.nr_nodes == 1 && x->node[0].evicted >= 0) {
+			x->node[0].evicted += extra;
+			continue;
+		}
+		for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
+			x->node[n].evicted = -1;
+		aw_note(x, AW_NOTE_APPROXIMATED, "memcg %d: %" PRId64 " pages reclaimed outside evict commands"
+			" (its limit's reclaim or kswapd) on no node pgsteal can tell: evicted_pages not measured", m,
+			extra);
+	}
 }
 
 static void region_residency_after_pass(struct aw_exec *x, int pass, int node)

@@ -512,12 +512,14 @@ int aw_exec_run(struct aw_exec *x)
 	x->ev = -1;
 	if (aw_exec_reclaim_passes(x))
 		return -1;
+	aw_exec_reclaim_pages(x, false);
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
 		x->ev = (long)i;
 		if (ev_run(x, &x->sc.events[i]))
 			return -1;
 		x->events_done++;
 	}
+	aw_exec_reclaim_pages(x, true);
 	return aw_exec_reclaim_passes(x);
 }
 
