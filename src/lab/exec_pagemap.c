@@ -39,40 +39,47 @@ static uint64_t own_pfn(const void *addr)
 }
 
 /*
- * Learn the zero page's PFN, and the huge zero page's first PFN when THP
- * maps one: read-fault a fresh anonymous page, then a 2 MiB-aligned
- * MADV_HUGEPAGE extent, and ask pagemap.  Either stays 0 when unknown.
+ * The PFN two read faults share, in two extents of `step` bytes (2 MiB
+ * aligned with MADV_HUGEPAGE when huge), 0 if they differ.  A zero page is
+ * shared by every read fault it serves; a kernel that gives a read fault a
+ * page of its own (some do: then there is no zero page to leave out) gives
+ * two different PFNs, and nothing is taken for a zero page.
+ */
+static uint64_t shared_read_pfn(uint64_t step, bool huge)
+{
+	uint64_t len = 3 * step, pa, pb;
+	volatile const char *a, *b;
+	char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return 0;
+	a = huge ? (const char *)(((uintptr_t)m + step - 1) & ~(step - 1)) : m;
+	b = a + step;
+	if (huge)
+		madvise((void *)a, 2 * step, MADV_HUGEPAGE);
+	(void)a[0];
+	(void)b[0];
+	pa = own_pfn((const void *)a);
+	pb = own_pfn((const void *)b);
+	munmap(m, len);
+	return pa && pa == pb ? pa : 0;
+}
+
+/*
+ * Learn the zero page's PFN from two one-page extents, which no THP can
+ * back, and the huge zero page's first PFN from two 2 MiB-aligned
+ * MADV_HUGEPAGE extents.  Either stays 0 when unknown: without THP the
+ * second read is the zero page again.  (A single read of a 2 MiB-aligned
+ * range would map the huge zero page, and only its head would be left
+ * out: 511 "resident" pages per untouched THP range that was read, on
+ * 6.12, which aligns an anonymous mapping of a 2 MiB multiple.)
  */
 void aw_zero_pfns(struct aw_zero_pfns *z)
 {
-	volatile const char *p;
-	char *m;
-
-	z->zero = z->huge = 0;
-	/*
-	 * The zero page from a one-page mapping, which no THP can back: a read
-	 * of a 2 MiB-aligned range would map the huge zero page instead (6.12
-	 * aligns an anonymous mapping of a 2 MiB multiple), and then only its
-	 * head would be excluded -- 511 "resident" pages per untouched THP
-	 * range that was read.
-	 */
-	m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m != MAP_FAILED) {
-		p = m;
-		(void)p[0];
-		z->zero = own_pfn(m);
-		munmap(m, 4096);
-	}
-	m = mmap(NULL, 2 * HPAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return;
-	p = (const char *)(((uintptr_t)m + HPAGE - 1) & ~(HPAGE - 1));
-	madvise((void *)p, HPAGE, MADV_HUGEPAGE);
-	(void)p[0];
-	z->huge = own_pfn((const void *)p);
+	z->zero = shared_read_pfn(4096, false);
+	z->huge = shared_read_pfn(HPAGE, true);
 	if (z->huge == z->zero)
-		z->huge = 0;	/* THP never: the read mapped the zero page */
-	munmap(m, 2 * HPAGE);
+		z->huge = 0;
 }
 
 static bool zero_page(const struct aw_zero_pfns *z, uint64_t e)

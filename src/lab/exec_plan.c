@@ -250,6 +250,35 @@ static uint64_t addr_of(const struct aw_exec *x, const struct aw_event *ev)
  * if something real is there already, the kernel places it and a note says
  * so.
  */
+/*
+ * `mmap ... at ADDR` over the scenario's own mappings replaces them, as
+ * MAP_FIXED does and as the model's mmap does: unmap what the scenario
+ * mapped in [addr, addr + len) first.  The worker maps with
+ * MAP_FIXED_NOREPLACE, so anything else in the way (the worker's own
+ * image) still fails the mmap, with a note, and is never clobbered.
+ */
+static int unmap_own(struct aw_exec *x, const struct aw_event *ev, struct aw_xspace *sp)
+{
+	uint64_t start = ev->addr2, end = ev->addr2 + ev->len;
+
+	for (int i = 0; i < sp->nr; i++) {
+		uint64_t a = sp->r[i].start > start ? sp->r[i].start : start;
+		uint64_t b = sp->r[i].end < end ? sp->r[i].end : end;
+		struct aw_wreq rq = { .op = AW_W_MUNMAP, .addr = a, .len = b - a };
+		struct aw_wrep rp;
+
+		if (a >= b)
+			continue;
+		if (call(x, ev->pid, &rq, &rp))
+			return -1;
+		if (!rp.err && aw_space_remove(sp, a, b))
+			return fatal(x, "out of memory");
+		if (!rp.err)
+			i = -1;		/* the ranges moved: look again */
+	}
+	return 0;
+}
+
 static int ev_mmap(struct aw_exec *x, const struct aw_event *ev)
 {
 	struct aw_wreq rq = { .op = AW_W_MMAP, .flags = ev->flags, .arg = ev->arg, .len = ev->len,
@@ -258,6 +287,8 @@ static int ev_mmap(struct aw_exec *x, const struct aw_event *ev)
 	struct aw_wrep rp;
 	bool placed = false;
 
+	if (rq.addr2 && sp && unmap_own(x, ev, sp))
+		return -1;
 	if (!rq.addr2 && sp) {
 		rq.addr2 = aw_space_place(sp, x->sc.cfg.mmap_base, ev->len,
 					  aw_place_align(x->opt.kver, ev->flags & AW_MAP_FILE, ev->len));

@@ -75,6 +75,20 @@ check "skipped steps: Q's 16" has "$tmp/segv.json" '"event":3,"line":4,"kind":"n
 check "skipped steps: P's 4" has "$tmp/segv.json" '"event":5,"line":6,"kind":"not_executed","text":"4 of the access'
 check "skipped steps: P's 8 written" has "$tmp/segv.json" '"name":"A","resident":8,'
 
+# 1c. `mmap ... at` over the scenario's own mapping replaces it, as the
+# model's mmap (MAP_FIXED) does: 4K, then 64K at the same address, all written
+cat > "$tmp/remap.aws" <<'AWS'
+proc P
+mmap P A 4K at 0x7e0000000000
+write P A
+mmap P A 64K at 0x7e0000000000
+write P A
+AWS
+run --json "$tmp/remap.aws" > "$tmp/remap.json" 2> "$tmp/remap.err"
+check "mmap over own: exit 0" test $? -eq 0
+check "mmap over own: no event note" bash -c "! grep -q '\"event\":[0-9]' '$tmp/remap.json'"
+check "mmap over own: 16 resident" has "$tmp/remap.json" '"name":"A","resident":16,'
+
 # 2. what a kernel cannot be made to do is marked, with its line
 cat > "$tmp/mark.aws" <<'AWS'
 proc P
