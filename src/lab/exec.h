@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "grow.h"
 #include "scenario.h"
 
 /* ---- worker channel (exec_worker.c) ----------------------------------- */
@@ -55,13 +56,6 @@ struct aw_wrep {
 
 /* Worker entry: serve requests on fd until EXIT; never returns. */
 void aw_worker_main(int fd, bool is_thread) __attribute__((noreturn));
-/*
- * Room for one more element in an array of nr elements of size bytes with
- * capacity *cap: the array itself, or a larger copy (capacity doubled,
- * first when empty), or NULL when out of memory (arr is then untouched).
- */
-void *aw_grow(void *arr, int *cap, int nr, size_t size, int first);
-
 /* Pin the calling task to cpu (AW_CPU_CURRENT: leave it); 0 or an errno. */
 int aw_set_affinity(uint32_t cpu);
 /* Controller side: send a request (with an fd to pass, or -1), read the reply. */

@@ -80,16 +80,3 @@ int64_t aw_read_key(const char *path, const char *key)
 	free(text);
 	return v;
 }
-
-void *aw_grow(void *arr, int *cap, int nr, size_t size, int first)
-{
-	int want = *cap ? 2 * *cap : first;
-	void *p;
-
-	if (nr < *cap)
-		return arr;
-	p = realloc(arr, size * (size_t)want);
-	if (p)
-		*cap = want;
-	return p;
-}

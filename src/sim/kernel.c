@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kernel.h"
 
 static int kerr(struct aw_kernel *k, const char *fmt, ...)
@@ -379,16 +380,11 @@ static struct aw_eviction *new_eviction(struct aw_kernel *k, const struct aw_eve
 					const struct lruvec *lruvec, unsigned long seq)
 {
 	struct aw_node_stats *ns = &k->node_stats[ev->node];
-	struct aw_eviction *e;
+	struct aw_eviction *e = aw_grow(ns->evictions, &ns->cap_evictions, ns->nr_evictions, sizeof(*e), 16);
 
-	if (ns->nr_evictions == ns->cap_evictions) {
-		int cap = ns->cap_evictions ? ns->cap_evictions * 2 : 16;
-
-		if (!(e = realloc(ns->evictions, cap * sizeof(*e))))
-			return NULL;
-		ns->evictions = e;
-		ns->cap_evictions = cap;
-	}
+	if (!e)
+		return NULL;
+	ns->evictions = e;
 	e = &ns->evictions[ns->nr_evictions++];
 	*e = (struct aw_eviction){ .event = k->event_index, .memcg = ev->memcg, .seq = seq,
 				   .max_seq = lruvec->lrugen.max_seq,

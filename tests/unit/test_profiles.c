@@ -285,6 +285,19 @@ static void test_refault_lruvec(void)
 }
 
 /*
+ * 64 anonymous pages written, then four forced AGEs: the first finds them
+ * young and promotes them, the rest carry them up with min_seq, so they
+ * end in the oldest generation (max_seq 7, min_seq 4) with old PTEs.  64
+ * is MIN_LRU_BATCH: 6.1's should_skip_mm() walks no smaller mm.
+ */
+static void oldest_64(struct aw_kernel *k)
+{
+	anon_pages(k, 64);
+	for (int i = 0; i < 4; i++)
+		ev_age(k, true);
+}
+
+/*
  * lru_gen_refault() for a refault that is not recent.  64 anonymous pages
  * are written (young): 6.1's should_skip_mm() skips an mm with fewer than
  * MIN_LRU_BATCH (64) pages even in a forced walk, and a page still young
@@ -319,9 +332,7 @@ static void test_refault_not_recent(void)
 		CHECK(k != NULL);
 		if (!k)
 			continue;
-		anon_pages(k, 64);
-		for (int i = 0; i < 4; i++)
-			ev_age(k, true);
+		oldest_64(k);
 		evict_nr(k, 0);
 		CHECK_EQ(k->node_stats[0].evicted, 64);
 		CHECK_EQ(k->node_stats[0].nr_evictions, 1);
@@ -380,9 +391,7 @@ static void test_keep_promoted_while_isolated(void)
 		CHECK(k != NULL);
 		if (!k)
 			continue;
-		anon_pages(k, 64);
-		for (int i = 0; i < 4; i++)
-			ev_age(k, true);
+		oldest_64(k);
 		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 64 * PAGE_SIZE,
 					 .repeat = 1 });
 		evict_nr(k, 0);
