@@ -304,6 +304,8 @@ int aw_alloc_node(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_stru
 bool aw_vma_thp_allowed(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			uint64_t haddr);
 void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr);
+/* split_folio(): aw_split_huge_pmd(), then 6.12+ maps zero-filled anon subpages to the zero page */
+void aw_split_huge_page(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr);
 /* &pmd[pmd_index(addr)] as a kernel address: the PMD filter's item */
 uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr);
 

@@ -71,15 +71,28 @@ static void advise_folio(struct aw_kernel *k, uint64_t *entry, bool pmd_leaf, in
 /*
  * madvise_free_pte_range / madvise_cold_or_pageout_pte_range, as the
  * pmd_entry and pte_entry of one walk (walk->private: the advice).  A THP
- * the range covers whole is advised as one folio; one it covers in part
- * is split by the walk and advised page by page.
+ * the range covers whole is advised as one folio.  One it covers in part
+ * is split, folio and all (split_folio(), which on 6.12+ also maps its
+ * zero-filled subpages to the zero page), and advised page by page --
+ * unless it is the huge zero page or mapped by another mm too
+ * (folio_likely_mapped_shared(); 6.1: folio_mapcount() != 1): then the
+ * kernel leaves the PMD alone and the range under it gets no advice
+ * (madvise_free_huge_pmd() returns false and pte_offset_map_lock() finds
+ * no PTE table).
  */
 static int advise_pmd(pmd_t *pmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
-	if (!pmd_trans_huge(*pmd) || (addr & ~PMD_MASK) || next - addr != PMD_SIZE)
+	if (!pmd_trans_huge(*pmd))
 		return 0;
-	advise_folio(walk->k, pmd, true, *(const int *)walk->private);
 	walk->action = ACTION_CONTINUE;
+	if (!(addr & ~PMD_MASK) && next - addr == PMD_SIZE) {
+		advise_folio(walk->k, pmd, true, *(const int *)walk->private);
+		return 0;
+	}
+	if (is_huge_zero_pmd(*pmd) || pfn_folio(&walk->k->mem, pmd_pfn(*pmd))->mapcount != 1)
+		return 0;
+	aw_split_huge_page(walk->k, walk->mm, addr & PMD_MASK);
+	walk->action = ACTION_SUBTREE;
 	return 0;
 }
 

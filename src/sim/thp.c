@@ -9,6 +9,11 @@
  * (docs/model-notes.md).  Every PMD mapping of the folio, in every mm,
  * becomes a PTE table first, with the PMD's young and dirty bits copied to
  * each PTE as __split_huge_pmd_locked() does.
+ *
+ * Where the kernel splits the folio itself at once (split_folio() from
+ * madvise's partial FREE, COLD and PAGEOUT), aw_split_huge_page() adds what
+ * 6.12 and mainline do on that path: zero-filled subpages of an anonymous
+ * THP are mapped to the shared zero page and freed.
  */
 #include "kernel.h"
 
@@ -87,4 +92,70 @@ void aw_split_huge_pmd(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr
 				aw_rmap_add(&k->mem, f, mms[m], addrs[m] + (uint64_t)i * PAGE_SIZE);
 		}
 	}
+}
+
+/*
+ * mm/migrate.c: try_to_map_unused_to_zeropage(), for every mapping of the
+ * order-0 folio at pfn that the split left: a page still zero-filled
+ * (content version 0, so pages_identical() with ZERO_PAGE(0)) is mapped to
+ * the zero page instead, unless the folio is mlocked or the VMA VM_LOCKED.
+ * The kernel does it while remove_migration_pte() restores the mappings
+ * that unmap_folio() took; the folio, mapped by nobody then, is freed by
+ * free_page_and_swap_cache() at the end of __split_huge_page().
+ */
+static void map_unused_to_zeropage(struct aw_kernel *k, uint32_t pfn)
+{
+	struct folio *f = pfn_folio(&k->mem, pfn);
+	uint32_t idx = 0, rmm, mms[64];
+	uint64_t raddr, addrs[64];
+	int n = 0;
+
+	if (!f || f->version || folio_test(f, PG_mlocked))
+		return;
+	while (n < 64 && aw_rmap_next(&k->mem, f, &idx, &rmm, &raddr)) {
+		mms[n] = rmm;
+		addrs[n++] = raddr;
+	}
+	for (int m = 0; m < n; m++) {
+		struct mm_struct *mm = aw_mm(k, mms[m]);
+		struct vm_area_struct *vma = find_vma(mm, addrs[m]);
+		pte_t *pte = aw_pte_lookup(k, mm, addrs[m], false, NULL);
+
+		if (!vma || addrs[m] < vma->vm_start || (vma->vm_flags & VM_LOCKED))
+			continue;
+		if (!pte || !pte_present(*pte) || pte_pfn(*pte) != pfn)
+			continue;
+		/* pfn_pte(my_zero_pfn(), vm_page_prot): x86's protections carry _PAGE_ACCESSED */
+		*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
+		aw_account_map(k, mm, vma, -1);		/* dec_mm_counter() */
+		if (aw_rmap_remove(&k->mem, f, mms[m], addrs[m]) && !f->mapcount) {
+			aw_folio_put(k, pfn);
+			return;
+		}
+	}
+}
+
+/*
+ * mm/huge_memory.c: split_folio() of a PMD-mapped THP, as
+ * madvise_cold_or_pageout_pte_range() and madvise_free_huge_pmd() call it
+ * for a range that covers the THP in part.  6.12 and mainline pass
+ * RMP_USE_SHARED_ZEROPAGE to remap_page() for an anonymous folio
+ * (__split_huge_page(), since 6.12's "map zero-filled pages to zeropage
+ * upon splitting THP"); 6.1 keeps every subpage.
+ */
+void aw_split_huge_page(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+	uint32_t pfn;
+	bool anon;
+
+	if (!pmd || !pmd_trans_huge(*pmd) || is_huge_zero_pmd(*pmd))
+		return;
+	pfn = (uint32_t)pmd_pfn(*pmd);
+	anon = folio_test_anon(pfn_folio(&k->mem, pfn));
+	aw_split_huge_pmd(k, mm, haddr);
+	if (k->cfg.kernel == AW_KERNEL_6_1 || !anon)
+		return;
+	for (int i = 0; i < HPAGE_PMD_NR; i++)
+		map_unused_to_zeropage(k, pfn + (uint32_t)i);
 }

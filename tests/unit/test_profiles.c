@@ -817,6 +817,102 @@ static void test_thp_unmapped_area(void)
 	}
 }
 
+/*
+ * split_folio() from a partial MADV_COLD of an anonymous THP
+ * (madvise_cold_or_pageout_pte_range()).  THP "always", one 2 MiB mapping
+ * at BASE (PMD-aligned), pages 0 and 3 written: the write fault maps one
+ * THP, zero-filled but for those two subpages.  MADV_COLD of page 15 only
+ * covers the THP in part, so the kernel splits it.  6.12 and mainline
+ * remap with RMP_USE_SHARED_ZEROPAGE (__split_huge_page() ->
+ * try_to_map_unused_to_zeropage()): the 510 zero-filled subpages, page 15
+ * among them, now map the zero page and are freed, so 2 pages stay
+ * resident and on the LRU, 2 in RSS.  6.1 keeps all 512.  The PTE of page
+ * 15 maps ZERO_PFN on 6.12+, and its own page (pfn head + 15) on 6.1.
+ * A second process that shares the THP (after fork) is left alone by
+ * every profile: folio_likely_mapped_shared() (6.1: mapcount != 1) stops
+ * the split, and the PMD stays.
+ */
+/* pages on every LRU of the machine */
+static unsigned long lru_pages(struct aw_kernel *k)
+{
+	unsigned long n = 0;
+
+	for (int l = 0; l < k->nr_nodes * k->nr_memcgs; l++)
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			for (int t = 0; t < ANON_AND_FILE; t++)
+				n += (unsigned long)k->lruvecs[l].lrugen.nr_pages[g][t];
+	return n;
+}
+
+static void thp_with_two_pages(struct aw_kernel *k, int pid)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = pid, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = pid, .addr2 = BASE, .len = PMD_SIZE,
+				 .arg = AW_PROT_DEFAULT });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .addr = BASE, .len = PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .addr = BASE + 3 * PAGE_SIZE,
+				 .len = PAGE_SIZE, .repeat = 1, .flags = AW_ACC_WRITE });
+}
+
+static void madv_cold_page_15(struct aw_kernel *k, int pid)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = pid, .addr = BASE + 15 * PAGE_SIZE,
+				 .len = PAGE_SIZE, .arg = AW_MADV_COLD });
+}
+
+static void test_split_maps_zero_filled(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		enum aw_kernel_profile profile = all_profiles[p];
+		bool zero = profile != AW_KERNEL_6_1;
+		struct aw_kernel *k = profile_kernel(profile, 0, 1);
+		struct mm_struct *mm;
+		pmd_t *pmd;
+		pte_t *pte;
+		uint64_t head;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_ALWAYS;
+		thp_with_two_pages(k, 1);
+		mm = aw_mm(k, aw_task_get(k, 1)->mm);
+		pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+		CHECK(pmd && pmd_trans_huge(*pmd));
+		if (!pmd || !pmd_trans_huge(*pmd)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		head = pmd_pfn(*pmd);
+		CHECK_EQ(lru_pages(k), 512);
+		madv_cold_page_15(k, 1);
+		CHECK_EQ(mm->rss, zero ? 2 : 512);
+		CHECK_EQ(lru_pages(k), zero ? 2 : 512);
+		pte = pte_at(k, BASE + 15 * PAGE_SIZE);
+		CHECK(pte && pte_present(*pte));
+		if (pte)
+			CHECK_EQ(pte_pfn(*pte), zero ? ZERO_PFN : head + 15);
+		pte = pte_at(k, BASE + 3 * PAGE_SIZE);
+		CHECK(pte && pte_pfn(*pte) == head + 3);
+		aw_kernel_destroy(k);
+
+		/* shared after fork: no split anywhere */
+		k = profile_kernel(profile, 0, 1);
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_ALWAYS;
+		thp_with_two_pages(k, 1);
+		ev(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 });
+		madv_cold_page_15(k, 1);
+		pmd = aw_pmd_lookup(k, aw_mm(k, aw_task_get(k, 1)->mm), BASE, false, NULL);
+		CHECK(pmd && pmd_trans_huge(*pmd));
+		CHECK_EQ(lru_pages(k), 512);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -835,5 +931,6 @@ int main(void)
 	RUN(test_look_around_target_61);
 	RUN(test_should_run_aging);
 	RUN(test_thp_unmapped_area);
+	RUN(test_split_maps_zero_filled);
 	return aw_test_report("test_profiles");
 }
