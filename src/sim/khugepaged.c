@@ -25,6 +25,7 @@ static const char *const scan_result_names[SCAN_NR] = {
 	[SCAN_PTE_NON_PRESENT] = "pte_non_present",
 	[SCAN_PTE_UFFD_WP] = "pte_uffd_wp",
 	[SCAN_PTE_MAPPED_HUGEPAGE] = "pte_mapped_hugepage",
+	[SCAN_PAGE_RO] = "page_ro",
 	[SCAN_LACK_REFERENCED_PAGE] = "lack_referenced_page",
 	[SCAN_PAGE_NULL] = "page_null",
 	[SCAN_SCAN_ABORT] = "scan_abort",
@@ -357,6 +358,7 @@ static int __collapse_huge_page_isolate(struct aw_kernel *k, struct vm_area_stru
 {
 	struct aw_khugepaged *kh = &k->kh;
 	unsigned int none_or_zero = 0, shared = 0, referenced = 0;
+	bool writable = false;
 
 	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
 		pte_t pteval = pt->e[i];
@@ -383,7 +385,12 @@ static int __collapse_huge_page_isolate(struct aw_kernel *k, struct vm_area_stru
 			return SCAN_DEL_PAGE_LRU;
 		if (cc->is_khugepaged && (pte_young(pteval) || folio_test(folio, PG_referenced)))
 			referenced++;
+		if (pte_write(pteval))
+			writable = true;
 	}
+	/* a range with no writable page is not collapsed, for khugepaged or MADV_COLLAPSE */
+	if (!writable)
+		return SCAN_PAGE_RO;
 	if (cc->is_khugepaged && !referenced)
 		return SCAN_LACK_REFERENCED_PAGE;
 	return SCAN_SUCCEED;
@@ -533,6 +540,7 @@ static int hpage_collapse_scan_pmd(struct aw_kernel *k, struct mm_struct *mm, st
 {
 	struct aw_khugepaged *kh = &k->kh;
 	unsigned int none_or_zero = 0, unmapped = 0, shared = 0, referenced = 0;
+	bool writable = false;
 	const struct aw_ptable *pt;
 	pmd_t *pmd;
 	int result = find_pmd_or_thp_or_none(k, mm, haddr, &pmd);
@@ -564,6 +572,8 @@ static int hpage_collapse_scan_pmd(struct aw_kernel *k, struct mm_struct *mm, st
 			result = SCAN_EXCEED_SWAP_PTE;
 			goto out_unmap;
 		}
+		if (pte_write(pteval))
+			writable = true;
 		folio = pfn_folio(&k->mem, pte_pfn(pteval));	/* vm_normal_page() */
 		if (!folio) {
 			result = SCAN_PAGE_NULL;
@@ -591,7 +601,14 @@ static int hpage_collapse_scan_pmd(struct aw_kernel *k, struct mm_struct *mm, st
 		if (cc->is_khugepaged && (pte_young(pteval) || folio_test(folio, PG_referenced)))
 			referenced++;
 	}
-	if (cc->is_khugepaged && (!referenced || (unmapped && referenced < HPAGE_PMD_NR / 2)))
+	/*
+	 * Only present pages count as writable: zero-page, none and swap PTEs
+	 * leave the loop before the test, so a range of those alone is
+	 * SCAN_PAGE_RO (MADV_COLLAPSE: EINVAL).
+	 */
+	if (!writable)
+		result = SCAN_PAGE_RO;
+	else if (cc->is_khugepaged && (!referenced || (unmapped && referenced < HPAGE_PMD_NR / 2)))
 		result = SCAN_LACK_REFERENCED_PAGE;
 	else
 		result = SCAN_SUCCEED;
@@ -823,7 +840,7 @@ int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 		}
 		/* the results madvise_collapse() lets it continue after */
 		if (result != SCAN_NO_PTE_TABLE && result != SCAN_PTE_NON_PRESENT &&
-		    result != SCAN_LACK_REFERENCED_PAGE && result != SCAN_PAGE_NULL &&
+		    result != SCAN_PAGE_RO && result != SCAN_LACK_REFERENCED_PAGE && result != SCAN_PAGE_NULL &&
 		    result != SCAN_PAGE_COUNT && result != SCAN_PAGE_LOCK && result != SCAN_PAGE_COMPOUND &&
 		    result != SCAN_PAGE_LRU && result != SCAN_DEL_PAGE_LRU)
 			break;

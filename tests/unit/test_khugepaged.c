@@ -613,6 +613,67 @@ static void test_oracles_fire(void)
 	aw_kernel_destroy(k);
 }
 
+/*
+ * hpage_collapse_scan_pmd() and __collapse_huge_page_isolate(): a range
+ * whose present pages are all read-only is not collapsed (SCAN_PAGE_RO),
+ * by khugepaged or MADV_COLLAPSE; only a present page's pte_write() counts,
+ * so zero-page PTEs do not make a range writable.  Pages 0..3 written,
+ * then the whole range mprotect()ed PROT_READ: 4 present read-only PTEs,
+ * 508 none (max_ptes_none 511), 4 referenced.  khugepaged: one call, the
+ * mm's lock (1) and all 512 PTEs scanned (patched cost), result page_ro.
+ * MADV_COLLAPSE: EINVAL, nothing collapsed.  Pages 0..3 read (zero page)
+ * instead, plus page 4 written: page 4 is writable, so the range collapses.
+ */
+static void test_page_ro(void)
+{
+	for (int madv = 0; madv < 2; madv++) {
+		struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+		struct mm_struct *mm;
+		pmd_t *pmd;
+
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+		touch(k, 1, BASE, PG(4), true);
+		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MPROTECT, .pid = 1, .addr = BASE, .len = MB2,
+						     .arg = AW_PROT_READ }), 0);
+		advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+		if (madv) {
+			advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+			CHECK_EQ(k->ignored_events, 1);		/* EINVAL */
+			CHECK_EQ(k->kh.madv_collapsed, 0);
+		} else {
+			wake(k);
+			CHECK_EQ(k->kh.result[SCAN_PAGE_RO], 1);
+			CHECK_EQ(k->kh.trace[0].progress, 513);
+			CHECK_EQ(k->kh.pages_collapsed, 0);
+		}
+		mm = mm_of(k, 1);
+		pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+		CHECK(pmd && !pmd_trans_huge(*pmd));
+		CHECK_EQ(mm->rss, 4);
+		CHECK_EQ(findings(k), 0);
+		aw_kernel_destroy(k);
+	}
+
+	/* zero pages and one writable page: collapsed */
+	{
+		struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+		pmd_t *pmd;
+
+		proc(k, 1);
+		map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+		touch(k, 1, BASE, PG(4), false);
+		touch(k, 1, BASE + PG(4), PG(1), true);
+		advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+		advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+		pmd = aw_pmd_lookup(k, mm_of(k, 1), BASE, false, NULL);
+		CHECK(pmd && pmd_trans_huge(*pmd));
+		CHECK_EQ(k->kh.madv_collapsed, 1);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	test_registration();
@@ -626,5 +687,6 @@ int main(void)
 	test_collapse_rss();
 	test_prctl_enter();
 	test_oracles_fire();
+	test_page_ro();
 	return aw_test_report("test_khugepaged");
 }
