@@ -245,6 +245,7 @@ struct aw_exec {
 	struct aw_lg_lruvec *seen;
 	/* pgsteal of each memcg at the start, and what `evict` commands took of it */
 	int64_t pgsteal0[AW_MAX_MEMCGS], pgsteal_cmd[AW_MAX_MEMCGS];
+	bool pageout;		/* an MADV_PAGEOUT ran: reclaim that pgsteal does not see */
 	bool cgroup2;
 	struct aw_xnode node[AW_MAX_NODES];
 	int nr_notes, cap_notes;

@@ -331,6 +331,17 @@ int aw_exec_evict(struct aw_exec *x, const struct aw_event *ev)
  */
 void aw_exec_reclaim_pages(struct aw_exec *x, bool end)
 {
+	/*
+	 * MADV_PAGEOUT reclaims through reclaim_pages() -> shrink_folio_list(),
+	 * and only shrink_inactive_list() / evict_folios() count PGSTEAL: the
+	 * pages it swapped out are in no counter the executor can read per node.
+	 */
+	if (end && x->pageout) {
+		for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
+			x->node[n].evicted = -1;
+		aw_note(x, AW_NOTE_APPROXIMATED, "MADV_PAGEOUT reclaims outside pgsteal (reclaim_pages()):"
+			" evicted_pages not measured");
+	}
 	for (int m = 0; m < x->sc.cfg.nr_memcgs && m < AW_MAX_MEMCGS; m++) {
 		int64_t now = pgsteal(x, m), extra;
 

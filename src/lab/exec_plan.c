@@ -504,7 +504,9 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 	case AW_EV_MBIND: return ev_simple(x, ev, AW_W_MBIND);
 	case AW_EV_SET_MEMPOLICY: return ev_simple(x, ev, AW_W_SET_MEMPOLICY);
 	case AW_EV_ACCESS: return ev_access(x, ev);
-	case AW_EV_MADVISE: return ev_simple(x, ev, AW_W_MADVISE);
+	case AW_EV_MADVISE:
+		x->pageout |= ev->arg == AW_MADV_PAGEOUT;
+		return ev_simple(x, ev, AW_W_MADVISE);
 	case AW_EV_MIGRATE: return ev_simple(x, ev, AW_W_MIGRATE);
 	case AW_EV_MEMCG_LIMIT: case AW_EV_MEMCG_MOVE: return ev_memcg(x, ev);
 	case AW_EV_PRCTL_THP: return ev_simple(x, ev, AW_W_PRCTL_THP);

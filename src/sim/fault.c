@@ -315,6 +315,18 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 	lru_gen_add_folio(lruvec, folio, false);
 }
 
+/*
+ * workingset_refault() for a swap-in outside a page fault (khugepaged's
+ * __collapse_huge_page_swapin(), whose do_swap_page() reads the slot's
+ * shadow as any swap-in does); folio is on its LRU.
+ */
+void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, const struct aw_swap_slot *s)
+{
+	if (s->nid < k->nr_nodes && s->memcg < k->nr_memcgs)
+		lru_gen_refault(k, folio, pfn, aw_lruvec(k, s->memcg, s->nid), s->evict_seq, s->refs,
+				s->workingset);
+}
+
 /* Swap-in or file re-read of a page that eviction took: a major fault. */
 static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)

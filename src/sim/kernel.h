@@ -290,6 +290,8 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 /* flags: AW_ACC_WRITE, AW_ACC_RESIDENT (touch resident pages only, never fault) */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);
+/* the refault rule for a swap-in outside a fault; folio on its LRU */
+void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, const struct aw_swap_slot *s);
 /* page-table helpers shared with mmops.c */
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp);

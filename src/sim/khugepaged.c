@@ -339,6 +339,7 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 			folio_clear(folio, PG_zeroed);
 		aw_folio_new_anon(folio, vma);
 		lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
+		aw_swapin_refault(k, folio, pfn, s);
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
 		aw_swap_slot_put(k, pte_swp_slot(*pte));
 		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */

@@ -89,6 +89,19 @@ check "mmap over own: exit 0" test $? -eq 0
 check "mmap over own: no event note" bash -c "! grep -q '\"event\":[0-9]' '$tmp/remap.json'"
 check "mmap over own: 16 resident" has "$tmp/remap.json" '"name":"A","resident":16,'
 
+# 1d. MADV_PAGEOUT reclaims where pgsteal does not count (reclaim_pages()):
+# evicted_pages is not measured then, on every node, and a note says why
+cat > "$tmp/pageout.aws" <<'AWS'
+proc P
+mmap P A 64K
+write P A
+madvise P A len 16K pageout
+AWS
+run --json "$tmp/pageout.aws" > "$tmp/pageout.json" 2> "$tmp/pageout.err"
+check "pageout: exit 0" test $? -eq 0
+check "pageout: evicted_pages null" has "$tmp/pageout.json" '"evicted_pages":null'
+check "pageout: note" has "$tmp/pageout.json" 'MADV_PAGEOUT reclaims outside pgsteal'
+
 # 2. what a kernel cannot be made to do is marked, with its line
 cat > "$tmp/mark.aws" <<'AWS'
 proc P

@@ -913,6 +913,49 @@ static void test_split_maps_zero_filled(void)
 	}
 }
 
+/*
+ * khugepaged's swap-in is a swap-in like any other: __collapse_huge_page_swapin()
+ * -> do_swap_page() reads the slot's shadow (workingset_refault() from
+ * __read_swap_cache_async()).  THP madvise, one 2 MiB NOHUGEPAGE mapping,
+ * pages 0..9 written (small pages), page 7 paged out (token = min_seq 0,
+ * which MADV_PAGEOUT's reclaim_pages() never moves), then MADV_HUGEPAGE
+ * and MADV_COLLAPSE: the collapse swaps page 7 in with no aging between,
+ * so its token is still min_seq and the refault is recent on every
+ * profile: WORKINGSET_REFAULT counts 1 on 6.1 (recent) and on 6.12 and
+ * mainline (every refault of the lruvec), and one refault is counted.
+ */
+static void test_collapse_swapin_refault(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
+		unsigned long ws = 0, refaults = 0;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_MADVISE;
+		ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = PMD_SIZE,
+					 .flags = AW_MAP_NOHUGEPAGE, .arg = AW_PROT_DEFAULT });
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 10 * PAGE_SIZE,
+					 .repeat = 1, .flags = AW_ACC_WRITE });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE + 7 * PAGE_SIZE,
+					 .len = PAGE_SIZE, .arg = AW_MADV_PAGEOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = PMD_SIZE,
+					 .arg = AW_MADV_HUGEPAGE });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = PMD_SIZE,
+					 .arg = AW_MADV_COLLAPSE });
+		CHECK_EQ(k->kh.madv_collapsed, 1);
+		for (int n = 0; n < k->nr_nodes; n++) {
+			ws += k->node_stats[n].workingset_refaults;
+			refaults += k->node_stats[n].refaults;
+		}
+		CHECK_EQ(refaults, 1);
+		CHECK_EQ(ws, 1);
+		aw_kernel_destroy(k);
+	}
+}
+
 int main(void)
 {
 	RUN(test_tiers);
@@ -932,5 +975,6 @@ int main(void)
 	RUN(test_should_run_aging);
 	RUN(test_thp_unmapped_area);
 	RUN(test_split_maps_zero_filled);
+	RUN(test_collapse_swapin_refault);
 	return aw_test_report("test_profiles");
 }
