@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lockstep.h"
+#include "cause.h"
 #include "walklog.h"
 
 /*
@@ -58,7 +59,7 @@ void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, 
 }
 
 static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t event,
-			const char *variants, const char *msg)
+			const char *variants, const char *cause, const char *msg)
 {
 	struct aw_lockstep_finding *f;
 
@@ -79,6 +80,70 @@ static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t
 	snprintf(f->variants, sizeof(f->variants), "%s", variants);
 	aw_event_describe(ls->sc, &ls->sc->events[event], f->event_text, sizeof(f->event_text));
 	snprintf(f->msg, sizeof(f->msg), "%s", msg);
+	snprintf(f->cause, sizeof(f->cause), "%s", cause);
+	snprintf(f->signature, sizeof(f->signature), "%s [%s] %s", aw_oracle_name(oracle), variants, cause);
+}
+
+/*
+ * The causes of the hot evictions only the patched kernel made: each
+ * folio's cause read from that kernel's skip history, the distinct ones
+ * sorted and joined, so that the order of evictions does not matter.
+ */
+static void differential_cause(const struct aw_kernel *k, const struct aw_evicted *p, int np,
+			       const struct aw_evicted *b, int nb, char *buf, size_t len)
+{
+	char causes[4][160];
+	int n = 0, used = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < np; i++) {
+		char c[160];
+		bool in_base = false, seen = false;
+
+		for (int j = 0; j < nb && !in_base; j++)
+			in_base = p[i].mm == b[j].mm && p[i].addr == b[j].addr;
+		if (!p[i].hot || in_base)
+			continue;
+		aw_cause_of_eviction(aw_oracle_causes(k), k, p[i].memcg, p[i].nid, p[i].mm, p[i].addr, c,
+				     sizeof(c));
+		for (int j = 0; j < n && !seen; j++)
+			seen = !strcmp(causes[j], c);
+		if (!seen && n < 4)
+			memcpy(causes[n++], c, sizeof(c));
+	}
+	qsort(causes, n, sizeof(causes[0]), (int (*)(const void *, const void *))strcmp);
+	for (int j = 0; j < n && (size_t)used < len; j++)
+		used += snprintf(buf + used, len - used, "%s%s", j ? " + " : "", causes[j]);
+}
+
+/*
+ * A cause from a kernel-text disagreement: the field it names, without the
+ * lruvec, the figures and any number in it ("nr_pages[gen N][anon]").
+ */
+static void agreement_cause(const char *msg, char *buf, size_t len)
+{
+	const char *p = strstr(msg, ": ");
+	const char *end;
+	size_t n = 0;
+
+	p = p ? p + 2 : msg;
+	end = strstr(p, " model ");
+	if (!end)
+		end = strstr(p, ": model");
+	if (!end)
+		end = p + strlen(p);
+	n = (size_t)snprintf(buf, len, "kernel text and model disagree on ");
+	for (bool digits = false; p < end && n + 2 < len; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (!digits)
+				buf[n++] = 'N';
+			digits = true;
+			continue;
+		}
+		digits = false;
+		buf[n++] = *p;
+	}
+	buf[n < len ? n : len - 1] = 0;
 }
 
 /*
@@ -115,13 +180,14 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 		ls->divergence_event[v] = event;
 		ls->hot_only_patched[v] = hot;
 		if ((long)hot > threshold) {
-			char vars[64], msg[200];
+			char vars[64], msg[200], cause[160];
 
+			differential_cause(ls->k[v], p, np, b, nb, cause, sizeof(cause));
 			snprintf(vars, sizeof(vars), "base,%s", ls->variant[v]->name);
 			snprintf(msg, sizeof(msg), "%s evicted %lu hot folio%s that base kept, at the first "
 				 "event where their evictions differ", ls->variant[v]->name, hot,
 				 hot == 1 ? "" : "s");
-			add_finding(ls, AW_OR_PREMATURE_RECLAIM_DIFF, event, vars, msg);
+			add_finding(ls, AW_OR_PREMATURE_RECLAIM_DIFF, event, vars, cause, msg);
 		}
 	}
 }
@@ -205,12 +271,13 @@ static void pair_variants(struct aw_lockstep *ls)
 static void check_agreement(struct aw_lockstep *ls, size_t event)
 {
 	for (int v = 0; v < ls->nr_variants; v++) {
-		char vars[64], msg[320];
+		char vars[64], msg[320], cause[160];
 
 		if (ls->pair[v] < 0 || !ls->variant[v]->agree(ls->k[ls->pair[v]], ls->k[v], msg, sizeof(msg)))
 			continue;
 		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[ls->pair[v]]->name, ls->variant[v]->name);
-		add_finding(ls, AW_OR_KTEXT_AGREEMENT, event, vars, msg);
+		agreement_cause(msg, cause, sizeof(cause));
+		add_finding(ls, AW_OR_KTEXT_AGREEMENT, event, vars, cause, msg);
 		ls->pair[v] = -1;	/* after the first divergence the two describe different machines */
 	}
 }
@@ -224,7 +291,7 @@ static void collect(struct aw_lockstep *ls, int v, int *seen)
 
 		if (!f)
 			break;
-		add_finding(ls, f->oracle, f->event, ls->variant[v]->name, f->msg);
+		add_finding(ls, f->oracle, f->event, ls->variant[v]->name, f->cause, f->msg);
 	}
 }
 

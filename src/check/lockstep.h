@@ -37,12 +37,19 @@ const struct aw_variant *aw_variant_find(const char *name);
 const char *aw_variant_names(void);	/* "base, pud, emptymap, rfc" */
 
 /* A finding with the context the report prints. */
+/*
+ * A finding, and its signature: the oracle, the variants and the cause by
+ * rule (cause.h), "ORACLE [VARIANTS] CAUSE".  The signature holds no
+ * address, pid or event index, so campaigns group findings by it.
+ */
 struct aw_lockstep_finding {
 	enum aw_oracle_id oracle;
 	uint64_t event;
 	uint32_t line;			/* source line of the event, 0 if none */
 	char variants[64];
 	char event_text[96];
+	char cause[160];
+	char signature[256];
 	char msg[320];
 };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "oracle.h"
+#include "cause.h"
 #include "kernel.h"
 
 /*
@@ -138,6 +139,7 @@ struct aw_oracle {
 	 * (aw_or_gen_moved()), never from nr_pages or the walk's batch.
 	 */
 	long (*flag_pages)[MAX_NR_GENS][ANON_AND_FILE];
+	struct aw_cause_log *causes;	/* the skip history, for findings' causes */
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -173,7 +175,9 @@ int aw_oracle_attach(struct aw_kernel *k)
 	o->max_seq_seen = calloc(n, sizeof(*o->max_seq_seen));
 	o->min_seq_seen = calloc(n, sizeof(*o->min_seq_seen));
 	o->flag_pages = calloc(n, sizeof(*o->flag_pages));
-	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen || !o->flag_pages) {
+	o->causes = aw_cause_log_new();
+	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen || !o->flag_pages || !o->causes) {
+		aw_cause_log_free(o->causes);
 		free(o->flag_pages);
 		free(o->min_seq_seen);
 		free(o->shadow);
@@ -213,6 +217,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->max_seq_seen);
 	free(o->min_seq_seen);
 	free(o->flag_pages);
+	aw_cause_log_free(o->causes);
 	free(o);
 	k->oracle = NULL;
 }
@@ -220,6 +225,11 @@ void aw_oracle_detach(struct aw_kernel *k)
 int aw_oracle_nr_findings(const struct aw_kernel *k)
 {
 	return k->oracle ? k->oracle->nr_findings : 0;
+}
+
+struct aw_cause_log *aw_oracle_causes(const struct aw_kernel *k)
+{
+	return k->oracle ? k->oracle->causes : NULL;
 }
 
 const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i)
@@ -236,7 +246,7 @@ const struct aw_oracle_metrics *aw_oracle_metrics(const struct aw_kernel *k, int
 	return k->oracle && nid >= 0 && nid < AW_MAX_NODES ? &k->oracle->metrics[nid] : &none;
 }
 
-void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
+void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *cause, const char *fmt, ...)
 {
 	struct aw_oracle *o = k->oracle;
 	struct aw_finding *f;
@@ -256,6 +266,7 @@ void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt
 	f = &o->findings[o->nr_findings++];
 	f->oracle = id;
 	f->event = k->event_index;
+	snprintf(f->cause, sizeof(f->cause), "%s", cause);
 	va_start(ap, fmt);
 	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
 	va_end(ap);
@@ -321,6 +332,10 @@ void aw_or_filter_test(struct aw_kernel *k, struct lruvec *lruvec, int level, un
 	want = s->null || keyset_has(s, key);	/* a NULL filter tests true */
 	if (!answer && want)
 		aw_oracle_report(k, AW_OR_EXACT_FILTER,
+				 s->null ? (level == BLOOM_FILTER_PUD ? "PUD filter never reset: a NULL filter tests true"
+								    : "PMD filter never reset: a NULL filter tests true")
+					 : (level == BLOOM_FILTER_PUD ? "PUD filter lost a key inserted since its reset"
+								      : "PMD filter lost a key inserted since its reset"),
 				 "node %d memcg %d: the %s filter for seq %lu says key 0x%llx is absent, but %s "
 				 "(a false negative)",
 				 lruvec->nid, lruvec->memcg, level == BLOOM_FILTER_PUD ? "PUD" : "PMD", seq,
@@ -433,7 +448,7 @@ void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t
 		    ob->pud != (addr & PUD_MASK) || ob->due != walk->seq)
 			continue;
 		if (skipped)
-			aw_oracle_report(k, AW_OR_STALE_SUPPRESSION,
+			aw_oracle_report(k, AW_OR_STALE_SUPPRESSION, ob->cause,
 					 "node %d: the pass for seq %lu skipped PUD 0x%llx of mm %u although %s "
 					 "for that pass",
 					 walk->lruvec->nid, walk->seq, (unsigned long long)ob->pud, ob->mm,
@@ -479,6 +494,8 @@ void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, stru
 	}
 	if (want != walked)
 		aw_oracle_report(k, AW_OR_EMPTYMAP_CADENCE,
+				 walked ? "mm walked while marked empty and not yet due"
+					: "mm skipped while marked empty although due a walk",
 				 "node %d: mm %u %s, but by the contract it is %s (empty since its last walk "
 				 "for this node, %d pass%s with its node bit set since, skip_empty %d)",
 				 nid, mm->id, walked ? "was walked" : "was skipped",
@@ -494,12 +511,13 @@ void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct m
 		return;
 	if (walk->mm_stats[MM_LEAF_YOUNG] > walk->mm_stats[MM_LEAF_TOTAL] ||
 	    walk->mm_stats[MM_LEAF_ASSOCIATED] > walk->mm_stats[MM_LEAF_TOTAL])
-		aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d mm %u: a walk counted Y=%lu A=%lu > T=%lu",
+		aw_oracle_report(k, AW_OR_STRUCTURAL, "walk counted more young or associated leaves than leaves",
+				 "node %d mm %u: a walk counted Y=%lu A=%lu > T=%lu",
 				 nid, mm->id, walk->mm_stats[MM_LEAF_YOUNG],
 				 walk->mm_stats[MM_LEAF_ASSOCIATED], walk->mm_stats[MM_LEAF_TOTAL]);
 	/* force-scan-complete: a forced walk that ran reads every present PUD */
 	if (walk->force_scan && !err && walk->mm_stats[MM_PUD_EMPTY_SKIPPED])
-		aw_oracle_report(k, AW_OR_FORCE_SCAN_COMPLETE,
+		aw_oracle_report(k, AW_OR_FORCE_SCAN_COMPLETE, "forced walk skipped a PUD subtree",
 				 "node %d: a forced walk of mm %u skipped %lu PUD subtree%s", nid, mm->id,
 				 walk->mm_stats[MM_PUD_EMPTY_SKIPPED],
 				 walk->mm_stats[MM_PUD_EMPTY_SKIPPED] == 1 ? "" : "s");
@@ -532,7 +550,7 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 {
 	if (!k->oracle || !reclaim || !young_before || ignore_references)
 		return;
-	aw_oracle_report(k, AW_OR_PREMATURE_RECLAIM,
+	aw_oracle_report(k, AW_OR_PREMATURE_RECLAIM, "reclaimed a folio mapped young at the reference check",
 			 "folio pfn 0x%x (node %d) was chosen for reclaim although a mapping of it was young "
 			 "when folio_check_references() ran", pfn, aw_pfn_nid(&k->mem, pfn));
 	(void)target_memcg;
@@ -586,7 +604,7 @@ void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool
 	k->oracle->reclaim_young = false;
 }
 
-void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
+void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot)
 {
 	struct aw_oracle *o = k->oracle;
 
@@ -601,7 +619,8 @@ void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot)
 		o->evicted = a;
 		o->cap_evicted = cap;
 	}
-	o->evicted[o->nr_evicted++] = (struct aw_evicted){ .mm = mm, .addr = addr, .hot = hot };
+	o->evicted[o->nr_evicted++] = (struct aw_evicted){ .mm = mm, .addr = addr, .hot = hot,
+							    .nid = folio->nid, .memcg = folio->memcg };
 }
 
 /* ---- structural ------------------------------------------------------------ */
@@ -614,7 +633,7 @@ static void check_window(struct aw_kernel *k, struct lruvec *lruvec)
 		unsigned long n = lrugen->max_seq - lrugen->min_seq[type] + 1;
 
 		if (n < MIN_NR_GENS || n > MAX_NR_GENS)
-			aw_oracle_report(k, AW_OR_STRUCTURAL,
+			aw_oracle_report(k, AW_OR_STRUCTURAL, "generation count out of range",
 					 "node %d memcg %d: %s has %lu generations (max_seq %lu, min_seq %lu)",
 					 lruvec->nid, lruvec->memcg, type ? "file" : "anon", n,
 					 lrugen->max_seq, lrugen->min_seq[type]);
@@ -630,7 +649,7 @@ static void check_sizes(struct aw_kernel *k, struct lruvec *lruvec,
 	for (int gen = 0; gen < MAX_NR_GENS; gen++)
 		for (int type = 0; type < ANON_AND_FILE; type++)
 			if (by_flag[gen][type] != lrugen->nr_pages[gen][type])
-				aw_oracle_report(k, AW_OR_STRUCTURAL,
+				aw_oracle_report(k, AW_OR_STRUCTURAL, "nr_pages disagrees with the folios' generations",
 						 "node %d memcg %d: nr_pages[gen %d][%s] = %ld but the folios "
 						 "whose flags say gen %d hold %ld pages", lruvec->nid,
 						 lruvec->memcg, gen, type ? "file" : "anon",
@@ -652,7 +671,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 
 			for (h = head->next; h != head; prev = h, h = h->next) {
 				if (guard++ > limit) {
-					aw_oracle_report(k, AW_OR_STRUCTURAL,
+					aw_oracle_report(k, AW_OR_STRUCTURAL, "generation list has a cycle",
 							 "node %d memcg %d: list gen %d type %d does not end "
 							 "(a cycle)", lruvec->nid, lruvec->memcg, gen, type);
 					return;
@@ -668,7 +687,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 				 */
 				if (h->prev != prev || folio_lru_gen(f) < 0 || folio_is_file_lru(f) != type ||
 				    f->memcg != lruvec->memcg || f->nid != lruvec->nid) {
-					aw_oracle_report(k, AW_OR_STRUCTURAL,
+					aw_oracle_report(k, AW_OR_STRUCTURAL, "folio on the wrong generation list",
 							 "node %d memcg %d: folio 0x%x on list gen %d type %d is "
 							 "not a well-formed member of it", lruvec->nid,
 							 lruvec->memcg, f->pfn, gen, type);
@@ -678,7 +697,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 			}
 			/* the last link back from the head */
 			if (head->prev != prev) {
-				aw_oracle_report(k, AW_OR_STRUCTURAL,
+				aw_oracle_report(k, AW_OR_STRUCTURAL, "generation list head's prev is not its last folio",
 						 "node %d memcg %d: list gen %d type %d: the head's prev is not "
 						 "its last folio", lruvec->nid, lruvec->memcg, gen, type);
 				return;
@@ -692,7 +711,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 	 * aw_or_gen_moved().  Resynchronised after the report.
 	 */
 	if (memcmp(by_flag, k->oracle->flag_pages[lruvec->index], sizeof(by_flag))) {
-		aw_oracle_report(k, AW_OR_STRUCTURAL,
+		aw_oracle_report(k, AW_OR_STRUCTURAL, "a generation flag write the oracle did not see",
 				 "node %d memcg %d: the folios on the lists disagree with the oracle's "
 				 "flag-generation shadow (a flag write the oracle did not see)",
 				 lruvec->nid, lruvec->memcg);
@@ -733,12 +752,13 @@ void aw_or_check_structure(struct aw_kernel *k)
 		struct lruvec *l = &k->lruvecs[i];
 
 		if (l->lrugen.max_seq < o->max_seq_seen[i])
-			aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d memcg %d: max_seq went back to %lu",
+			aw_oracle_report(k, AW_OR_STRUCTURAL, "max_seq went back", "node %d memcg %d: max_seq went back to %lu",
 					 l->nid, l->memcg, l->lrugen.max_seq);
 		o->max_seq_seen[i] = l->lrugen.max_seq;
 		for (int t = 0; t < ANON_AND_FILE; t++) {
 			if (l->lrugen.min_seq[t] < o->min_seq_seen[i][t])
-				aw_oracle_report(k, AW_OR_STRUCTURAL, "node %d memcg %d: min_seq[%s] went back to %lu",
+				aw_oracle_report(k, AW_OR_STRUCTURAL, "min_seq went back",
+						 "node %d memcg %d: min_seq[%s] went back to %lu",
 						 l->nid, l->memcg, t ? "file" : "anon", l->lrugen.min_seq[t]);
 			o->min_seq_seen[i][t] = l->lrugen.min_seq[t];
 		}

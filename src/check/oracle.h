@@ -38,9 +38,15 @@ enum aw_oracle_id {
 
 const char *aw_oracle_name(enum aw_oracle_id id);
 
+/*
+ * A finding's cause names the rule that broke, in words that hold no
+ * address, pid, sequence number or event index, so that two inputs that
+ * break the same rule get the same signature (aw_lockstep_finding).
+ */
 struct aw_finding {
 	enum aw_oracle_id oracle;
 	uint64_t event;			/* index of the event during which it fired */
+	char cause[160];
 	char msg[320];
 };
 
@@ -68,6 +74,8 @@ void aw_oracle_probes_unregister(struct aw_kernel *k);
 /* Findings recorded so far; the lockstep engine drains them. */
 int aw_oracle_nr_findings(const struct aw_kernel *k);
 const struct aw_finding *aw_oracle_finding(const struct aw_kernel *k, int i);
+/* The kernel's skip history (cause.h), NULL without oracles */
+struct aw_cause_log *aw_oracle_causes(const struct aw_kernel *k);
 const struct aw_oracle_metrics *aw_oracle_metrics(const struct aw_kernel *k, int nid);
 
 /* Eviction log of the current event, for the differential oracle. */
@@ -75,6 +83,7 @@ struct aw_evicted {
 	uint32_t mm;
 	uint64_t addr;
 	bool hot;
+	int nid, memcg;			/* the folio's lruvec */
 };
 int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list);
 void aw_oracle_event_begin(struct aw_kernel *k);
@@ -87,8 +96,8 @@ void aw_oracle_event_end(struct aw_kernel *k);
 void aw_oracle_findings_only(struct aw_kernel *k);
 /* After the last event: the full list check the sampling may have skipped. */
 void aw_oracle_run_end(struct aw_kernel *k);
-void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void aw_oracle_report(struct aw_kernel *k, enum aw_oracle_id id, const char *cause, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * ---- the oracles' rules, fed by their probes (oracle_probes.c) ----
@@ -118,7 +127,7 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 /* the same from two facts: before the reference check (the rule reads the tables), and after */
 void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg);
 void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references);
-void aw_or_evicted(struct aw_kernel *k, uint32_t mm, uint64_t addr, bool hot);
+void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot);
 /* structural */
 /*
  * A folio's flag generation changed from old_gen to new_gen (-1: none),

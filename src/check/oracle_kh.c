@@ -139,12 +139,17 @@ void aw_or_kh_range_end(struct aw_kernel *k, int result, unsigned int cost)
 	if (!o || !o->in_range)
 		return;
 	o->in_range = false;
-	if (cost != o->expect_cost)
-		aw_oracle_report(k, AW_OR_KH_PROGRESS,
+	if (cost != o->expect_cost) {
+		char cause[96];
+
+		snprintf(cause, sizeof(cause), "%s range cost differs from its accounting (%s)",
+			 k->features & AW_FEAT_KHUGEPAGED_PATCHED ? "patched" : "base", aw_scan_result_name(result));
+		aw_oracle_report(k, AW_OR_KH_PROGRESS, cause,
 				 "mm %u range 0x%llx: progress +%u (%s), the %s accounting gives +%u (%s)",
 				 o->mm, (unsigned long long)o->haddr, cost, aw_scan_result_name(result),
 				 k->features & AW_FEAT_KHUGEPAGED_PATCHED ? "patched" : "base", o->expect_cost,
 				 o->why);
+	}
 }
 
 /* What page i of the range holds now: a content token and where it lives. */
@@ -208,12 +213,13 @@ void aw_or_kh_collapse_end(struct aw_kernel *k, struct mm_struct *mm, uint64_t h
 	if (result != SCAN_SUCCEED)
 		return;
 	if (o->clean_lazyfree >= 0)
-		aw_oracle_report(k, AW_OR_KH_LAZYFREE,
+		aw_oracle_report(k, AW_OR_KH_LAZYFREE, "khugepaged collapsed over a clean lazyfree PTE",
 				 "mm %u range 0x%llx collapsed by khugepaged although PTE %d was clean and its "
 				 "folio lazyfree (MADV_FREE)", mm->id, (unsigned long long)haddr, o->clean_lazyfree);
 	pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
 	if (!pmd || !pmd_trans_huge(*pmd) || !(thp = pfn_folio(&k->mem, pmd_pfn(*pmd)))) {
-		aw_oracle_report(k, AW_OR_KH_DATA, "mm %u range 0x%llx: collapse succeeded without a PMD mapping",
+		aw_oracle_report(k, AW_OR_KH_DATA, "collapse succeeded without a PMD mapping",
+				 "mm %u range 0x%llx: collapse succeeded without a PMD mapping",
 				 mm->id, (unsigned long long)haddr);
 		return;
 	}
@@ -221,7 +227,11 @@ void aw_or_kh_collapse_end(struct aw_kernel *k, struct mm_struct *mm, uint64_t h
 		uint32_t now = *folio_page_version(thp, i);
 
 		if (now != o->token[i]) {
-			aw_oracle_report(k, AW_OR_KH_DATA,
+			char cause[96];
+
+			snprintf(cause, sizeof(cause), "collapse lost the contents of a subpage from a %s",
+				 o->source[i]);
+			aw_oracle_report(k, AW_OR_KH_DATA, cause,
 					 "mm %u range 0x%llx: subpage %u of the new THP holds version %u, the %s "
 					 "it replaced held %u", mm->id, (unsigned long long)haddr, i, now,
 					 o->source[i], o->token[i]);
@@ -279,13 +289,15 @@ static void check_slots(struct aw_kernel *k)
 			continue;
 		slots++;
 		if (!mm || !(mm->flags & MMF_VM_HUGEPAGE) || mm->kh_slot != slot)
-			aw_oracle_report(k, AW_OR_KH_SLOT, "slot for mm %u: the mm %s", slot->mm,
+			aw_oracle_report(k, AW_OR_KH_SLOT, "khugepaged slot without its mm's MMF_VM_HUGEPAGE",
+					 "slot for mm %u: the mm %s", slot->mm,
 					 !mm ? "is gone" : !(mm->flags & MMF_VM_HUGEPAGE) ?
 					 "lacks MMF_VM_HUGEPAGE" : "points at another slot");
 	}
 	flagged = count_flagged_mms(k);
 	if (flagged != slots)
-		aw_oracle_report(k, AW_OR_KH_SLOT, "%lu live mms have MMF_VM_HUGEPAGE but %lu slots are listed",
+		aw_oracle_report(k, AW_OR_KH_SLOT, "MMF_VM_HUGEPAGE without a khugepaged slot",
+				 "%lu live mms have MMF_VM_HUGEPAGE but %lu slots are listed",
 				 flagged, slots);
 }
 
@@ -295,7 +307,7 @@ void aw_or_kh_wakeup_end(struct aw_kernel *k, unsigned long progress, unsigned l
 	if (!k->kh_oracle)
 		return;
 	if ((k->features & AW_FEAT_KHUGEPAGED_PATCHED) && traced + topup != progress)
-		aw_oracle_report(k, AW_OR_KH_PROGRESS,
+		aw_oracle_report(k, AW_OR_KH_PROGRESS, "wake-up progress differs from its traced ranges",
 				 "wake-up %lu: mm_khugepaged_scan reports %lu in all, plus a top-up of %lu, but "
 				 "the wake-up consumed %lu", k->kh.wakeups, traced, topup, progress);
 }

@@ -21,6 +21,7 @@
  * requires becomes a false negative there.
  */
 #include "oracle.h"
+#include "cause.h"
 #include "kernel.h"
 
 /* seed v3 3/4: the PUD filter's key is (mm, PUD-aligned address) */
@@ -74,6 +75,8 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 {
 	if (why == AW_MM_TAKEN || why == AW_MM_SKIP_EMPTY)
 		aw_or_mm_considered(k, walk, mm, why == AW_MM_TAKEN);
+	if (why == AW_MM_SKIP_EMPTY)
+		aw_cause_mm_skipped(aw_oracle_causes(k), walk, mm);
 }
 
 static void probe_clear_empty(void *data, struct aw_kernel *k, struct mm_struct *mm)
@@ -85,6 +88,12 @@ static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 			   struct mm_struct *mm, int err)
 {
 	aw_or_walk_done(k, walk, mm, err);
+	aw_cause_walk_done(aw_oracle_causes(k), k, walk, mm, err);
+}
+
+static void probe_mm_fault(void *data, struct aw_kernel *k, struct mm_struct *mm, int kind)
+{
+	aw_cause_fault(aw_oracle_causes(k), k, mm, kind);
 }
 
 static void probe_walk_pte_range(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
@@ -98,6 +107,7 @@ static void probe_walk_pud(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 			   uint64_t addr, uint64_t pudval, bool skipped, bool young)
 {
 	aw_or_pud_visit(k, walk, addr, pudval, skipped);
+	aw_cause_pud_visit(aw_oracle_causes(k), k, walk, addr, skipped, young);
 	if (skipped || !young)
 		return;
 	aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq + 1, pud_key(walk->mm, addr));
@@ -140,7 +150,7 @@ static void probe_reclaim_decision(void *data, struct aw_kernel *k, uint32_t pfn
 static void probe_folio_evicted(void *data, struct aw_kernel *k, const struct folio *folio, uint32_t mm,
 				uint64_t addr, bool hot)
 {
-	aw_or_evicted(k, mm, addr, hot);
+	aw_or_evicted(k, folio, mm, addr, hot);
 }
 
 /* ---- khugepaged ----------------------------------------------------------- */
@@ -166,6 +176,8 @@ static void probe_kh_collapse_end(void *data, struct aw_kernel *k, struct mm_str
 				  int result)
 {
 	aw_or_kh_collapse_end(k, mm, haddr, result);
+	if (result == SCAN_SUCCEED)
+		aw_cause_collapse(aw_oracle_causes(k), k, mm);
 }
 
 static void probe_kh_wakeup(void *data, struct aw_kernel *k, unsigned long progress, unsigned long topup,
@@ -196,6 +208,7 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(mm_vmscan_lru_gen_walk, probe_walk_end)			\
 	X(lru_gen_walk_pte_range, probe_walk_pte_range)			\
 	X(lru_gen_walk_pud, probe_walk_pud)				\
+	X(aw_mm_fault, probe_mm_fault)					\
 	X(lru_gen_look_around, probe_look_around)			\
 	X(lru_gen_inc_max_seq, probe_inc_max_seq)			\
 	X(lru_gen_aging_done, probe_aging_done)				\

@@ -388,6 +388,10 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 		aw_json_str(out, f->variants);
 		fputs(",\"event_text\":", out);
 		aw_json_str(out, f->event_text);
+		fputs(",\"signature\":", out);
+		aw_json_str(out, f->signature);
+		fputs(",\"cause\":", out);
+		aw_json_str(out, f->cause);
 		fputs(",\"explanation\":", out);
 		aw_json_str(out, f->msg);
 		fputc('}', out);
@@ -406,6 +410,7 @@ void aw_report_findings(FILE *out, const struct aw_lockstep *ls)
 		fprintf(out, "finding: %s at event %llu (%s:%u: %s) [%s]: %s\n", aw_oracle_name(f->oracle),
 			(unsigned long long)f->event, ls->sc->path ? ls->sc->path : "-", f->line,
 			f->event_text, f->variants, f->msg);
+		fprintf(out, "  signature: %s\n", f->signature);
 	}
 }
 

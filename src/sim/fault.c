@@ -327,6 +327,19 @@ void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, c
 				s->workingset);
 }
 
+const char *aw_fault_kind_name(int kind)
+{
+	static const char *const names[AW_FAULT_NR] = {
+		[AW_FAULT_MINOR] = "a first-touch fault",
+		[AW_FAULT_HUGE] = "a huge first-touch fault",
+		[AW_FAULT_ZERO] = "a zero-page fault",
+		[AW_FAULT_COW] = "a copy-on-write fault",
+		[AW_FAULT_MAJOR] = "a major fault",
+	};
+
+	return kind >= 0 && kind < AW_FAULT_NR ? names[kind] : "a fault";
+}
+
 /* Swap-in or file re-read of a page that eviction took: a major fault. */
 static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
@@ -451,13 +464,17 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	if (!pte_present(*pte)) {
 		pte_t old = *pte;
 
+		int kind = AW_FAULT_MINOR;
+
 		if (pte_swp(old) || (old & _PAGE_FILE_SHADOW)) {
 			pfn = fault_refault(k, t, mm, vma, addr, old, cpu);
+			kind = AW_FAULT_MAJOR;
 		} else if (!write && !vma->file) {
 			/* do_anonymous_page(): reads of never-written memory map the zero page */
 			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
 			mark_walk_young(path);
 			*out = pte;
+			trace_aw_mm_fault(k, mm, AW_FAULT_ZERO);
 			return 0;
 		} else {
 			/* a write to a private file page lands in an anon copy (CoW) */
@@ -465,6 +482,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		}
 		if (pfn == AW_NIL)
 			return -1;
+		trace_aw_mm_fault(k, mm, kind);
 		if (!t->alive)
 			return -1;
 		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
@@ -478,6 +496,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
 		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
 			return -1;
+		trace_aw_mm_fault(k, mm, AW_FAULT_COW);
 		if (!t->alive)
 			return -1;
 		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
@@ -551,6 +570,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		/* do_huge_pmd_anonymous_page(): read fault maps the huge zero page */
 		*pmd = aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED);
 		mark_path_young(k, mm, haddr);
+		trace_aw_mm_fault(k, mm, AW_FAULT_ZERO);
 		return 1;
 	}
 	mm_id = mm->id;
@@ -564,6 +584,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			 _PAGE_ACCESSED | _PAGE_DIRTY);
 	mark_path_young(k, mm, haddr);
 	aw_account_map(k, mm, vma, HPAGE_PMD_NR);
+	trace_aw_mm_fault(k, mm, AW_FAULT_HUGE);
 	folio = pfn_folio(&k->mem, pfn);
 	thp_write(folio, haddr, addr, end, stride);
 	aw_note_access(k, folio, repeat);

@@ -287,6 +287,16 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim);
 
 /* fault.c: accesses and faults */
+/* what a fault did, for the aw_mm_fault trace event */
+enum aw_fault_kind {
+	AW_FAULT_MINOR,		/* a new small page (do_anonymous_page(), a file read) */
+	AW_FAULT_HUGE,		/* a new THP (do_huge_pmd_anonymous_page()) */
+	AW_FAULT_ZERO,		/* the zero page or the huge zero page mapped by a read */
+	AW_FAULT_COW,		/* a copy on write (do_wp_page()) */
+	AW_FAULT_MAJOR,		/* a swap-in or a re-read of evicted page cache */
+	AW_FAULT_NR
+};
+const char *aw_fault_kind_name(int kind);
 /* flags: AW_ACC_WRITE, AW_ACC_RESIDENT (touch resident pages only, never fault) */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);

@@ -137,6 +137,8 @@ AW_TRACE_EVENT(aw_reclaim_check,
 AW_TRACE_EVENT(aw_reclaim_decision,
 	       TP_PROTO(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references),
 	       TP_ARGS(k, pfn, reclaim, ignore_references))
+/* a page fault on mm resolved; kind: enum aw_fault_kind (kernel.h) */
+AW_TRACE_EVENT(aw_mm_fault, TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, int kind), TP_ARGS(k, mm, kind))
 /* a folio was reclaimed; mm and addr are its first mapping's, hot by the report's rule */
 AW_TRACE_EVENT(aw_folio_evicted,
 	       TP_PROTO(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot),

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cause log (cause.h): the skip history of one kernel, kept from the
+ * probes' facts, and the causes of an eviction read from it.
+ *
+ * A PUD skipped at pass seq was not in the seq PUD filter (seed v3 3/4):
+ * nothing inserted it at pass seq - 1.  What pass seq - 1 did with that PUD
+ * says why:
+ *
+ *  - walked, nothing young below it: never inserted, by the rule;
+ *  - walked and found young: inserted, then lost (a reset or a lost key);
+ *  - skipped too: the reason of that skip, inherited;
+ *  - not visited while the mm was walked: the PUD was not present then,
+ *    its subtree had no page tables at the last walk;
+ *  - not visited and the mm not walked at all: the mm's own skip.
+ *
+ * An mm skipped while marked empty (the RFC) was marked by a walk whose
+ * leaves held nothing associated with the lruvec, either because it had
+ * no leaves or none young; what the mm did since (faults, collapses) and
+ * the contract did not take as a reason to clear the mark is part of the
+ * cause.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "oracle.h"
+#include "kernel.h"
+
+enum pud_outcome { PUD_WALKED_OLD, PUD_WALKED_YOUNG, PUD_SKIPPED };
+
+enum pud_reason {
+	REASON_NOT_YOUNG,	/* walked at the last pass, nothing young below it */
+	REASON_LOST,		/* found young at the last pass, so inserted, and lost */
+	REASON_NO_TABLES,	/* not present at the last walk of its mm */
+	REASON_MM_NOT_WALKED,	/* its mm was not walked at the last pass */
+	REASON_MM_EMPTY,	/* its mm was skipped as empty at the last pass */
+	REASON_NR
+};
+
+static const char *const reason_text[REASON_NR] = {
+	[REASON_NOT_YOUNG] = "PUD skipped: never inserted, nothing in its subtree was young at the last walk",
+	[REASON_LOST] = "PUD skipped: inserted by the last walk, which found it young, and lost since",
+	[REASON_NO_TABLES] = "PUD skipped: never inserted, its subtree had no page tables at the last walk",
+	[REASON_MM_NOT_WALKED] = "PUD skipped: never inserted, its mm was not walked at the last pass",
+	[REASON_MM_EMPTY] = "PUD skipped: never inserted, its mm was skipped as empty at the last pass",
+};
+
+/* one (lruvec, mm, PUD), or with pud ~0 one (lruvec, mm) */
+struct cause_entry {
+	int lruvec;
+	uint32_t mm;
+	uint64_t pud;
+	/* PUD entries */
+	unsigned long seq;		/* the pass of the last outcome */
+	uint8_t outcome, reason;
+	/* both: the last skip, with its cause */
+	bool skipped;
+	unsigned long skip_seq;
+	uint8_t skip_reason;		/* PUD entries */
+	bool skip_no_leaves;		/* (lruvec, mm): the mark's walk had no leaves */
+	uint64_t skip_mark_event;	/* (lruvec, mm): event index when the mark was set */
+	/* (lruvec, mm) entries */
+	bool walked;
+	unsigned long walk_seq;
+	bool no_leaves;			/* the last walk had no leaves at all */
+	uint64_t mark_event;		/* event index of the last walk */
+};
+
+#define MM_ENTRY	(~0ULL)
+
+struct aw_cause_log {
+	struct cause_entry *e;
+	uint32_t nr, cap;
+	uint32_t *slot;			/* index + 1, 0 = empty */
+	uint32_t nr_slots;
+	/* per mm: event index + 1 of the last fault of each kind, and of a collapse */
+	uint64_t (*last)[AW_FAULT_NR + 1];
+	uint32_t cap_mm;
+};
+
+static uint32_t hash(int lruvec, uint32_t mm, uint64_t pud)
+{
+	uint64_t h = (uint64_t)lruvec * 0x9E3779B97F4A7C15ULL ^ (uint64_t)mm * 0xC2B2AE3D27D4EB4FULL ^ pud;
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ULL;
+	return (uint32_t)(h >> 32);
+}
+
+static void rehash(struct aw_cause_log *log)
+{
+	uint32_t n = log->nr_slots ? log->nr_slots * 2 : 1024;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		aw_oracle_oom("cause log");
+	for (uint32_t i = 0; i < log->nr; i++) {
+		uint32_t j = hash(log->e[i].lruvec, log->e[i].mm, log->e[i].pud) & (n - 1);
+
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = i + 1;
+	}
+	free(log->slot);
+	log->slot = s;
+	log->nr_slots = n;
+}
+
+static struct cause_entry *find(const struct aw_cause_log *log, int lruvec, uint32_t mm, uint64_t pud)
+{
+	if (!log->nr_slots)
+		return NULL;
+	for (uint32_t j = hash(lruvec, mm, pud) & (log->nr_slots - 1); log->slot[j];
+	     j = (j + 1) & (log->nr_slots - 1)) {
+		struct cause_entry *e = &log->e[log->slot[j] - 1];
+
+		if (e->lruvec == lruvec && e->mm == mm && e->pud == pud)
+			return e;
+	}
+	return NULL;
+}
+
+static struct cause_entry *get(struct aw_cause_log *log, int lruvec, uint32_t mm, uint64_t pud)
+{
+	struct cause_entry *e = find(log, lruvec, mm, pud);
+	uint32_t j;
+
+	if (e)
+		return e;
+	if ((log->nr + 1) * 2 > log->nr_slots)
+		rehash(log);
+	if (log->nr == log->cap) {
+		uint32_t cap = log->cap ? log->cap * 2 : 256;
+		struct cause_entry *a = realloc(log->e, cap * sizeof(*a));
+
+		if (!a)
+			aw_oracle_oom("cause log");
+		log->e = a;
+		log->cap = cap;
+	}
+	e = &log->e[log->nr];
+	memset(e, 0, sizeof(*e));
+	e->lruvec = lruvec;
+	e->mm = mm;
+	e->pud = pud;
+	for (j = hash(lruvec, mm, pud) & (log->nr_slots - 1); log->slot[j]; j = (j + 1) & (log->nr_slots - 1))
+		;
+	log->slot[j] = ++log->nr;
+	return e;
+}
+
+struct aw_cause_log *aw_cause_log_new(void)
+{
+	return calloc(1, sizeof(struct aw_cause_log));
+}
+
+void aw_cause_log_free(struct aw_cause_log *log)
+{
+	if (!log)
+		return;
+	free(log->e);
+	free(log->slot);
+	free(log->last);
+	free(log);
+}
+
+/* What pass seq - 1 did with this PUD, as the reason a pass-seq skip inherits. */
+static int skip_reason(struct aw_cause_log *log, int lruvec, uint32_t mm, uint64_t pud, unsigned long seq)
+{
+	const struct cause_entry *p = find(log, lruvec, mm, pud);
+	const struct cause_entry *m = find(log, lruvec, mm, MM_ENTRY);
+
+	if (p && p->seq + 1 == seq) {
+		if (p->outcome == PUD_SKIPPED)
+			return p->reason;
+		return p->outcome == PUD_WALKED_YOUNG ? REASON_LOST : REASON_NOT_YOUNG;
+	}
+	if (m && m->walked && m->walk_seq + 1 == seq)
+		return REASON_NO_TABLES;
+	if (m && m->skipped && m->skip_seq + 1 == seq)
+		return REASON_MM_EMPTY;
+	return REASON_MM_NOT_WALKED;
+}
+
+void aw_cause_pud_visit(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			uint64_t addr, bool skipped, bool young)
+{
+	int lruvec = walk->lruvec->index;
+	uint64_t pud = addr & PUD_MASK;
+	int reason = skipped ? skip_reason(log, lruvec, walk->mm->id, pud, walk->seq) : 0;
+	struct cause_entry *e = get(log, lruvec, walk->mm->id, pud);
+
+	(void)k;
+	e->seq = walk->seq;
+	e->outcome = skipped ? PUD_SKIPPED : young ? PUD_WALKED_YOUNG : PUD_WALKED_OLD;
+	e->reason = (uint8_t)reason;
+	if (skipped) {
+		e->skipped = true;
+		e->skip_seq = walk->seq;
+		e->skip_reason = (uint8_t)reason;
+	}
+}
+
+void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, struct mm_struct *mm)
+{
+	struct cause_entry *e = get(log, walk->lruvec->index, mm->id, MM_ENTRY);
+
+	e->skipped = true;
+	e->skip_seq = walk->seq;
+	e->skip_no_leaves = e->no_leaves;
+	e->skip_mark_event = e->mark_event;
+}
+
+/* the RFC's mark rule as the emptymap-cadence oracle states it: nothing associated */
+void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			struct mm_struct *mm, int err)
+{
+	struct cause_entry *e = get(log, walk->lruvec->index, mm->id, MM_ENTRY);
+
+	e->walked = true;
+	e->walk_seq = walk->seq;
+	if (err)
+		return;
+	e->no_leaves = walk->mm_stats[MM_LEAF_TOTAL] == 0;
+	e->mark_event = k->event_index;
+}
+
+static void note_last(struct aw_cause_log *log, struct aw_kernel *k, uint32_t mm, int what)
+{
+	if (mm >= log->cap_mm) {
+		uint32_t cap = mm + 64;
+		uint64_t (*a)[AW_FAULT_NR + 1] = realloc(log->last, cap * sizeof(*a));
+
+		if (!a)
+			aw_oracle_oom("cause log");
+		memset(a + log->cap_mm, 0, (cap - log->cap_mm) * sizeof(*a));
+		log->last = a;
+		log->cap_mm = cap;
+	}
+	log->last[mm][what] = k->event_index + 1;
+}
+
+void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm, int kind)
+{
+	if (kind >= 0 && kind < AW_FAULT_NR)
+		note_last(log, k, mm->id, kind);
+}
+
+void aw_cause_collapse(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm)
+{
+	note_last(log, k, mm->id, AW_FAULT_NR);
+}
+
+/* "mm skipped while marked empty: mark set by ..., not cleared by ..." */
+static void empty_cause(const struct aw_cause_log *log, const struct cause_entry *m, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "mm skipped while marked empty: mark set by a walk with %s, ",
+			 m->skip_no_leaves ? "no leaves" : "no young leaf");
+	bool any = false;
+
+	for (int what = 0; what <= AW_FAULT_NR && (size_t)n < len; what++) {
+		if (m->mm >= log->cap_mm || log->last[m->mm][what] <= m->skip_mark_event + 1)
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s", any ? " or " : "not cleared by ",
+			      what == AW_FAULT_NR ? "a khugepaged collapse" : aw_fault_kind_name(what));
+		any = true;
+	}
+	if (!any && (size_t)n < len)
+		snprintf(buf + n, len - n, "no fault since");
+}
+
+void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,
+			  uint32_t mm, uint64_t addr, char *buf, size_t len)
+{
+	int lruvec = memcg * k->nr_nodes + nid;
+	const struct cause_entry *m = find(log, lruvec, mm, MM_ENTRY);
+	const struct cause_entry *p = find(log, lruvec, mm, addr & PUD_MASK);
+
+	/* the most recent skip on the folio's path: its mm's, or its PUD's */
+	if (m && m->skipped && (!p || !p->skipped || m->skip_seq > p->skip_seq)) {
+		empty_cause(log, m, buf, len);
+		return;
+	}
+	if (p && p->skipped) {
+		snprintf(buf, len, "%s", reason_text[p->skip_reason]);
+		return;
+	}
+	snprintf(buf, len, "no skip on its path");
+}
