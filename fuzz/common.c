@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "known.h"
 #include "mutator.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -50,16 +51,53 @@ void aw_fuzz_keep_heap(void)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 }
 
+/*
+ * corpus/known-findings as the target was built with it, parsed once per
+ * process: libFuzzer's and AFL++'s entry points have no context to hang it
+ * off, so it is the harness's one piece of process state.
+ */
+static struct aw_known *known_findings(void)
+{
+	static struct aw_known known;
+	static bool parsed;
+	char err[256];
+
+	if (!parsed) {
+		if (aw_known_parse(&known, aw_known_findings_text, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			abort();
+		}
+		parsed = true;
+	}
+	return &known;
+}
+
+/*
+ * A finding whose signature is known is counted, and reported on its 1st,
+ * 2nd, 4th, 8th ... hit; any other finding (of AGEWALK_ORACLE's oracle,
+ * when set) stops the fuzzer with all the input's findings.
+ */
 void aw_fuzz_check_findings(struct aw_lockstep *ls)
 {
 	const char *only = getenv("AGEWALK_ORACLE");
-	bool hit = !only || !*only;
+	bool stop = false;
 
-	if (!ls->nr_findings)
-		return;
-	for (int i = 0; !hit && i < ls->nr_findings; i++)
-		hit = !strcmp(aw_oracle_name(ls->findings[i].oracle), only);
-	if (hit) {
+	for (int i = 0; i < ls->nr_findings; i++) {
+		const struct aw_lockstep_finding *f = &ls->findings[i];
+		struct aw_known_entry *e;
+
+		if (only && *only && strcmp(aw_oracle_name(f->oracle), only))
+			continue;
+		e = aw_known_find(known_findings(), f->signature);
+		if (!e) {
+			stop = true;
+			continue;
+		}
+		e->hits++;
+		if (!(e->hits & (e->hits - 1)))
+			fprintf(stderr, "known finding, hit %lu: %s\n", e->hits, f->signature);
+	}
+	if (stop) {
 		aw_report_findings(stderr, ls);
 		abort();
 	}

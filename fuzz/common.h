@@ -16,7 +16,11 @@
 unsigned int aw_fuzz_bugs_from_env(void);
 /* mallopt() so that the per-input machines stay in the heap */
 void aw_fuzz_keep_heap(void);
-/* Print the findings and abort if one is of AGEWALK_ORACLE's oracle (any, if unset). */
+/*
+ * Count the known findings (corpus/known-findings, as built in); print the
+ * findings and abort if one of AGEWALK_ORACLE's oracle (any, if unset) is
+ * not known.
+ */
 void aw_fuzz_check_findings(struct aw_lockstep *ls);
 /*
  * One execution: decode the input for target, run variants[0] and

@@ -6,9 +6,10 @@
  * (src/event/fuzzin.h) decoded for AW_FUZZ_KHUGEPAGED: the header's variant
  * byte is ignored and THP never is folded into always or madvise, since no
  * khugepaged thread runs with THP never.  A finding prints the report and
- * aborts.  AGEWALK_BUG, AGEWALK_ORACLE and AGEWALK_DIFF_THRESHOLD as for
- * agewalk_fuzz_lockstep.  Crashes convert with `agewalk convert CRASH
- * OUT.aws --from fuzz --fuzz-variant khugepaged` and minimize with
+ * aborts unless it is a known finding.  AGEWALK_BUG, AGEWALK_ORACLE and
+ * AGEWALK_DIFF_THRESHOLD as for agewalk_fuzz_lockstep.  Crashes convert
+ * with `agewalk convert CRASH OUT.aws --from fuzz --fuzz-variant
+ * khugepaged` and minimize with
  * `agewalk minimize CRASH --variants khugepaged-base,khugepaged-patched`.
  */
 #include "common.h"

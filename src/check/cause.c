@@ -16,9 +16,9 @@
  *
  * An mm skipped while marked empty (the RFC) was marked by a walk whose
  * leaves held nothing associated with the lruvec, either because it had
- * no leaves or none young; what the mm did since (faults, collapses) and
- * the contract did not take as a reason to clear the mark is part of the
- * cause.
+ * no leaves or none young; the fault since then that could have brought
+ * the evicted folio in, and that the contract did not take as a reason to
+ * clear the mark, is part of the cause.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +75,8 @@ struct aw_cause_log {
 	uint32_t nr, cap;
 	uint32_t *slot;			/* index + 1, 0 = empty */
 	uint32_t nr_slots;
-	/* per mm: event index + 1 of the last fault of each kind, and of a collapse */
-	uint64_t (*last)[AW_FAULT_NR + 1];
+	/* per mm: event index + 1 of the last fault of each kind */
+	uint64_t (*last)[AW_FAULT_NR];
 	uint32_t cap_mm;
 };
 
@@ -231,7 +231,7 @@ static void note_last(struct aw_cause_log *log, struct aw_kernel *k, uint32_t mm
 {
 	if (mm >= log->cap_mm) {
 		uint32_t cap = mm + 64;
-		uint64_t (*a)[AW_FAULT_NR + 1] = realloc(log->last, cap * sizeof(*a));
+		uint64_t (*a)[AW_FAULT_NR] = realloc(log->last, cap * sizeof(*a));
 
 		if (!a)
 			aw_oracle_oom("cause log");
@@ -248,31 +248,34 @@ void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_str
 		note_last(log, k, mm->id, kind);
 }
 
-void aw_cause_collapse(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm)
+/* did mm take a fault of this kind after the event of the mark's walk? */
+static bool faulted_since(const struct aw_cause_log *log, uint32_t mm, int what, uint64_t mark_event)
 {
-	note_last(log, k, mm->id, AW_FAULT_NR);
+	return mm < log->cap_mm && log->last[mm][what] > mark_event + 1;
 }
 
-/* "mm skipped while marked empty: mark set by ..., not cleared by ..." */
-static void empty_cause(const struct aw_cause_log *log, const struct cause_entry *m, char *buf, size_t len)
+/*
+ * "mm skipped while marked empty: mark set by ..., not cleared by ...".
+ * The fault named is the one that could have brought the evicted folio in
+ * after the mark -- a huge first-touch fault for a THP, a first-touch fault
+ * for a small page -- so that the cause does not depend on whatever else
+ * the mm did; without one, the folio was there already and only its young
+ * bit came back.
+ */
+static void empty_cause(const struct aw_cause_log *log, const struct cause_entry *m, bool huge,
+			char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "mm skipped while marked empty: mark set by a walk with %s, ",
-			 m->skip_no_leaves ? "no leaves" : "no young leaf");
-	bool any = false;
+	int kind = huge ? AW_FAULT_HUGE : AW_FAULT_MINOR;
 
-	for (int what = 0; what <= AW_FAULT_NR && (size_t)n < len; what++) {
-		if (m->mm >= log->cap_mm || log->last[m->mm][what] <= m->skip_mark_event + 1)
-			continue;
-		n += snprintf(buf + n, len - n, "%s%s", any ? " or " : "not cleared by ",
-			      what == AW_FAULT_NR ? "a khugepaged collapse" : aw_fault_kind_name(what));
-		any = true;
-	}
-	if (!any && (size_t)n < len)
-		snprintf(buf + n, len - n, "no fault since");
+	snprintf(buf, len, "mm skipped while marked empty: mark set by a walk with %s, %s%s",
+		 m->skip_no_leaves ? "no leaves" : "no young leaf",
+		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? "not cleared by " : "",
+		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? aw_fault_kind_name(kind) :
+		 "then accessed without a fault");
 }
 
 void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,
-			  uint32_t mm, uint64_t addr, char *buf, size_t len)
+			  uint32_t mm, uint64_t addr, bool huge, char *buf, size_t len)
 {
 	int lruvec = memcg * k->nr_nodes + nid;
 	const struct cause_entry *m = find(log, lruvec, mm, MM_ENTRY);
@@ -280,7 +283,7 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 
 	/* the most recent skip on the folio's path: its mm's, or its PUD's */
 	if (m && m->skipped && (!p || !p->skipped || m->skip_seq > p->skip_seq)) {
-		empty_cause(log, m, buf, len);
+		empty_cause(log, m, huge, buf, len);
 		return;
 	}
 	if (p && p->skipped) {

@@ -35,14 +35,14 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			struct mm_struct *mm, int err);
 void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm, int kind);
-void aw_cause_collapse(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm);
 
 /*
  * Why the folio at (mm, addr) of lruvec (memcg, nid) was not seen young:
  * the most recent skip on its path -- its mm's (empty) or its PUD's --
- * by rule, or "no skip on its path".  Writes the cause to buf.
+ * by rule, or "no skip on its path".  huge: the folio is a THP (which
+ * fault could have brought it in).  Writes the cause to buf.
  */
 void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,
-			  uint32_t mm, uint64_t addr, char *buf, size_t len);
+			  uint32_t mm, uint64_t addr, bool huge, char *buf, size_t len);
 
 #endif /* AW_CAUSE_H */

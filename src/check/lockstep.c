@@ -104,8 +104,8 @@ static void differential_cause(const struct aw_kernel *k, const struct aw_evicte
 			in_base = p[i].mm == b[j].mm && p[i].addr == b[j].addr;
 		if (!p[i].hot || in_base)
 			continue;
-		aw_cause_of_eviction(aw_oracle_causes(k), k, p[i].memcg, p[i].nid, p[i].mm, p[i].addr, c,
-				     sizeof(c));
+		aw_cause_of_eviction(aw_oracle_causes(k), k, p[i].memcg, p[i].nid, p[i].mm, p[i].addr,
+				     p[i].huge, c, sizeof(c));
 		for (int j = 0; j < n && !seen; j++)
 			seen = !strcmp(causes[j], c);
 		if (!seen && n < 4)

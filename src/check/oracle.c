@@ -620,7 +620,8 @@ void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, 
 		o->cap_evicted = cap;
 	}
 	o->evicted[o->nr_evicted++] = (struct aw_evicted){ .mm = mm, .addr = addr, .hot = hot,
-							    .nid = folio->nid, .memcg = folio->memcg };
+							    .nid = folio->nid, .memcg = folio->memcg,
+							    .huge = folio->order > 0 };
 }
 
 /* ---- structural ------------------------------------------------------------ */

@@ -83,6 +83,7 @@ struct aw_evicted {
 	uint32_t mm;
 	uint64_t addr;
 	bool hot;
+	bool huge;			/* a THP */
 	int nid, memcg;			/* the folio's lruvec */
 };
 int aw_oracle_evicted(const struct aw_kernel *k, const struct aw_evicted **list);

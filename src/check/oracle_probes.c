@@ -176,8 +176,6 @@ static void probe_kh_collapse_end(void *data, struct aw_kernel *k, struct mm_str
 				  int result)
 {
 	aw_or_kh_collapse_end(k, mm, haddr, result);
-	if (result == SCAN_SUCCEED)
-		aw_cause_collapse(aw_oracle_causes(k), k, mm);
 }
 
 static void probe_kh_wakeup(void *data, struct aw_kernel *k, unsigned long progress, unsigned long topup,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lockstep.h"
+#include "known.h"
 #include "oracle.h"
 #include "json_str.h"
 
@@ -402,16 +403,30 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 	fputs("}\n", out);
 }
 
+/*
+ * The finding lines, each with its signature, and for a signature in
+ * corpus/known-findings (as built in) the reproducer and the contract it
+ * was accepted under.
+ */
 void aw_report_findings(FILE *out, const struct aw_lockstep *ls)
 {
+	struct aw_known known;
+	char err[160];
+	bool have_known = ls->nr_findings && !aw_known_parse(&known, aw_known_findings_text, err, sizeof(err));
+
 	for (int i = 0; i < ls->nr_findings; i++) {
+		const struct aw_known_entry *e;
 		const struct aw_lockstep_finding *f = &ls->findings[i];
 
 		fprintf(out, "finding: %s at event %llu (%s:%u: %s) [%s]: %s\n", aw_oracle_name(f->oracle),
 			(unsigned long long)f->event, ls->sc->path ? ls->sc->path : "-", f->line,
 			f->event_text, f->variants, f->msg);
 		fprintf(out, "  signature: %s\n", f->signature);
+		if (have_known && (e = aw_known_find(&known, f->signature)))
+			fprintf(out, "  known finding: %s (contract: %s)\n", e->reproducer, e->contract);
 	}
+	if (have_known)
+		aw_known_free(&known);
 }
 
 /* ---- expectations ----------------------------------------------------- */
