@@ -78,7 +78,29 @@ struct aw_cause_log {
 	/* per mm: event index + 1 of the last fault of each kind */
 	uint64_t (*last)[AW_FAULT_NR];
 	uint32_t cap_mm;
+	/* per lruvec: the last skip of any mm or PUD, for a folio whose own path had none */
+	struct lruvec_skip {
+		bool any, empty_mm, no_leaves;
+		uint8_t reason;
+	} *last_skip;
+	int cap_lruvec;
 };
+
+static void note_skip(struct aw_cause_log *log, int lruvec, bool empty_mm, bool no_leaves, int reason)
+{
+	if (lruvec >= log->cap_lruvec) {
+		int cap = lruvec + 16;
+		struct lruvec_skip *a = realloc(log->last_skip, cap * sizeof(*a));
+
+		if (!a)
+			aw_oracle_oom("cause log");
+		memset(a + log->cap_lruvec, 0, (cap - log->cap_lruvec) * sizeof(*a));
+		log->last_skip = a;
+		log->cap_lruvec = cap;
+	}
+	log->last_skip[lruvec] = (struct lruvec_skip){ .any = true, .empty_mm = empty_mm,
+						       .no_leaves = no_leaves, .reason = (uint8_t)reason };
+}
 
 static uint32_t hash(int lruvec, uint32_t mm, uint64_t pud)
 {
@@ -163,6 +185,7 @@ void aw_cause_log_free(struct aw_cause_log *log)
 	free(log->e);
 	free(log->slot);
 	free(log->last);
+	free(log->last_skip);
 	free(log);
 }
 
@@ -200,6 +223,7 @@ void aw_cause_pud_visit(struct aw_cause_log *log, struct aw_kernel *k, struct lr
 		e->skipped = true;
 		e->skip_seq = walk->seq;
 		e->skip_reason = (uint8_t)reason;
+		note_skip(log, lruvec, false, false, reason);
 	}
 }
 
@@ -211,6 +235,7 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 	e->skip_seq = walk->seq;
 	e->skip_no_leaves = e->no_leaves;
 	e->skip_mark_event = e->mark_event;
+	note_skip(log, walk->lruvec->index, true, e->no_leaves, 0);
 }
 
 /* the RFC's mark rule as the emptymap-cadence oracle states it: nothing associated */
@@ -288,6 +313,21 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 	}
 	if (p && p->skipped) {
 		snprintf(buf, len, "%s", reason_text[p->skip_reason]);
+		return;
+	}
+	/*
+	 * Nothing on its own path: a skip elsewhere in the lruvec left other
+	 * folios unpromoted, the generations' sizes changed, and the eviction
+	 * reached this one.  The last such skip names the cause.
+	 */
+	if (lruvec < log->cap_lruvec && log->last_skip[lruvec].any) {
+		const struct lruvec_skip *s = &log->last_skip[lruvec];
+
+		if (s->empty_mm)
+			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: mm skipped while "
+				 "marked empty, mark set by a walk with %s", s->no_leaves ? "no leaves" : "no young leaf");
+		else
+			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
 		return;
 	}
 	snprintf(buf, len, "no skip on its path");
