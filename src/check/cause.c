@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "grow.h"
 #include "oracle.h"
 #include "kernel.h"
 
@@ -72,32 +73,24 @@ struct cause_entry {
 
 struct aw_cause_log {
 	struct cause_entry *e;
-	uint32_t nr, cap;
+	int nr, cap;
 	uint32_t *slot;			/* index + 1, 0 = empty */
 	uint32_t nr_slots;
 	/* per mm: event index + 1 of the last fault of each kind */
 	uint64_t (*last)[AW_FAULT_NR];
-	uint32_t cap_mm;
+	int cap_mm;
 	/* per lruvec: the last skip of any mm or PUD, for a folio whose own path had none */
 	struct lruvec_skip {
 		bool any, empty_mm, no_leaves;
 		uint8_t reason;
 	} *last_skip;
-	int cap_lruvec;
+	int nr_lruvecs;
 };
 
 static void note_skip(struct aw_cause_log *log, int lruvec, bool empty_mm, bool no_leaves, int reason)
 {
-	if (lruvec >= log->cap_lruvec) {
-		int cap = lruvec + 16;
-		struct lruvec_skip *a = realloc(log->last_skip, cap * sizeof(*a));
-
-		if (!a)
-			aw_oracle_oom("cause log");
-		memset(a + log->cap_lruvec, 0, (cap - log->cap_lruvec) * sizeof(*a));
-		log->last_skip = a;
-		log->cap_lruvec = cap;
-	}
+	if (lruvec < 0 || lruvec >= log->nr_lruvecs)
+		return;
 	log->last_skip[lruvec] = (struct lruvec_skip){ .any = true, .empty_mm = empty_mm,
 						       .no_leaves = no_leaves, .reason = (uint8_t)reason };
 }
@@ -118,7 +111,7 @@ static void rehash(struct aw_cause_log *log)
 
 	if (!s)
 		aw_oracle_oom("cause log");
-	for (uint32_t i = 0; i < log->nr; i++) {
+	for (int i = 0; i < log->nr; i++) {
 		uint32_t j = hash(log->e[i].lruvec, log->e[i].mm, log->e[i].pud) & (n - 1);
 
 		while (s[j])
@@ -151,17 +144,12 @@ static struct cause_entry *get(struct aw_cause_log *log, int lruvec, uint32_t mm
 
 	if (e)
 		return e;
-	if ((log->nr + 1) * 2 > log->nr_slots)
+	if ((uint32_t)(log->nr + 1) * 2 > log->nr_slots)
 		rehash(log);
-	if (log->nr == log->cap) {
-		uint32_t cap = log->cap ? log->cap * 2 : 256;
-		struct cause_entry *a = realloc(log->e, cap * sizeof(*a));
-
-		if (!a)
-			aw_oracle_oom("cause log");
-		log->e = a;
-		log->cap = cap;
-	}
+	e = aw_grow(log->e, &log->cap, log->nr, sizeof(*e), 256);
+	if (!e)
+		aw_oracle_oom("cause log");
+	log->e = e;
 	e = &log->e[log->nr];
 	memset(e, 0, sizeof(*e));
 	e->lruvec = lruvec;
@@ -169,13 +157,23 @@ static struct cause_entry *get(struct aw_cause_log *log, int lruvec, uint32_t mm
 	e->pud = pud;
 	for (j = hash(lruvec, mm, pud) & (log->nr_slots - 1); log->slot[j]; j = (j + 1) & (log->nr_slots - 1))
 		;
-	log->slot[j] = ++log->nr;
+	log->slot[j] = (uint32_t)++log->nr;
 	return e;
 }
 
-struct aw_cause_log *aw_cause_log_new(void)
+struct aw_cause_log *aw_cause_log_new(int nr_lruvecs)
 {
-	return calloc(1, sizeof(struct aw_cause_log));
+	struct aw_cause_log *log = calloc(1, sizeof(*log));
+
+	if (!log)
+		return NULL;
+	log->last_skip = calloc((size_t)nr_lruvecs, sizeof(*log->last_skip));
+	if (!log->last_skip) {
+		free(log);
+		return NULL;
+	}
+	log->nr_lruvecs = nr_lruvecs;
+	return log;
 }
 
 void aw_cause_log_free(struct aw_cause_log *log)
@@ -254,16 +252,11 @@ void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lr
 
 static void note_last(struct aw_cause_log *log, struct aw_kernel *k, uint32_t mm, int what)
 {
-	if (mm >= log->cap_mm) {
-		uint32_t cap = mm + 64;
-		uint64_t (*a)[AW_FAULT_NR] = realloc(log->last, cap * sizeof(*a));
+	uint64_t (*a)[AW_FAULT_NR] = aw_grow_zeroed(log->last, &log->cap_mm, (int)mm, sizeof(*a), 64);
 
-		if (!a)
-			aw_oracle_oom("cause log");
-		memset(a + log->cap_mm, 0, (cap - log->cap_mm) * sizeof(*a));
-		log->last = a;
-		log->cap_mm = cap;
-	}
+	if (!a)
+		aw_oracle_oom("cause log");
+	log->last = a;
 	log->last[mm][what] = k->event_index + 1;
 }
 
@@ -276,7 +269,7 @@ void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_str
 /* did mm take a fault of this kind after the event of the mark's walk? */
 static bool faulted_since(const struct aw_cause_log *log, uint32_t mm, int what, uint64_t mark_event)
 {
-	return mm < log->cap_mm && log->last[mm][what] > mark_event + 1;
+	return (int)mm < log->cap_mm && log->last[mm][what] > mark_event + 1;
 }
 
 /*
@@ -320,7 +313,7 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 	 * folios unpromoted, the generations' sizes changed, and the eviction
 	 * reached this one.  The last such skip names the cause.
 	 */
-	if (lruvec < log->cap_lruvec && log->last_skip[lruvec].any) {
+	if (lruvec < log->nr_lruvecs && log->last_skip[lruvec].any) {
 		const struct lruvec_skip *s = &log->last_skip[lruvec];
 
 		if (s->empty_mm)

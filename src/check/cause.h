@@ -25,7 +25,7 @@ struct lru_gen_mm_walk;
 struct mm_struct;
 struct aw_cause_log;
 
-struct aw_cause_log *aw_cause_log_new(void);
+struct aw_cause_log *aw_cause_log_new(int nr_lruvecs);
 void aw_cause_log_free(struct aw_cause_log *log);
 
 /* facts, from the probes */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "known.h"
 
 void aw_known_free(struct aw_known *k)
@@ -105,15 +106,11 @@ int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errle
 				goto fail;
 			}
 			if (!in_entry) {
-				if (k->nr == k->cap) {
-					int cap = k->cap ? k->cap * 2 : 8;
-					struct aw_known_entry *a = realloc(k->e, cap * sizeof(*a));
+				struct aw_known_entry *a = aw_grow(k->e, &k->cap, k->nr, sizeof(*a), 8);
 
-					if (!a)
-						goto oom;
-					k->e = a;
-					k->cap = cap;
-				}
+				if (!a)
+					goto oom;
+				k->e = a;
 				memset(&k->e[k->nr++], 0, sizeof(k->e[0]));
 				in_entry = true;
 			}

@@ -16,6 +16,7 @@
 
 #include "oracle.h"
 #include "cause.h"
+#include "grow.h"
 #include "kernel.h"
 
 /*
@@ -121,7 +122,7 @@ struct aw_oracle {
 	struct aw_obligation *obl;
 	int nr_obl, cap_obl;
 	struct aw_cadence *cadence;	/* by mm id */
-	uint32_t cap_cadence;
+	int cap_cadence;
 	struct aw_finding *findings;
 	int nr_findings, cap_findings;
 	struct aw_oracle_metrics metrics[AW_MAX_NODES];
@@ -175,7 +176,7 @@ int aw_oracle_attach(struct aw_kernel *k)
 	o->max_seq_seen = calloc(n, sizeof(*o->max_seq_seen));
 	o->min_seq_seen = calloc(n, sizeof(*o->min_seq_seen));
 	o->flag_pages = calloc(n, sizeof(*o->flag_pages));
-	o->causes = aw_cause_log_new();
+	o->causes = aw_cause_log_new(n);
 	if (!o->shadow || !o->runs || !o->max_seq_seen || !o->min_seq_seen || !o->flag_pages || !o->causes) {
 		aw_cause_log_free(o->causes);
 		free(o->flag_pages);
@@ -465,16 +466,11 @@ void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t
 
 static struct aw_cadence *cadence_of(struct aw_oracle *o, uint32_t mm)
 {
-	if (mm >= o->cap_cadence) {
-		uint32_t cap = mm + 64;
-		struct aw_cadence *a = realloc(o->cadence, cap * sizeof(*a));
+	struct aw_cadence *a = aw_grow_zeroed(o->cadence, &o->cap_cadence, (int)mm, sizeof(*a), 64);
 
-		if (!a)
-			aw_oracle_oom("emptymap cadence");
-		memset(a + o->cap_cadence, 0, (cap - o->cap_cadence) * sizeof(*a));
-		o->cadence = a;
-		o->cap_cadence = cap;
-	}
+	if (!a)
+		aw_oracle_oom("emptymap cadence");
+	o->cadence = a;
 	return &o->cadence[mm];
 }
 

@@ -16,5 +16,11 @@
  * untouched, without memory.
  */
 void *aw_grow(void *arr, int *cap, int nr, size_t size, int first);
+/*
+ * An array indexed by an id (an mm's, say) that must hold element index:
+ * arr while it does, else reallocated to index + spare elements with the
+ * new ones zeroed and *cap updated; NULL, arr untouched, without memory.
+ */
+void *aw_grow_zeroed(void *arr, int *cap, int index, size_t size, int spare);
 
 #endif /* AW_GROW_H */
