@@ -84,16 +84,23 @@ static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t
 	snprintf(f->signature, sizeof(f->signature), "%s [%s] %s", aw_oracle_name(oracle), variants, cause);
 }
 
+static int cause_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
 /*
- * The causes of the hot evictions only the patched kernel made: each
- * folio's cause read from that kernel's skip history, the distinct ones
- * sorted and joined, so that the order of evictions does not matter.
+ * The hot folios the patched kernel k evicted and base did not (p against
+ * b), counted, and their causes, each read from k's skip history: the
+ * distinct ones sorted and joined into buf, so that the order of the
+ * evictions does not matter.
  */
-static void differential_cause(const struct aw_kernel *k, const struct aw_evicted *p, int np,
-			       const struct aw_evicted *b, int nb, char *buf, size_t len)
+static unsigned long hot_only_patched(const struct aw_kernel *k, const struct aw_evicted *p, int np,
+				      const struct aw_evicted *b, int nb, char *buf, size_t len)
 {
 	char causes[4][160];
 	int n = 0, used = 0;
+	unsigned long hot = 0;
 
 	buf[0] = 0;
 	for (int i = 0; i < np; i++) {
@@ -104,6 +111,7 @@ static void differential_cause(const struct aw_kernel *k, const struct aw_evicte
 			in_base = p[i].mm == b[j].mm && p[i].addr == b[j].addr;
 		if (!p[i].hot || in_base)
 			continue;
+		hot++;
 		aw_cause_of_eviction(aw_oracle_causes(k), k, p[i].memcg, p[i].nid, p[i].mm, p[i].addr,
 				     p[i].huge, c, sizeof(c));
 		for (int j = 0; j < n && !seen; j++)
@@ -111,9 +119,10 @@ static void differential_cause(const struct aw_kernel *k, const struct aw_evicte
 		if (!seen && n < 4)
 			memcpy(causes[n++], c, sizeof(c));
 	}
-	qsort(causes, n, sizeof(causes[0]), (int (*)(const void *, const void *))strcmp);
+	qsort(causes, n, sizeof(causes[0]), cause_cmp);
 	for (int j = 0; j < n && (size_t)used < len; j++)
 		used += snprintf(buf + used, len - used, "%s%s", j ? " + " : "", causes[j]);
+	return hot;
 }
 
 /*
@@ -160,8 +169,9 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 
 	for (int v = 1; v < ls->nr_variants; v++) {
 		int np = aw_oracle_evicted(ls->k[v], &p);
-		unsigned long hot = 0;
+		unsigned long hot;
 		bool same = np == nb;
+		char cause[160];
 
 		if (ls->diverged[v])
 			continue;
@@ -169,20 +179,13 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 			same = p[i].mm == b[i].mm && p[i].addr == b[i].addr;
 		if (same)
 			continue;
-		for (int i = 0; i < np; i++) {
-			bool in_base = false;
-
-			for (int j = 0; j < nb && !in_base; j++)
-				in_base = p[i].mm == b[j].mm && p[i].addr == b[j].addr;
-			hot += p[i].hot && !in_base;
-		}
+		hot = hot_only_patched(ls->k[v], p, np, b, nb, cause, sizeof(cause));
 		ls->diverged[v] = true;
 		ls->divergence_event[v] = event;
 		ls->hot_only_patched[v] = hot;
 		if ((long)hot > threshold) {
-			char vars[64], msg[200], cause[160];
+			char vars[64], msg[200];
 
-			differential_cause(ls->k[v], p, np, b, nb, cause, sizeof(cause));
 			snprintf(vars, sizeof(vars), "base,%s", ls->variant[v]->name);
 			snprintf(msg, sizeof(msg), "%s evicted %lu hot folio%s that base kept, at the first "
 				 "event where their evictions differ", ls->variant[v]->name, hot,
