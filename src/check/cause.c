@@ -55,7 +55,7 @@ struct cause_entry {
 	uint64_t pud;
 	/* PUD entries */
 	unsigned long seq;		/* the pass of the last outcome */
-	uint8_t outcome, reason;
+	uint8_t outcome;
 	/* both: the last skip, with its cause */
 	bool skipped;
 	unsigned long skip_seq;
@@ -195,7 +195,7 @@ static int skip_reason(struct aw_cause_log *log, int lruvec, uint32_t mm, uint64
 
 	if (p && p->seq + 1 == seq) {
 		if (p->outcome == PUD_SKIPPED)
-			return p->reason;
+			return p->skip_reason;
 		return p->outcome == PUD_WALKED_YOUNG ? REASON_LOST : REASON_NOT_YOUNG;
 	}
 	if (m && m->walked && m->walk_seq + 1 == seq)
@@ -205,18 +205,16 @@ static int skip_reason(struct aw_cause_log *log, int lruvec, uint32_t mm, uint64
 	return REASON_MM_NOT_WALKED;
 }
 
-void aw_cause_pud_visit(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
-			uint64_t addr, bool skipped, bool young)
+void aw_cause_pud_visit(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, uint64_t addr, bool skipped,
+			bool young)
 {
 	int lruvec = walk->lruvec->index;
 	uint64_t pud = addr & PUD_MASK;
 	int reason = skipped ? skip_reason(log, lruvec, walk->mm->id, pud, walk->seq) : 0;
 	struct cause_entry *e = get(log, lruvec, walk->mm->id, pud);
 
-	(void)k;
 	e->seq = walk->seq;
 	e->outcome = skipped ? PUD_SKIPPED : young ? PUD_WALKED_YOUNG : PUD_WALKED_OLD;
-	e->reason = (uint8_t)reason;
 	if (skipped) {
 		e->skipped = true;
 		e->skip_seq = walk->seq;
@@ -236,7 +234,10 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 	note_skip(log, walk->lruvec->index, true, e->no_leaves, 0);
 }
 
-/* the RFC's mark rule as the emptymap-cadence oracle states it: nothing associated */
+/*
+ * A walk of mm ran: its pass, and whether it had leaves at all, for the
+ * cause of a later empty skip (which only the mark's walk can have set).
+ */
 void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			struct mm_struct *mm, int err)
 {

@@ -29,8 +29,8 @@ struct aw_cause_log *aw_cause_log_new(int nr_lruvecs);
 void aw_cause_log_free(struct aw_cause_log *log);
 
 /* facts, from the probes */
-void aw_cause_pud_visit(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
-			uint64_t addr, bool skipped, bool young);
+void aw_cause_pud_visit(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, uint64_t addr, bool skipped,
+			bool young);
 void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, struct mm_struct *mm);
 void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			struct mm_struct *mm, int err);

@@ -107,7 +107,7 @@ static void probe_walk_pud(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 			   uint64_t addr, uint64_t pudval, bool skipped, bool young)
 {
 	aw_or_pud_visit(k, walk, addr, pudval, skipped);
-	aw_cause_pud_visit(aw_oracle_causes(k), k, walk, addr, skipped, young);
+	aw_cause_pud_visit(aw_oracle_causes(k), walk, addr, skipped, young);
 	if (skipped || !young)
 		return;
 	aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PUD, walk->seq + 1, pud_key(walk->mm, addr));
