@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "common.h"
+#include "grow.h"
 #include "known.h"
 #include "mutator.h"
 
@@ -52,24 +55,84 @@ void aw_fuzz_keep_heap(void)
 }
 
 /*
- * corpus/known-findings as the target was built with it, parsed once per
- * process: libFuzzer's and AFL++'s entry points have no context to hang it
- * off, so it is the harness's one piece of process state.
+ * corpus/known-findings as the target was built with it, and the known
+ * signatures met so far with their hit counts, kept for the process:
+ * libFuzzer's and AFL++'s entry points have no context to hang them off,
+ * so they are the harness's one piece of process state.
  */
+struct known_hit {
+	char signature[1024];
+	unsigned long hits;
+};
+
+static struct {
+	struct aw_known list;
+	bool parsed;
+	struct known_hit *hit;
+	int nr, cap;
+} known;
+
 static struct aw_known *known_findings(void)
 {
-	static struct aw_known known;
-	static bool parsed;
 	char err[256];
 
-	if (!parsed) {
-		if (aw_known_parse(&known, aw_known_findings_text, err, sizeof(err))) {
+	if (!known.parsed) {
+		if (aw_known_parse(&known.list, aw_known_findings_text, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			abort();
 		}
-		parsed = true;
+		known.parsed = true;
 	}
-	return &known;
+	return &known.list;
+}
+
+/*
+ * AGEWALK_KNOWN_COUNTS=DIR: DIR/known-PID.tsv, "HITS<TAB>SIGNATURE" per
+ * known signature this process met, rewritten whole (temporary file and
+ * rename, so a reader never sees half of it) on every power-of-two hit and
+ * at exit.  A campaign sums the files; a process killed between two
+ * rewrites leaves its last, so the sum is a lower bound.
+ */
+static void write_known_counts(void)
+{
+	const char *dir = getenv("AGEWALK_KNOWN_COUNTS");
+	char path[4096], tmp[4200];
+	FILE *f;
+
+	if (!dir || !*dir || !known.nr)
+		return;
+	snprintf(path, sizeof(path), "%s/known-%ld.tsv", dir, (long)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	for (int i = 0; i < known.nr; i++)
+		fprintf(f, "%lu\t%s\n", known.hit[i].hits, known.hit[i].signature);
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+}
+
+/* one more hit of a known signature: its count now, 0 out of memory */
+static unsigned long count_known(const char *sig)
+{
+	struct known_hit *h = NULL;
+
+	for (int i = 0; i < known.nr && !h; i++)
+		if (!strcmp(known.hit[i].signature, sig))
+			h = &known.hit[i];
+	if (!h) {
+		struct known_hit *a = aw_grow(known.hit, &known.cap, known.nr, sizeof(*a), 16);
+
+		if (!a)
+			return 0;
+		if (!known.nr)
+			atexit(write_known_counts);
+		known.hit = a;
+		h = &known.hit[known.nr++];
+		snprintf(h->signature, sizeof(h->signature), "%s", sig);
+		h->hits = 0;
+	}
+	return ++h->hits;
 }
 
 /*
@@ -84,18 +147,19 @@ void aw_fuzz_check_findings(struct aw_lockstep *ls)
 
 	for (int i = 0; i < ls->nr_findings; i++) {
 		const struct aw_lockstep_finding *f = &ls->findings[i];
-		struct aw_known_entry *e;
+		unsigned long hits;
 
 		if (only && *only && strcmp(aw_oracle_name(f->oracle), only))
 			continue;
-		e = aw_known_find(known_findings(), f->signature);
-		if (!e) {
+		if (!aw_known_find(known_findings(), f->signature)) {
 			stop = true;
 			continue;
 		}
-		e->hits++;
-		if (!(e->hits & (e->hits - 1)))
-			fprintf(stderr, "known finding, hit %lu: %s\n", e->hits, f->signature);
+		hits = count_known(f->signature);
+		if (hits && !(hits & (hits - 1))) {
+			fprintf(stderr, "known finding, hit %lu: %s\n", hits, f->signature);
+			write_known_counts();
+		}
 	}
 	if (stop) {
 		aw_report_findings(stderr, ls);
@@ -116,13 +180,11 @@ void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target targ
 {
 	struct aw_scenario sc;
 	struct aw_lockstep ls;
-	const char *thr = getenv("AGEWALK_DIFF_THRESHOLD");
 	struct aw_lockstep_opts o = *opts;
 
 	o.bugs = aw_fuzz_bugs_from_env();
 	o.oracles = true;
 	o.findings_only = true;
-	o.diff_threshold = thr ? atol(thr) : 0;
 	/* a broken model invariant is a crash the fuzzer keeps, like a finding */
 	o.warn_abort = true;
 	if (aw_fuzz_decode_target(data, size, &sc, target)) {

@@ -7,7 +7,7 @@
  * byte is ignored and THP never is folded into always or madvise, since no
  * khugepaged thread runs with THP never.  A finding prints the report and
  * aborts unless it is a known finding.  AGEWALK_BUG, AGEWALK_ORACLE and
- * AGEWALK_DIFF_THRESHOLD as for agewalk_fuzz_lockstep.  Crashes convert
+ * AGEWALK_KNOWN_COUNTS as for agewalk_fuzz_lockstep.  Crashes convert
  * with `agewalk convert CRASH OUT.aws --from fuzz --fuzz-variant
  * khugepaged` and minimize with
  * `agewalk minimize CRASH --variants khugepaged-base,khugepaged-patched`.

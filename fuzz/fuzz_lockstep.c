@@ -9,10 +9,8 @@
  * evictions.  Planted bugs for the time-to-bug benchmark come from
  * AGEWALK_BUG (comma-separated names); AGEWALK_ORACLE limits the aborts to
  * one oracle's findings (the benchmark waits for the intended oracle).
- * AGEWALK_DIFF_THRESHOLD sets how many hot folios a patched variant may
- * evict that base keeps before the differential oracle fires (default 0);
- * CI and campaigns still raise it until the known findings cover every
- * cause the two series have by design.
+ * AGEWALK_KNOWN_COUNTS=DIR has the known findings' hit counts written to
+ * DIR/known-PID.tsv (common.c), for a campaign to sum.
  */
 #include "common.h"
 

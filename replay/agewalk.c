@@ -100,14 +100,14 @@ static enum aw_fmt fmt_of(const char *path)
 
 /* Read a scenario in any format; errors are one line in err. */
 static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc, char *err, size_t errlen,
-		      enum aw_fuzz_target target)
+		      enum aw_fuzz_target target, const char **fuzz_variant)
 {
 	if (fmt == AW_FMT_NONE)
 		fmt = fmt_of(path);
 	if (fmt == AW_FMT_AWPB)
 		return aw_awpb_read_file(path, sc, err, errlen);
 	if (fmt == AW_FMT_FUZZ)
-		return load_fuzz(path, sc, err, errlen, NULL, target);
+		return load_fuzz(path, sc, err, errlen, fuzz_variant, target);
 	if (fmt == AW_FMT_AWS)
 		return aw_aws_parse_file(path, sc, err, errlen);
 	snprintf(err, errlen, "%s: unknown input format (use .aws, .awpb or .fuzz, or --from)", path);
@@ -185,7 +185,7 @@ int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc,
 	aw_scenario_init(sc);
 	if (fmt == AW_FMT_NONE || fmt == AW_FMT_FUZZ)
 		return load_fuzz(path, sc, err, errlen, fuzz_variant, target);
-	return load_input(path, fmt, sc, err, errlen, target);
+	return load_input(path, fmt, sc, err, errlen, target, NULL);
 }
 
 static const char convert_usage[] =
@@ -231,7 +231,7 @@ static int cmd_convert(int argc, char **argv)
 	if ((!strcmp(in, "-") && from == AW_FMT_NONE) || (!strcmp(out, "-") && to == AW_FMT_NONE))
 		return aw_usage_error("convert", "'-' needs --from (input) or --to (output)");
 	aw_scenario_init(&sc);
-	if (load_input(in, from, &sc, err, sizeof(err), aw_fuzz_target_of(variant))) {
+	if (load_input(in, from, &sc, err, sizeof(err), aw_fuzz_target_of(variant), NULL)) {
 		fprintf(stderr, "%s\n", err);
 		status = 2;
 	} else if (save_output(out, to, &sc, variant)) {
@@ -252,7 +252,8 @@ struct opts {
 	const char *file;
 	struct aw_model_opts m;
 	bool json, check, keep_going, no_oracles, help;
-	const char *walk_log;
+	bool default_variants;		/* no --variants: base, or a fuzz input's own */
+	const char *walk_log, *from;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -282,6 +283,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			}
 		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
 			o->walk_log = argv[++i];
+		} else if (!strcmp(a, "--from") && i + 1 < argc) {
+			o->from = argv[++i];
+			if (fmt_parse(o->from) == AW_FMT_NONE) {
+				fprintf(stderr, "agewalk run: --from %s: not aws, awpb or fuzz\n", o->from);
+				return -1;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			aw_option_error("run", run_options, a);
 			return -1;
@@ -295,6 +302,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (!o->m.nr_variants) {
 		o->m.variants[0] = "base";
 		o->m.nr_variants = 1;
+		o->default_variants = true;
 	}
 	if (!o->file) {
 		aw_usage_error("run", "no input file");
@@ -309,7 +317,7 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts lo = {
 		.thp = thp, .oracles = !o->no_oracles, .keep_going = o->keep_going,
-		.diff_threshold = 0, .walk_log = walk_log,
+		.walk_log = walk_log,
 	};
 	int status = 0;
 
@@ -346,6 +354,7 @@ static int cmd_run(int argc, char **argv)
 	struct opts o = { 0 };
 	struct aw_scenario sc;
 	char err[512];
+	const char *fuzz_variant = NULL;
 	FILE *walk_log = NULL;
 	int status = 0;
 
@@ -356,14 +365,22 @@ static int cmd_run(int argc, char **argv)
 		return o.help ? 0 : 2;
 	}
 	aw_scenario_init(&sc);
-	/* a .fuzz file run with khugepaged-* variants reads as that target's input */
-	if (load_input(o.file, AW_FMT_NONE, &sc, err, sizeof(err),
+	/*
+	 * A fuzz input run with khugepaged-* variants reads as that target's
+	 * input; without --variants, it runs base beside the variant it
+	 * chose, as its fuzz target did.
+	 */
+	if (load_input(o.file, o.from ? fmt_parse(o.from) : AW_FMT_NONE, &sc, err, sizeof(err),
 		       aw_fuzz_target_of(o.m.variants[o.m.nr_variants - 1]) == AW_FUZZ_KHUGEPAGED ?
-		       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP)) {
+		       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP, &fuzz_variant)) {
 		fprintf(stderr, "%s\n", err);
 		aw_model_opts_free(&o.m);
 		aw_scenario_free(&sc);
 		return 2;
+	}
+	if (o.default_variants && fuzz_variant) {
+		o.m.variants[1] = fuzz_variant;
+		o.m.nr_variants = 2;
 	}
 	if (o.walk_log && !(walk_log = fopen(o.walk_log, "w"))) {
 		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
@@ -494,7 +511,8 @@ static const char run_options[] =
 	"                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
 	"                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
 	"                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
-	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n";
+	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
+	"                 [--from aws|awpb|fuzz]\n";
 
 static void run_usage(FILE *out)
 {
@@ -504,6 +522,8 @@ static void run_usage(FILE *out)
 			fprintf(out, "       agewalk %s %s\n", commands[i].name, commands[i].usage);
 	fputs("  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n"
+	      "  --from    the input's format when its name does not say (a fuzzer's\n"
+	      "            crash file: --from fuzz runs base beside the variant it chose)\n"
 	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"
 	      "            --khugepaged base), khugepaged-base, khugepaged-patched;\n"
 	      "            kernel-text variants built from trees (k6.12 ...), each\n"

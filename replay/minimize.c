@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * agewalk minimize: shrink a crashing input to the smallest readable event
- * sequence that still makes the same oracle fire on the same variants.
+ * sequence that still gives a finding of the same signature: the same
+ * oracle on the same variants, for the same cause (a campaign minimizes
+ * each new signature once, and its reproducer must show that one).
  *
  * Delta debugging at the event level (Zeller's ddmin: remove chunks, then
  * single events), then a simpler machine (smaller skip_empty, THP never,
- * no memcg limit; THP stays on for khugepaged-* variants) followed by another round of event removal, then field
- * simplification (shorter lengths, one repeat, no stride, aligned
- * addresses, node 0), each step kept only if the finding survives.  The result is 1-minimal: removing any single event
- * loses the finding.  Everything is deterministic; --max-time bounds it.
+ * no memcg limit; THP stays on for khugepaged-* variants) followed by
+ * another round of event removal, then field simplification (shorter
+ * lengths, one repeat, no stride, aligned addresses, node 0), each step
+ * kept only if the finding survives.  The result is 1-minimal: removing
+ * any single event loses the finding.  Everything is deterministic;
+ * --max-time bounds it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 struct target {
 	enum aw_oracle_id oracle;
 	char variants[64];
+	char signature[1024];		/* oracle, variants and cause: what must survive */
 };
 
 struct mini {
@@ -36,6 +41,7 @@ struct mini {
 	struct aw_model_opts opt;	/* variants and planted bugs */
 	struct target want;
 	enum aw_oracle_id only;		/* --oracle: keep this oracle's finding, AW_OR_NR = the first */
+	const char *signature;		/* --signature: keep the finding with this signature */
 	double deadline;
 	unsigned long tests;
 	bool khugepaged;		/* khugepaged-* variants: khugepaged needs THP on */
@@ -72,8 +78,10 @@ static int build(const struct mini *m, const struct aw_event *ev, size_t n, stru
 }
 
 /*
- * Run; *got is the first finding (or the first of m->only's oracle, when
- * set).  Returns 1 if a finding matches want.
+ * Run; *got is the first finding (or the first of m->only's oracle, or the
+ * one with m->signature, when set).  Returns 1 if a finding has want's
+ * signature: the same oracle on the same variants for the same cause, so
+ * that a smaller input which breaks another rule does not pass for it.
  */
 static int run(struct mini *m, const struct aw_event *ev, size_t n, struct target *got)
 {
@@ -90,18 +98,21 @@ static int run(struct mini *m, const struct aw_event *ev, size_t n, struct targe
 		aw_scenario_free(&sc);
 		return 0;
 	}
-	o.keep_going = m->only != AW_OR_NR;
+	o.keep_going = m->only != AW_OR_NR || m->signature;
 	if (!aw_lockstep_run(&ls, &sc, &o) && ls.nr_findings) {
 		for (int i = 0; got && i < ls.nr_findings; i++) {
-			if (m->only != AW_OR_NR && ls.findings[i].oracle != m->only)
+			const struct aw_lockstep_finding *f = &ls.findings[i];
+
+			if ((m->only != AW_OR_NR && f->oracle != m->only) ||
+			    (m->signature && strcmp(f->signature, m->signature)))
 				continue;
-			got->oracle = ls.findings[i].oracle;
-			snprintf(got->variants, sizeof(got->variants), "%s", ls.findings[i].variants);
+			got->oracle = f->oracle;
+			snprintf(got->variants, sizeof(got->variants), "%s", f->variants);
+			snprintf(got->signature, sizeof(got->signature), "%s", f->signature);
 			break;
 		}
 		for (int i = 0; i < ls.nr_findings; i++)
-			if (ls.findings[i].oracle == m->want.oracle &&
-			    !strcmp(ls.findings[i].variants, m->want.variants))
+			if (!strcmp(ls.findings[i].signature, m->want.signature))
 				match = 1;
 	}
 	aw_lockstep_free(&ls);
@@ -279,6 +290,7 @@ static int write_result(const char *out, const struct mini *m, const struct aw_e
 		goto out;
 	fprintf(f, "# minimized by agewalk minimize from %s: %zu event%s\n", crash, n, n == 1 ? "" : "s");
 	fprintf(f, "# the %s oracle fires on %s\n", aw_oracle_name(m->want.oracle), m->want.variants);
+	fprintf(f, "# signature: %s\n", m->want.signature);
 	for (int b = 0; b < AW_BUG_NR; b++)
 		if (m->opt.bugs >> b & 1)
 			fprintf(f, "# finding: %s with --bug %s --variants %s\n", aw_oracle_name(m->want.oracle),
@@ -304,8 +316,9 @@ out:
 static const char usage[] =
 	"usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
 	"                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
-	"                        [--kernel 6.1|6.12|mainline]\n"
-	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws\n";
+	"                        [--signature SIG] [--kernel 6.1|6.12|mainline]\n"
+	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws;\n"
+	"  the first finding's signature (or --oracle's, or SIG) must survive\n";
 
 int aw_cmd_minimize(int argc, char **argv)
 {
@@ -347,6 +360,8 @@ int aw_cmd_minimize(int argc, char **argv)
 				return 2;
 			}
 			i++;
+		} else if (!strcmp(a, "--signature") && v) {
+			m.signature = v, i++;
 		} else if (!strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			aw_model_opts_free(&m.opt);
@@ -402,11 +417,15 @@ int aw_cmd_minimize(int argc, char **argv)
 	memcpy(ev, sc.events, n * sizeof(*ev));
 	/* learn the finding: its oracle and variants are what must survive */
 	m.want.oracle = AW_OR_NR;
+	m.want.signature[0] = 0;
 	got.oracle = AW_OR_NR;
 	run(&m, ev, n, &got);
 	m.want = got;
 	if (m.want.oracle == AW_OR_NR) {
-		fprintf(stderr, "agewalk minimize: %s: no finding to minimize\n", crash);
+		if (m.signature)
+			fprintf(stderr, "agewalk minimize: %s: no finding with signature '%s'\n", crash, m.signature);
+		else
+			fprintf(stderr, "agewalk minimize: %s: no finding to minimize\n", crash);
 		status = 1;
 		goto done;
 	}
@@ -418,8 +437,8 @@ int aw_cmd_minimize(int argc, char **argv)
 	}
 	simplify(&m, ev, n);
 	n = one_minimal(&m, ev, n);
-	fprintf(stderr, "agewalk minimize: %s oracle on %s: %zu -> %zu events in %lu runs%s\n",
-		aw_oracle_name(m.want.oracle), m.want.variants, sc.nr_events, n, m.tests,
+	fprintf(stderr, "agewalk minimize: %s: %zu -> %zu events in %lu runs%s\n",
+		m.want.signature, sc.nr_events, n, m.tests,
 		out_of_time(&m) ? " (stopped at --max-time: may not be minimal)" : "");
 	if (write_result(out, &m, ev, n, crash)) {
 		fprintf(stderr, "agewalk minimize: cannot write %s\n", out);

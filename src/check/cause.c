@@ -29,6 +29,8 @@
 #include "oracle.h"
 #include "kernel.h"
 
+#define EMPTY_SKIP "mm skipped while marked empty"
+
 enum pud_outcome { PUD_WALKED_OLD, PUD_WALKED_YOUNG, PUD_SKIPPED };
 
 enum pud_reason {
@@ -59,6 +61,7 @@ struct cause_entry {
 	/* both: the last skip, with its cause */
 	bool skipped;
 	unsigned long skip_seq;
+	uint64_t skip_event;		/* event index of the last skip, to order lruvecs */
 	uint8_t skip_reason;		/* PUD entries */
 	bool skip_no_leaves;		/* (lruvec, mm): the mark's walk had no leaves */
 	uint64_t skip_mark_event;	/* (lruvec, mm): event index when the mark was set */
@@ -218,6 +221,7 @@ void aw_cause_pud_visit(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, 
 	if (skipped) {
 		e->skipped = true;
 		e->skip_seq = walk->seq;
+		e->skip_event = walk->k->event_index;
 		e->skip_reason = (uint8_t)reason;
 		note_skip(log, lruvec, false, false, reason);
 	}
@@ -229,6 +233,7 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 
 	e->skipped = true;
 	e->skip_seq = walk->seq;
+	e->skip_event = walk->k->event_index;
 	e->skip_no_leaves = e->no_leaves;
 	e->skip_mark_event = e->mark_event;
 	note_skip(log, walk->lruvec->index, true, e->no_leaves, 0);
@@ -286,11 +291,45 @@ static void empty_cause(const struct aw_cause_log *log, const struct cause_entry
 {
 	int kind = huge ? AW_FAULT_HUGE : AW_FAULT_MINOR;
 
-	snprintf(buf, len, "mm skipped while marked empty: mark set by a walk with %s, %s%s",
+	snprintf(buf, len, EMPTY_SKIP ": mark set by a walk with %s, %s%s",
 		 m->skip_no_leaves ? "no leaves" : "no young leaf",
 		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? "not cleared by " : "",
 		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? aw_fault_kind_name(kind) :
 		 "then accessed without a fault");
+}
+
+/*
+ * The folio's own path (its mm, its PUD) skipped by another lruvec's walk
+ * -- another node's, or another memcg's -- the most recent such skip.  A
+ * walk clears the accessed bits of the non-leaf PMD entries it passes for
+ * every lruvec (walk_pmd_range(): the bit is the PTE table's, not a
+ * folio's), so a skip there leaves a bit set that this lruvec's next walk
+ * then follows or, without the skip, would have found cleared: what this
+ * lruvec's walk saw of the folio changed with it.
+ */
+static bool path_skip_elsewhere(const struct aw_cause_log *log, int lruvec, uint32_t mm, uint64_t pud,
+				char *buf, size_t len)
+{
+	const struct cause_entry *best = NULL;
+
+	for (int l = 0; l < log->nr_lruvecs; l++) {
+		const struct cause_entry *c[2] = { find(log, l, mm, MM_ENTRY), find(log, l, mm, pud) };
+
+		if (l == lruvec)
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (c[i] && c[i]->skipped && (!best || c[i]->skip_event > best->skip_event))
+				best = c[i];
+	}
+	if (!best)
+		return false;
+	if (best->pud == MM_ENTRY)
+		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s, "
+			 "mark set by a walk with %s", EMPTY_SKIP, best->skip_no_leaves ? "no leaves" : "no young leaf");
+	else
+		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s",
+			 reason_text[best->skip_reason]);
+	return true;
 }
 
 void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,
@@ -309,6 +348,8 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 		snprintf(buf, len, "%s", reason_text[p->skip_reason]);
 		return;
 	}
+	if (path_skip_elsewhere(log, lruvec, mm, addr & PUD_MASK, buf, len))
+		return;
 	/*
 	 * Nothing on its own path: a skip elsewhere in the lruvec left other
 	 * folios unpromoted, the generations' sizes changed, and the eviction
@@ -318,8 +359,8 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 		const struct lruvec_skip *s = &log->last_skip[lruvec];
 
 		if (s->empty_mm)
-			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: mm skipped while "
-				 "marked empty, mark set by a walk with %s", s->no_leaves ? "no leaves" : "no young leaf");
+			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s, mark set by a walk "
+				 "with %s", EMPTY_SKIP, s->no_leaves ? "no leaves" : "no young leaf");
 		else
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
 		return;

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* room for one cause; a differential joins up to AW_CAUSES_MAX of them */
+#define AW_CAUSE_LEN	192
+#define AW_CAUSES_MAX	4
+
 struct aw_kernel;
 struct lru_gen_mm_walk;
 struct mm_struct;
@@ -39,9 +43,10 @@ void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_str
 /*
  * Why the folio at (mm, addr) of lruvec (memcg, nid) was not seen young:
  * the most recent skip on its path -- its mm's (empty) or its PUD's --
- * by rule; without one, "no skip on its path" and the last skip of any mm
- * or PUD in the lruvec, whose unseen folios changed the generations the
- * eviction reached.  huge: the folio is a THP (which
+ * by rule; without one, the last skip of its path in another lruvec (whose
+ * non-leaf accessed bits it left as they were), else "no skip on its
+ * path" and the last skip of any mm or PUD in the lruvec, whose unseen
+ * folios changed the generations the eviction reached.  huge: the folio is a THP (which
  * fault could have brought it in).  Writes the cause to buf.
  */
 void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,

@@ -12,6 +12,9 @@
 void aw_known_free(struct aw_known *k)
 {
 	for (int i = 0; i < k->nr; i++) {
+		for (int j = 0; j < k->e[i].nr_signatures; j++)
+			free(k->e[i].signatures[j]);
+		free(k->e[i].signatures);
 		free(k->e[i].signature);
 		free(k->e[i].reproducer);
 		free(k->e[i].contract);
@@ -42,6 +45,22 @@ static int set_field(char **field, const char *v, size_t n, bool append)
 	return 0;
 }
 
+/* the signature line just read (and its continuations) joins the entry's list */
+static int keep_signature(struct aw_known_entry *e)
+{
+	char **a;
+
+	if (!e->signature)
+		return 0;
+	a = aw_grow(e->signatures, &e->cap_signatures, e->nr_signatures, sizeof(*a), 2);
+	if (!a)
+		return -1;
+	e->signatures = a;
+	e->signatures[e->nr_signatures++] = e->signature;
+	e->signature = NULL;
+	return 0;
+}
+
 static int finish(struct aw_known *k, int line, char *err, size_t errlen)
 {
 	struct aw_known_entry *e;
@@ -49,10 +68,12 @@ static int finish(struct aw_known *k, int line, char *err, size_t errlen)
 	if (!k->nr)
 		return 0;
 	e = &k->e[k->nr - 1];
-	if (e->signature && e->reproducer && e->contract && e->explanation)
+	if (keep_signature(e))
+		return -2;
+	if (e->nr_signatures && e->reproducer && e->contract && e->explanation)
 		return 0;
 	snprintf(err, errlen, "known findings: entry ending at line %d lacks %s", line,
-		 !e->signature ? "signature" : !e->reproducer ? "reproducer" :
+		 !e->nr_signatures ? "signature" : !e->reproducer ? "reproducer" :
 		 !e->contract ? "contract" : "explanation");
 	return -1;
 }
@@ -70,11 +91,26 @@ static char **field_of(struct aw_known_entry *e, const char *key, size_t n)
 	return NULL;
 }
 
+/* one pattern listed twice, in one entry or two */
+static int twice(const struct aw_known *k, char *err, size_t errlen)
+{
+	for (int i = 0; i < k->nr; i++)
+		for (int a = 0; a < k->e[i].nr_signatures; a++)
+			for (int j = 0; j <= i; j++)
+				for (int b = 0; b < (j == i ? a : k->e[j].nr_signatures); b++)
+					if (!strcmp(k->e[i].signatures[a], k->e[j].signatures[b])) {
+						snprintf(err, errlen, "known findings: signature listed twice: %s",
+							 k->e[i].signatures[a]);
+						return -1;
+					}
+	return 0;
+}
+
 int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errlen)
 {
 	char **last = NULL;
 	bool in_entry = false;
-	int line = 0;
+	int line = 0, r;
 
 	memset(k, 0, sizeof(*k));
 	for (const char *p = text; *p; ) {
@@ -87,8 +123,11 @@ int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errle
 		if (n && p[0] == '#') {
 			/* a comment */
 		} else if (!n || strspn(p, " \t\r") == n) {
-			if (in_entry && finish(k, line - 1, err, errlen))
+			if (in_entry && (r = finish(k, line - 1, err, errlen))) {
+				if (r == -2)
+					goto oom;
 				goto fail;
+			}
 			in_entry = false;
 			last = NULL;
 		} else if (n > 2 && p[0] == ' ' && p[1] == ' ') {
@@ -115,6 +154,8 @@ int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errle
 				in_entry = true;
 			}
 			f = field_of(&k->e[k->nr - 1], p, (size_t)(colon - p));
+			if (f == &k->e[k->nr - 1].signature && keep_signature(&k->e[k->nr - 1]))
+				goto oom;
 			if (*f) {
 				snprintf(err, errlen, "known findings: line %d repeats a key", line);
 				goto fail;
@@ -127,14 +168,13 @@ int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errle
 		}
 		p = eol ? eol + 1 : p + n;
 	}
-	if (in_entry && finish(k, line, err, errlen))
+	if (in_entry && (r = finish(k, line, err, errlen))) {
+		if (r == -2)
+			goto oom;
 		goto fail;
-	for (int i = 0; i < k->nr; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(k->e[i].signature, k->e[j].signature)) {
-				snprintf(err, errlen, "known findings: signature listed twice: %s", k->e[i].signature);
-				goto fail;
-			}
+	}
+	if (twice(k, err, errlen))
+		goto fail;
 	return 0;
 oom:
 	snprintf(err, errlen, "known findings: out of memory at line %d", line);
@@ -191,10 +231,82 @@ int aw_known_load(struct aw_known *k, const char *path, char *err, size_t errlen
 	return rc;
 }
 
-struct aw_known_entry *aw_known_find(const struct aw_known *k, const char *sig)
+/*
+ * Does text match pattern, where '*' matches any run of characters and
+ * nothing else is special?  The classic greedy match with one backtrack
+ * point: on a mismatch, the last '*' takes one more character.
+ */
+static bool glob_match(const char *pat, size_t np, const char *text, size_t nt)
+{
+	size_t p = 0, t = 0, star = (size_t)-1, mark = 0;
+
+	while (t < nt) {
+		if (p < np && pat[p] == '*') {
+			star = p++;
+			mark = t;
+		} else if (p < np && pat[p] == text[t]) {
+			p++, t++;
+		} else if (star != (size_t)-1) {
+			p = star + 1;
+			t = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (p < np && pat[p] == '*')
+		p++;
+	return p == np;
+}
+
+/* "ORACLE [VARIANTS] " of a signature: its length, 0 if it has none */
+static size_t head_len(const char *s)
+{
+	const char *h = strstr(s, "] ");
+
+	return h && strchr(s, '[') && strchr(s, '[') < h ? (size_t)(h - s) + 2 : 0;
+}
+
+/* the entry with a pattern whose head matches head and whose cause matches c */
+static struct aw_known_entry *find_cause(const struct aw_known *k, const char *head, size_t nh,
+					 const char *c, size_t nc)
 {
 	for (int i = 0; i < k->nr; i++)
-		if (!strcmp(k->e[i].signature, sig))
-			return &k->e[i];
+		for (int j = 0; j < k->e[i].nr_signatures; j++) {
+			const char *pat = k->e[i].signatures[j];
+			size_t ph = head_len(pat);
+
+			if (!nh && glob_match(pat, strlen(pat), c, nc))
+				return &k->e[i];
+			if (nh && ph && glob_match(pat, ph, head, nh) &&
+			    glob_match(pat + ph, strlen(pat + ph), c, nc))
+				return &k->e[i];
+		}
 	return NULL;
+}
+
+/*
+ * A signature "ORACLE [VARIANTS] CAUSE + CAUSE ..." is known when every
+ * cause, under the same oracle and variants, matches a listed pattern: a
+ * finding that several known rules produced together is known as well.
+ * The entry of the first cause is the one returned.
+ */
+struct aw_known_entry *aw_known_find(const struct aw_known *k, const char *sig)
+{
+	size_t nh = head_len(sig);
+	const char *c = sig + nh;
+	struct aw_known_entry *first = NULL;
+
+	for (;;) {
+		const char *plus = nh ? strstr(c, " + ") : NULL;
+		size_t nc = plus ? (size_t)(plus - c) : strlen(c);
+		struct aw_known_entry *e = find_cause(k, sig, nh, c, nc);
+
+		if (!e)
+			return NULL;
+		if (!first)
+			first = e;
+		if (!plus)
+			return first;
+		c = plus + 3;
+	}
 }

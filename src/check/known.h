@@ -15,8 +15,13 @@
  *   explanation: R0's PUD has no page tables at the first walk, ...
  *     ... continued.
  *
- * Every entry needs all four keys.  The fuzz targets carry the file as it
- * was at build time; `agewalk run` reads it from the tree.
+ * Every entry needs all four keys; signature: may repeat, one pattern per
+ * line, for the forms one rule takes.  A pattern is a signature in which
+ * '*' matches any run of characters (nothing else is special).  A
+ * finding's signature is known when each of its causes (a differential's
+ * causes are joined by " + ") matches a pattern under the same oracle and
+ * variants ("ORACLE [VARIANTS] ", which patterns may also wildcard).  The
+ * fuzz targets carry the file as it was at build time.
  */
 #ifndef AW_KNOWN_H
 #define AW_KNOWN_H
@@ -24,7 +29,10 @@
 #include <stddef.h>
 
 struct aw_known_entry {
-	char *signature, *reproducer, *contract, *explanation;
+	char **signatures;		/* the patterns, at least one */
+	int nr_signatures, cap_signatures;
+	char *reproducer, *contract, *explanation;
+	char *signature;		/* parser's: the pattern being read */
 	unsigned long hits;		/* counted by the caller */
 };
 
@@ -40,7 +48,7 @@ struct aw_known {
 int aw_known_parse(struct aw_known *k, const char *text, char *err, size_t errlen);
 int aw_known_load(struct aw_known *k, const char *path, char *err, size_t errlen);
 void aw_known_free(struct aw_known *k);
-/* the entry whose signature is sig, NULL if none */
+/* the entry that makes sig known (its first cause's), NULL if none */
 struct aw_known_entry *aw_known_find(const struct aw_known *k, const char *sig);
 
 /* corpus/known-findings as it was when the tool was built */

@@ -98,13 +98,13 @@ static int cause_cmp(const void *a, const void *b)
 static unsigned long hot_only_patched(const struct aw_kernel *k, const struct aw_evicted *p, int np,
 				      const struct aw_evicted *b, int nb, char *buf, size_t len)
 {
-	char causes[4][160];
+	char causes[AW_CAUSES_MAX][AW_CAUSE_LEN];
 	int n = 0, used = 0;
 	unsigned long hot = 0;
 
 	buf[0] = 0;
 	for (int i = 0; i < np; i++) {
-		char c[160];
+		char c[AW_CAUSE_LEN];
 		bool in_base = false, seen = false;
 
 		for (int j = 0; j < nb && !in_base; j++)
@@ -116,7 +116,7 @@ static unsigned long hot_only_patched(const struct aw_kernel *k, const struct aw
 				     p[i].huge, c, sizeof(c));
 		for (int j = 0; j < n && !seen; j++)
 			seen = !strcmp(causes[j], c);
-		if (!seen && n < 4)
+		if (!seen && n < AW_CAUSES_MAX)
 			memcpy(causes[n++], c, sizeof(c));
 	}
 	qsort(causes, n, sizeof(causes[0]), cause_cmp);
@@ -162,7 +162,7 @@ static void agreement_cause(const char *msg, char *buf, size_t len)
  * evicts and base keeps.  After the divergence the two runs no longer
  * describe the same memory, so the comparison stops there.
  */
-static void check_differential(struct aw_lockstep *ls, size_t event, long threshold)
+static void check_differential(struct aw_lockstep *ls, size_t event)
 {
 	const struct aw_evicted *b, *p;
 	int nb = aw_oracle_evicted(ls->k[0], &b);
@@ -171,7 +171,7 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 		int np = aw_oracle_evicted(ls->k[v], &p);
 		unsigned long hot;
 		bool same = np == nb;
-		char cause[160];
+		char cause[AW_CAUSES_MAX * (AW_CAUSE_LEN + 3)];
 
 		if (ls->diverged[v])
 			continue;
@@ -183,7 +183,7 @@ static void check_differential(struct aw_lockstep *ls, size_t event, long thresh
 		ls->diverged[v] = true;
 		ls->divergence_event[v] = event;
 		ls->hot_only_patched[v] = hot;
-		if ((long)hot > threshold) {
+		if (hot) {
 			char vars[64], msg[200];
 
 			snprintf(vars, sizeof(vars), "base,%s", ls->variant[v]->name);
@@ -322,7 +322,7 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 			collect(ls, v, seen);
 		}
 		if (o->oracles && !strcmp(ls->variant[0]->name, "base"))
-			check_differential(ls, i, o->diff_threshold);
+			check_differential(ls, i);
 		if (o->oracles)
 			check_agreement(ls, i);
 		ls->events_applied = i + 1;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "cause.h"
 #include "scenario.h"
 #include "oracle.h"
 #include "kernel.h"
@@ -48,8 +49,8 @@ struct aw_lockstep_finding {
 	uint32_t line;			/* source line of the event, 0 if none */
 	char variants[64];
 	char event_text[96];
-	char cause[160];
-	char signature[256];
+	char cause[AW_CAUSES_MAX * (AW_CAUSE_LEN + 3)];
+	char signature[AW_CAUSES_MAX * (AW_CAUSE_LEN + 3) + 128];
 	char msg[320];
 };
 
@@ -63,7 +64,6 @@ struct aw_lockstep_opts {
 	bool oracles;			/* check the oracles (off: figures only) */
 	bool keep_going;		/* collect every finding instead of stopping */
 	bool findings_only;		/* oracles without the costly metrics (fuzzing) */
-	long diff_threshold;		/* differential premature-reclaim: allowed hot evictions */
 	int khugepaged_rev;		/* enum aw_kh_rev: the patched khugepaged's revision */
 	bool khugepaged_base;		/* MGLRU variants run base khugepaged */
 	bool khugepaged_prctl_enter;	/* prctl enabling THP registers the mm */

@@ -303,6 +303,26 @@ static void json_region(FILE *out, const struct aw_lockstep *ls, const struct aw
 }
 
 /*
+ * "known": the corpus/known-findings entry (as built in) that accepts the
+ * finding's signature -- its reproducer, contract and explanation -- or
+ * null for a signature nobody has explained yet.
+ */
+static void json_known(FILE *out, const struct aw_known_entry *e)
+{
+	if (!e) {
+		fputs(",\"known\":null", out);
+		return;
+	}
+	fputs(",\"known\":{\"reproducer\":", out);
+	aw_json_str(out, e->reproducer);
+	fputs(",\"contract\":", out);
+	aw_json_str(out, e->contract);
+	fputs(",\"explanation\":", out);
+	aw_json_str(out, e->explanation);
+	fputc('}', out);
+}
+
+/*
  * Region-passes where this variant's young count differs from base's, and
  * how many of them the scenario declared (expect ... young_diverges==1).
  */
@@ -349,6 +369,10 @@ static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
 
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 {
+	struct aw_known known;
+	char err[160];
+	bool have_known;
+
 	fputs("{\"input\":", out);
 	aw_json_str(out, ls->sc->path ? ls->sc->path : "-");
 	fputs(",\"thp\":", out);
@@ -379,8 +403,10 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 		fputc('}', out);
 	}
 	fputs("],\"findings\":[", out);
+	have_known = ls->nr_findings && !aw_known_parse(&known, aw_known_findings_text, err, sizeof(err));
 	for (int i = 0; i < ls->nr_findings; i++) {
 		const struct aw_lockstep_finding *f = &ls->findings[i];
+		const struct aw_known_entry *e = have_known ? aw_known_find(&known, f->signature) : NULL;
 
 		fprintf(out, "%s{\"oracle\":", i ? "," : "");
 		aw_json_str(out, aw_oracle_name(f->oracle));
@@ -395,9 +421,12 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 		aw_json_str(out, f->cause);
 		fputs(",\"explanation\":", out);
 		aw_json_str(out, f->msg);
+		json_known(out, e);
 		fputc('}', out);
 	}
 	fputc(']', out);
+	if (have_known)
+		aw_known_free(&known);
 	if (extra)
 		fprintf(out, ",%s", extra);
 	fputs("}\n", out);
