@@ -509,6 +509,7 @@ static int version(void)
 static const char run_options[] =
 	"usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
 	"                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
+	"                 [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
 	"                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
 	"                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
 	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
@@ -522,6 +523,10 @@ static void run_usage(FILE *out)
 			fprintf(out, "       agewalk %s %s\n", commands[i].name, commands[i].usage);
 	fputs("  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n"
+	      "  --empty-contract  the RFC empty-mm skip's open choices (default\n"
+	      "            place=get-next-mm,empty=associated,clock=mm,clear=major+migration;\n"
+	      "            place=after, empty=no-leaves, clock=pass, clear=major[+migration]\n"
+	      "            [+huge][+minor][+collapse])\n"
 	      "  --from    the input's format when its name does not say (a fuzzer's\n"
 	      "            crash file: --from fuzz runs base beside the variant it chose)\n"
 	      "  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"

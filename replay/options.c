@@ -96,6 +96,14 @@ static int set_skip_empty(struct aw_model_opts *o, const char *arg, char *err, s
 	return 0;
 }
 
+static int set_empty_contract(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (aw_empty_contract_parse(arg, ',', &o->empty, err, errlen))
+		return -1;
+	o->has_empty = true;
+	return 0;
+}
+
 static int set_kernel(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
 {
 	int profile = aw_kernel_profile_parse(arg);
@@ -143,6 +151,7 @@ static const struct {
 	{ "--bug",		AW_OPT_BUG,		add_bug },
 	{ "--thp",		AW_OPT_THP,		set_thp },
 	{ "--skip-empty",	AW_OPT_SKIP_EMPTY,	set_skip_empty },
+	{ "--empty-contract",	AW_OPT_SKIP_EMPTY,	set_empty_contract },
 	{ "--kernel",		AW_OPT_KERNEL,		set_kernel },
 	{ "--khugepaged-rev",	AW_OPT_KHUGEPAGED,	set_kh_rev },
 	{ "--khugepaged",	AW_OPT_KHUGEPAGED,	set_khugepaged },
@@ -176,6 +185,7 @@ void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts 
 	lo->nr_variants = o->nr_variants;
 	lo->bugs = o->bugs;
 	lo->skip_empty = o->skip_empty;
+	lo->empty = o->has_empty ? &o->empty : NULL;
 	lo->kernel = o->kernel + 1;
 	lo->khugepaged_rev = o->khugepaged_rev;
 	lo->khugepaged_base = o->khugepaged_base;

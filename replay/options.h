@@ -22,7 +22,7 @@ enum aw_model_opt {
 	AW_OPT_VARIANTS		= 1 << 0,	/* --variants A,B,... */
 	AW_OPT_BUG		= 1 << 1,	/* --bug NAME, repeatable */
 	AW_OPT_THP		= 1 << 2,	/* --thp always|never|madvise */
-	AW_OPT_SKIP_EMPTY	= 1 << 3,	/* --skip-empty 1..64 */
+	AW_OPT_SKIP_EMPTY	= 1 << 3,	/* --skip-empty 1..64, --empty-contract SPEC */
 	AW_OPT_KHUGEPAGED	= 1 << 4,	/* --khugepaged-rev, --khugepaged, --khugepaged-prctl-enter */
 	AW_OPT_KERNEL		= 1 << 5,	/* --kernel 6.1|6.12|mainline */
 };
@@ -34,6 +34,8 @@ struct aw_model_opts {
 	unsigned int bugs;			/* 1 << enum aw_bug */
 	int thp;				/* enum aw_thp_mode, -1 = not given */
 	int skip_empty;				/* 0 = the scenario's */
+	bool has_empty;				/* --empty-contract given: it replaces the scenario's */
+	struct aw_empty_contract empty;
 	int kernel;				/* enum aw_kernel_profile, -1 = the scenario's */
 	int khugepaged_rev;			/* enum aw_kh_rev */
 	bool khugepaged_base, khugepaged_prctl_enter;
@@ -53,7 +55,7 @@ void aw_model_opts_free(struct aw_model_opts *o);
 int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
 			char *err, size_t errlen);
 
-/* The lockstep options these set: variants, bugs, skip_empty, kernel, khugepaged_*. */
+/* The lockstep options these set: variants, bugs, skip_empty, empty, kernel, khugepaged_*. */
 void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo);
 
 #endif /* AW_OPTIONS_H */

@@ -23,6 +23,7 @@ static const char usage[] =
 	"         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
 	"         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
 	"         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
+	"         [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
 	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
 	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
 	"         [--kernel 6.1|6.12|mainline]\n"

@@ -204,9 +204,12 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 	cfg.thp = (enum aw_thp_mode)o->thp;
 	if (o->skip_empty)
 		cfg.skip_empty = o->skip_empty;
+	if (o->empty)
+		cfg.empty = *o->empty;
 	if (o->kernel > 0 && o->kernel <= AW_KERNEL_NR)
 		cfg.kernel = (enum aw_kernel_profile)(o->kernel - 1);
 	ls->kernel = cfg.kernel;
+	ls->empty = cfg.empty;
 	if (o->nr_variants < 1 || o->nr_variants > AW_MAX_VARIANTS) {
 		snprintf(ls->err, sizeof(ls->err), "between 1 and %d variants can run", AW_MAX_VARIANTS);
 		return -1;

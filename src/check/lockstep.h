@@ -60,6 +60,7 @@ struct aw_lockstep_opts {
 	int nr_variants;
 	unsigned int bugs;		/* 1 << enum aw_bug, applied to every variant */
 	int skip_empty;			/* 0 = the scenario's */
+	const struct aw_empty_contract *empty;	/* NULL = the scenario's */
 	int kernel;			/* enum aw_kernel_profile + 1; 0 = the scenario's */
 	bool oracles;			/* check the oracles (off: figures only) */
 	bool keep_going;		/* collect every finding instead of stopping */
@@ -78,6 +79,7 @@ struct aw_lockstep {
 	const struct aw_scenario *sc;
 	int thp;
 	enum aw_kernel_profile kernel;	/* the profile the kernels run */
+	struct aw_empty_contract empty;	/* the empty-mm contract they run */
 	int nr_variants;
 	const struct aw_variant *variant[AW_MAX_VARIANTS];
 	struct aw_variant variant_buf[AW_MAX_VARIANTS];	/* kernel-text variants live here */

@@ -109,6 +109,7 @@ struct aw_obligation {
 struct aw_cadence {
 	uint8_t mark;		/* bit per node */
 	uint8_t count[AW_MAX_NODES];
+	unsigned long mark_seq[AW_MAX_NODES];	/* the seq of the walk that set it */
 };
 
 struct aw_suppress_run {
@@ -486,16 +487,20 @@ void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, stru
 	if (!walk->force_scan && (c->mark >> nid & 1)) {
 		if (c->count[nid] < 255)	/* saturates, as the model's clock does */
 			c->count[nid]++;
-		want = c->count[nid] >= k->skip_empty;
+		/* clock=mm: passes that considered it; clock=pass: the node's passes */
+		if (k->cfg.empty.clock == AW_EMPTY_CLOCK_PASS)
+			want = walk->seq - c->mark_seq[nid] >= (unsigned long)k->skip_empty;
+		else
+			want = c->count[nid] >= k->skip_empty;
 	}
 	if (want != walked)
 		aw_oracle_report(k, AW_OR_EMPTYMAP_CADENCE,
 				 walked ? "mm walked while marked empty and not yet due"
 					: "mm skipped while marked empty although due a walk",
 				 "node %d: mm %u %s, but by the contract it is %s (empty since its last walk "
-				 "for this node, %d pass%s with its node bit set since, skip_empty %d)",
+				 "for this node at seq %lu, %d pass%s with its node bit set since, skip_empty %d)",
 				 nid, mm->id, walked ? "was walked" : "was skipped",
-				 want ? "due a walk" : "still skipped",
+				 want ? "due a walk" : "still skipped", c->mark_seq[nid],
 				 c->count[nid], c->count[nid] == 1 ? "" : "es", k->skip_empty);
 }
 
@@ -522,21 +527,38 @@ void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct m
 
 		if (!c)
 			return;
-		if (walk->mm_stats[MM_LEAF_ASSOCIATED] == 0)
+		/* the contract's "empty", from the walk's own counts */
+		if (walk->mm_stats[k->cfg.empty.pred == AW_EMPTY_NO_LEAVES ? MM_LEAF_TOTAL : MM_LEAF_ASSOCIATED] == 0)
 			c->mark |= 1U << nid;
 		else
 			c->mark &= ~(1U << nid);
 		c->count[nid] = 0;
+		c->mark_seq[nid] = walk->seq;
 	}
 }
 
-void aw_or_mark_cleared(struct aw_kernel *k, struct mm_struct *mm)
+/*
+ * Something happened to mm's memory (the aw_mm_fault facts): the shadow
+ * clears its marks when the contract names the event -- a major fault
+ * always; a migration, a huge or a small first-touch fault, a collapse
+ * as the contract's clear= says (contract.h).  The shadow never reads the
+ * model's own clearing: a model that clears without a reason, or misses
+ * one, then walks or skips where the shadow does not.
+ */
+void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind)
 {
+	unsigned int clear = k->cfg.empty.clear;
 	struct aw_cadence *c;
+	bool clears = kind == AW_FAULT_MAJOR ||
+		      (kind == AW_FAULT_MIGRATED && (clear & AW_EMPTY_CLEAR_MIGRATION)) ||
+		      (kind == AW_FAULT_HUGE && (clear & AW_EMPTY_CLEAR_HUGE)) ||
+		      (kind == AW_FAULT_MINOR && (clear & AW_EMPTY_CLEAR_MINOR)) ||
+		      (kind == AW_FAULT_COLLAPSED && (clear & AW_EMPTY_CLEAR_COLLAPSE));
 
-	if (!k->oracle || !(c = cadence_of(k->oracle, mm->id)))
+	if (!k->oracle || !clears || !(k->features & AW_FEAT_EMPTYMAP) || !(c = cadence_of(k->oracle, mm->id)))
 		return;
-	memset(c, 0, sizeof(*c));
+	c->mark = 0;
+	memset(c->count, 0, sizeof(c->count));
 }
 
 /* ---- premature-reclaim ---------------------------------------------------- */

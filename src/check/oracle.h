@@ -121,7 +121,7 @@ void aw_or_pud_visit(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint64_t
 void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
 			 bool walked);
 void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err);
-void aw_or_mark_cleared(struct aw_kernel *k, struct mm_struct *mm);
+void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind);
 /* premature-reclaim */
 void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
 			    bool ignore_references, int target_memcg);

@@ -79,11 +79,6 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 		aw_cause_mm_skipped(aw_oracle_causes(k), walk, mm);
 }
 
-static void probe_clear_empty(void *data, struct aw_kernel *k, struct mm_struct *mm)
-{
-	aw_or_mark_cleared(k, mm);
-}
-
 static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			   struct mm_struct *mm, int err)
 {
@@ -93,6 +88,7 @@ static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 
 static void probe_mm_fault(void *data, struct aw_kernel *k, struct mm_struct *mm, int kind)
 {
+	aw_or_mm_event(k, mm, kind);
 	aw_cause_fault(aw_oracle_causes(k), k, mm, kind);
 }
 
@@ -202,7 +198,6 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(lru_gen_bloom_test, probe_bloom_test)				\
 	X(lru_gen_iterate_first, probe_iterate_first)			\
 	X(lru_gen_get_next_mm, probe_get_next_mm)			\
-	X(lru_gen_clear_empty, probe_clear_empty)			\
 	X(mm_vmscan_lru_gen_walk, probe_walk_end)			\
 	X(lru_gen_walk_pte_range, probe_walk_pte_range)			\
 	X(lru_gen_walk_pud, probe_walk_pud)				\

@@ -167,8 +167,16 @@ static void table_row(FILE *out, const char *label, const struct aw_src *s)
 
 void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 {
-	fprintf(out, "agewalk run %s  thp=%s  events=%zu\n", ls->sc->path ? ls->sc->path : "-",
+	fprintf(out, "agewalk run %s  thp=%s  events=%zu", ls->sc->path ? ls->sc->path : "-",
 		aw_thp_mode_name(ls->thp), ls->events_applied);
+	/* a finding under another contract says which (contract.h) */
+	if (!aw_empty_contract_is_default(&ls->empty)) {
+		char text[160];
+
+		aw_empty_contract_format(&ls->empty, ',', text, sizeof(text));
+		fprintf(out, "  empty-contract=%s", text);
+	}
+	fputc('\n', out);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];
 
@@ -379,6 +387,9 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 	aw_json_str(out, aw_thp_mode_name(ls->thp));
 	fputs(",\"kernel\":", out);
 	aw_json_str(out, aw_kernel_profile_name(ls->kernel));
+	aw_empty_contract_format(&ls->empty, ' ', err, sizeof(err));
+	fputs(",\"empty_contract\":", out);
+	aw_json_str(out, err);
 	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];

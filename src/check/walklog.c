@@ -37,7 +37,8 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 		[AW_MM_SKIP_SMALL] = "small",
 	};
 
-	if (why != AW_MM_TAKEN)
+	/* AW_MM_HANDED: the decision follows, as TAKEN or SKIP_EMPTY */
+	if (why != AW_MM_TAKEN && why != AW_MM_HANDED)
 		log_line(k, walk, mm, "skipped", reason[why]);
 }
 

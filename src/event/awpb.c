@@ -49,6 +49,7 @@ int aw_awpb_write_header(FILE *f, const struct aw_scenario *sc)
 {
 	const struct aw_config *cfg = &sc->cfg;
 	Agewalk__Header h = AGEWALK__HEADER__INIT;
+	Agewalk__EmptyContract ec = AGEWALK__EMPTY_CONTRACT__INIT;
 	Agewalk__Node nodes[AW_MAX_NODES], *nodep[AW_MAX_NODES];
 	Agewalk__Memcg memcgs[AW_MAX_MEMCGS], *memcgp[AW_MAX_MEMCGS];
 	Agewalk__Expect *ex = NULL, **exp = NULL;
@@ -83,6 +84,13 @@ int aw_awpb_write_header(FILE *f, const struct aw_scenario *sc)
 	h.swap_bytes = cfg->swap_bytes;
 	h.mmap_base = cfg->mmap_base;
 	h.skip_empty = cfg->skip_empty;
+	if (!aw_empty_contract_is_default(&cfg->empty)) {
+		ec.place = cfg->empty.place;
+		ec.empty = cfg->empty.pred;
+		ec.clock = cfg->empty.clock;
+		ec.clear = cfg->empty.clear;
+		h.empty_contract = &ec;
+	}
 	h.layout = (Agewalk__Layout)cfg->layout;
 	h.kernel = (Agewalk__KernelProfile)cfg->kernel;
 
@@ -299,6 +307,16 @@ static int header_to_scenario(const Agewalk__Header *h, struct aw_scenario *sc, 
 	cfg->swap_bytes = h->swap_bytes;
 	cfg->mmap_base = h->mmap_base;
 	cfg->skip_empty = h->skip_empty ? (int)h->skip_empty : 4;
+	if (h->empty_contract) {
+		const Agewalk__EmptyContract *ec = h->empty_contract;
+
+		if (ec->place > 1 || ec->empty > 1 || ec->clock > 1 || ec->clear > AW_EMPTY_CLEAR_ALL) {
+			*why = "empty-mm contract out of range";
+			return -1;
+		}
+		cfg->empty = (struct aw_empty_contract){ (uint8_t)ec->place, (uint8_t)ec->empty,
+							 (uint8_t)ec->clock, (uint8_t)ec->clear };
+	}
 	cfg->layout = (enum aw_layout)h->layout;
 	cfg->kernel = (enum aw_kernel_profile)h->kernel;
 	sc->nr_regions = (int)h->n_region_names;

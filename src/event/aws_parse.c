@@ -754,6 +754,24 @@ static int aw_h_skip_empty(struct aw_parser *p)
 	return aw_done(p);
 }
 
+/* empty_contract place=... empty=... clock=... clear=... (contract.h) */
+static int aw_h_empty_contract(struct aw_parser *p)
+{
+	char text[256] = "", msg[300];
+	size_t used = 0;
+	const struct aw_tok *t;
+	int col = p->kw->col;
+
+	while ((t = aw_next(p))) {
+		if (used + (size_t)t->len + 2 > sizeof(text))
+			return aw_fail(p, p->line, t->col, "empty_contract: line too long");
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%.*s", used ? " " : "", t->len, t->s);
+	}
+	if (aw_empty_contract_parse(text, ' ', &p->sc->cfg.empty, msg, sizeof(msg)))
+		return aw_fail(p, p->line, col, "%s", msg);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Processes                                                          */
 /* ------------------------------------------------------------------ */
@@ -1488,6 +1506,7 @@ static const struct aw_keyword {
 	{ "swap",		aw_h_swap,		AW_EV_NONE,		0 },
 	{ "mmap_base",		aw_h_mmap_base,		AW_EV_NONE,		0 },
 	{ "skip_empty",		aw_h_skip_empty,	AW_EV_NONE,		0 },
+	{ "empty_contract",	aw_h_empty_contract,	AW_EV_NONE,		0 },
 	{ "layout",		aw_h_layout,		AW_EV_NONE,		0 },
 	{ "kernel",		aw_h_kernel,		AW_EV_NONE,		0 },
 	{ "region",		aw_h_region,		AW_EV_NONE,		0 },

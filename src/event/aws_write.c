@@ -455,6 +455,12 @@ static void aw_wheader(FILE *out, const struct aw_config *cfg)
 	fprintf(out, "swap %s\n", aw_wsize(cfg->swap_bytes, b));
 	fprintf(out, "mmap_base 0x%llx\n", (unsigned long long)cfg->mmap_base);
 	fprintf(out, "skip_empty %d\n", cfg->skip_empty);
+	if (!aw_empty_contract_is_default(&cfg->empty)) {
+		char text[160];
+
+		aw_empty_contract_format(&cfg->empty, ' ', text, sizeof(text));
+		fprintf(out, "empty_contract %s\n", text);
+	}
 	if (cfg->layout == AW_LAYOUT_SMALL)
 		fprintf(out, "layout %s\n", aw_layout_names[cfg->layout]);
 	if (cfg->kernel != AW_KERNEL_MAINLINE)

@@ -44,6 +44,23 @@ static int names(struct aw_scenario *sc)
 	return 0;
 }
 
+static void empty_contract(uint8_t b, struct aw_empty_contract *c)
+{
+	c->place = b & AW_FH_EC_AFTER ? AW_EMPTY_AFTER_GET_NEXT_MM : AW_EMPTY_IN_GET_NEXT_MM;
+	c->pred = b & AW_FH_EC_NO_LEAVES ? AW_EMPTY_NO_LEAVES : AW_EMPTY_NO_ASSOCIATED;
+	c->clock = b & AW_FH_EC_PASS_CLOCK ? AW_EMPTY_CLOCK_PASS : AW_EMPTY_CLOCK_MM;
+	c->clear = (uint8_t)((b & AW_FH_EC_NO_MIGRATION ? 0 : AW_EMPTY_CLEAR_MIGRATION) |
+			     (((b >> AW_FH_EC_CLEAR_SHIFT) & 7) << 1));
+}
+
+static uint8_t empty_contract_byte(const struct aw_empty_contract *c)
+{
+	return (uint8_t)((c->place ? AW_FH_EC_AFTER : 0) | (c->pred ? AW_FH_EC_NO_LEAVES : 0) |
+			 (c->clock ? AW_FH_EC_PASS_CLOCK : 0) |
+			 (c->clear & AW_EMPTY_CLEAR_MIGRATION ? 0 : AW_FH_EC_NO_MIGRATION) |
+			 (((c->clear >> 1) & 7) << AW_FH_EC_CLEAR_SHIFT));
+}
+
 static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target target)
 {
 	struct aw_config *cfg = &sc->cfg;
@@ -60,6 +77,7 @@ static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target
 		cfg->thp = (aw_fuzz_hdr_get(h, AW_FH_THP) / 3) % 2 ? AW_THP_ALWAYS : AW_THP_MADVISE;
 	cfg->thp_modes = 1U << cfg->thp;
 	cfg->skip_empty = 1 + aw_fuzz_hdr_get(h, AW_FH_SKIP_EMPTY) % 8;
+	empty_contract(aw_fuzz_hdr_get(h, AW_FH_EMPTY_CONTRACT), &cfg->empty);
 	cfg->nr_memcgs = 2;
 	cfg->memcg_limit[1] = (uint64_t)(aw_fuzz_hdr_get(h, AW_FH_MEMCG_LIMIT) % 64) * (4ULL << 20);
 	cfg->swap_bytes = aw_fuzz_hdr_get(h, AW_FH_SWAP) % 4 ? 512ULL << 20 : 0;
@@ -545,6 +563,7 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 	/* the khugepaged target reads THP never as madvise (never = 0, (0 / 3) % 2 = 0) */
 	aw_fuzz_hdr_set(out, AW_FH_VARIANT, (uint32_t)v);
 	aw_fuzz_hdr_set(out, AW_FH_SKIP_EMPTY, (cfg->skip_empty + 7) % 8);
+	aw_fuzz_hdr_set(out, AW_FH_EMPTY_CONTRACT, empty_contract_byte(&cfg->empty));
 	for (int m = 1; m < cfg->nr_memcgs; m++)
 		if (cfg->memcg_limit[m]) {
 			uint64_t units = cfg->memcg_limit[m] / (4ULL << 20);

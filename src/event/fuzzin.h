@@ -33,7 +33,8 @@
  * madvise), 2 patched variant (b % 3: pud, emptymap, rfc; ignored by the
  * khugepaged target), 3 skip_empty (1 + b % 8), 4 memcg limit in 4 MiB
  * units (b % 64, 0 = none; 4-252 MiB), 5 swap (b % 4 == 0 ? none :
- * 512 MiB), 6-15 reserved (kept by the mutator, ignored by the decoder).
+ * 512 MiB), 6 the empty-mm contract (fuzzrec.h: AW_FH_EC_*; 0 is the
+ * default), 7-15 reserved (kept by the mutator, ignored by the decoder).
  *
  * Record bytes (AW_FR_*): 0 kind (b % AW_FUZZ_NR_KINDS, enum aw_fuzz_kind),
  * 1 flags, 2 process (b % 4), 3 region (b % 8), 4 node, 5 cpu, 6-7 page

@@ -27,7 +27,8 @@ enum aw_fuzz_hdr_field {
 	AW_FH_SKIP_EMPTY = 3,	/* skip_empty 1 + b % 8 */
 	AW_FH_MEMCG_LIMIT = 4,	/* memcg limit in 4 MiB units, b % 64 (0 = none) */
 	AW_FH_SWAP = 5,		/* b % 4 == 0: no swap, else 512 MiB */
-	AW_FH_NR_USED = 6,	/* bytes 6-15 are reserved: kept by the mutator, ignored */
+	AW_FH_EMPTY_CONTRACT = 6,	/* the empty-mm contract, bits below (0: the default) */
+	AW_FH_NR_USED = 7,	/* bytes 7-15 are reserved: kept by the mutator, ignored */
 };
 
 /*
@@ -67,6 +68,18 @@ enum aw_fuzz_kind {
 	AW_FK_KHUGEPAGED, AW_FK_KH_SET, AW_FK_PRCTL,
 	AW_FUZZ_NR_KINDS
 };
+
+/*
+ * AW_FH_EMPTY_CONTRACT: bit 0 place after get_next_mm(), bit 1 "empty" is
+ * no leaves, bit 2 the node's pass clock, bit 3 migrations do NOT clear,
+ * bits 4-6 huge, minor and collapse clear (so that 0, the byte of every
+ * input made before it, is the default contract).
+ */
+#define AW_FH_EC_AFTER		0x01
+#define AW_FH_EC_NO_LEAVES	0x02
+#define AW_FH_EC_PASS_CLOCK	0x04
+#define AW_FH_EC_NO_MIGRATION	0x08
+#define AW_FH_EC_CLEAR_SHIFT	4	/* bits 4-6: AW_EMPTY_CLEAR_{HUGE,MINOR,COLLAPSE} >> 1 */
 
 #define AW_FUZZ_EXACT		0x08	/* record flag: mmap/madvise ranges as given */
 #define AW_FUZZ_DROPPABLE	0x10	/* record flag: mmap MAP_DROPPABLE */

@@ -28,6 +28,7 @@ void aw_config_default(struct aw_config *cfg)
 	cfg->swap_bytes = 0;
 	cfg->mmap_base = 0x7f0000000000ull;
 	cfg->skip_empty = 4;
+	cfg->empty = AW_EMPTY_CONTRACT_DEFAULT;
 }
 
 void aw_scenario_init(struct aw_scenario *sc)

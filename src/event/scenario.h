@@ -8,6 +8,7 @@
 #ifndef AW_SCENARIO_H
 #define AW_SCENARIO_H
 
+#include "contract.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ struct aw_config {
 	uint64_t swap_bytes;			/* 0 = no swap: swappiness 0 */
 	uint64_t mmap_base;			/* top-down mmap starts below this */
 	int skip_empty;				/* emptymap re-scan period (later variants) */
+	struct aw_empty_contract empty;		/* the RFC's open choices (contract.h) */
 	enum aw_layout layout;			/* resident pages of a new process's layout */
 	enum aw_kernel_profile kernel;		/* whose MGLRU rules (`kernel 6.12`) */
 };

@@ -53,12 +53,16 @@ static void account_walk(struct lru_gen_mm_walk *walk, struct mm_struct *mm, int
 		int clock = AW_BUG(walk->k, AW_BUG_EMPTYMAP_SHARED_COUNTER) ? 0 : nid;
 		bool failed_trylock = err == -EBUSY;
 
+		/* empty=associated: nothing of this lruvec; empty=no-leaves: nothing at all */
+		int stat = walk->k->cfg.empty.pred == AW_EMPTY_NO_LEAVES ? MM_LEAF_TOTAL : MM_LEAF_ASSOCIATED;
+
 		if (!err || (failed_trylock && AW_BUG(walk->k, AW_BUG_EMPTYMAP_MARK_ON_FAILED_TRYLOCK))) {
-			if (err || walk->mm_stats[MM_LEAF_ASSOCIATED] == 0)
+			if (err || walk->mm_stats[stat] == 0)
 				mm->lru_gen.empty_mask |= 1U << nid;
 			else
 				mm->lru_gen.empty_mask &= ~(1U << nid);
 			mm->lru_gen.empty_count[clock] = 0;
+			mm->lru_gen.empty_seq[clock] = walk->seq;
 		}
 	}
 	trace_mm_vmscan_lru_gen_walk(walk->k, walk, mm, err);
@@ -86,6 +90,8 @@ static bool aging_turn(struct lru_gen_mm_walk *walk, bool *last)
 	walk->iter = mm;
 	if (!mm)
 		return true;
+	if (aw_empty_skip_after(walk, mm))
+		return false;
 	err = walk_mm(mm, walk);
 	account_walk(walk, mm, err, walk->force_scan);
 	return false;
@@ -136,7 +142,7 @@ bool try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, unsigned lon
 
 	do {
 		success = iterate_mm_list(walk, &mm);
-		if (mm) {
+		if (mm && !aw_empty_skip_after(walk, mm)) {
 			int err = walk_mm(mm, walk);
 
 			account_walk(walk, mm, err, walk->force_scan);

@@ -335,6 +335,8 @@ const char *aw_fault_kind_name(int kind)
 		[AW_FAULT_ZERO] = "a zero-page fault",
 		[AW_FAULT_COW] = "a copy-on-write fault",
 		[AW_FAULT_MAJOR] = "a major fault",
+		[AW_FAULT_MIGRATED] = "a migration",
+		[AW_FAULT_COLLAPSED] = "a collapse",
 	};
 
 	return kind >= 0 && kind < AW_FAULT_NR ? names[kind] : "a fault";
@@ -380,8 +382,6 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	if (snid >= 0 && snid < k->nr_nodes && memcg < k->nr_memcgs)
 		lru_gen_refault(k, folio, pfn, aw_lruvec(k, memcg, snid), evict_seq, token_refs, workingset);
 	k->node_stats[folio->nid].refaults++;
-	/* the RFC clears the empty marks on the major-fault paths, all nodes */
-	aw_clear_empty_marks(k, mm);
 	if (anon)
 		aw_swap_slot_put(k, slot);
 	return pfn;
@@ -474,7 +474,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
 			mark_walk_young(path);
 			*out = pte;
-			trace_aw_mm_fault(k, mm, AW_FAULT_ZERO);
+			aw_mm_event(k, mm, AW_FAULT_ZERO);
 			return 0;
 		} else {
 			/* a write to a private file page lands in an anon copy (CoW) */
@@ -482,7 +482,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		}
 		if (pfn == AW_NIL)
 			return -1;
-		trace_aw_mm_fault(k, mm, kind);
+		aw_mm_event(k, mm, kind);
 		if (!t->alive)
 			return -1;
 		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
@@ -496,7 +496,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
 		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
 			return -1;
-		trace_aw_mm_fault(k, mm, AW_FAULT_COW);
+		aw_mm_event(k, mm, AW_FAULT_COW);
 		if (!t->alive)
 			return -1;
 		pte = pte_walk(k, mm, addr, true, path);	/* the fault may have reclaimed */
@@ -570,7 +570,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		/* do_huge_pmd_anonymous_page(): read fault maps the huge zero page */
 		*pmd = aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED);
 		mark_path_young(k, mm, haddr);
-		trace_aw_mm_fault(k, mm, AW_FAULT_ZERO);
+		aw_mm_event(k, mm, AW_FAULT_ZERO);
 		return 1;
 	}
 	mm_id = mm->id;
@@ -584,7 +584,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			 _PAGE_ACCESSED | _PAGE_DIRTY);
 	mark_path_young(k, mm, haddr);
 	aw_account_map(k, mm, vma, HPAGE_PMD_NR);
-	trace_aw_mm_fault(k, mm, AW_FAULT_HUGE);
+	aw_mm_event(k, mm, AW_FAULT_HUGE);
 	folio = pfn_folio(&k->mem, pfn);
 	thp_write(folio, haddr, addr, end, stride);
 	aw_note_access(k, folio, repeat);

@@ -242,7 +242,14 @@ void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm);
 void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg);
 static inline void lru_gen_use_mm(struct mm_struct *mm) { mm->lru_gen.bitmap = ~0ULL; }
 void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm);	/* the model's, for the seam */
-void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm);	/* the RFC, emptymap */
+/*
+ * Something happened to mm's memory (enum aw_fault_kind): the aw_mm_fault
+ * trace event, and the RFC's empty marks cleared if the contract says so
+ * (mm_list.c).
+ */
+void aw_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind);
+/* the RFC's empty-mm skip placed after get_next_mm(): skip this mm? */
+bool aw_empty_skip_after(struct lru_gen_mm_walk *walk, struct mm_struct *mm);
 
 /* lru_gen_bloom.c: the seed's per-level filter helpers (v3 2/4), with their facts */
 bool test_bloom_filter(struct lru_gen_mm_state *mm_state, int level, unsigned long seq, uint64_t item);
@@ -294,6 +301,9 @@ enum aw_fault_kind {
 	AW_FAULT_ZERO,		/* the zero page or the huge zero page mapped by a read */
 	AW_FAULT_COW,		/* a copy on write (do_wp_page()) */
 	AW_FAULT_MAJOR,		/* a swap-in or a re-read of evicted page cache */
+	/* not faults: the other events the RFC's contract may clear the marks on */
+	AW_FAULT_MIGRATED,	/* a folio it maps moved to another node */
+	AW_FAULT_COLLAPSED,	/* khugepaged or MADV_COLLAPSE made a THP of its pages */
 	AW_FAULT_NR
 };
 const char *aw_fault_kind_name(int kind);

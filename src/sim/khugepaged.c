@@ -347,8 +347,8 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 				 (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0));
 		aw_account_map(k, mm, vma, 1);
 		k->node_stats[folio->nid].refaults++;
-		/* a major fault: the RFC clears the mm's empty marks */
-		aw_clear_empty_marks(k, mm);
+		/* a major fault (the RFC clears the mm's empty marks) */
+		aw_mm_event(k, mm, AW_FAULT_MAJOR);
 	}
 	return SCAN_SUCCEED;
 }
@@ -524,6 +524,7 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 					     pfn_folio(&k->mem, pfn), haddr);
 	collapse_install(k, mm, vma, pmd, pfn, haddr, resident);
 	trace_mm_collapse_huge_page(k, mm, haddr, result);
+	aw_mm_event(k, mm, AW_FAULT_COLLAPSED);
 out:
 	record_collapse(k, mm, vma, haddr, cc->is_khugepaged, result);
 	return result;

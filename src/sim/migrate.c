@@ -63,7 +63,7 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		of->mapcount = 0;
 	}
 	remap(k, nf, pfn, npfn);
-	/* the RFC clears the empty marks of every mm the folio is mapped in */
+	/* every mm the folio is mapped in (the RFC's contract may clear their marks) */
 	{
 		uint32_t idx = 0, mm_id;
 		uint64_t addr;
@@ -72,7 +72,7 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 			struct mm_struct *mm = aw_mm(k, mm_id);
 
 			if (mm)
-				aw_clear_empty_marks(k, mm);
+				aw_mm_event(k, mm, AW_FAULT_MIGRATED);
 		}
 	}
 	if (on_lru)

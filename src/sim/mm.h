@@ -54,6 +54,7 @@ struct lru_gen_mm {
 	/* seed RFC empty_map (docs/oracles.md), emptymap/rfc variants */
 	uint8_t empty_mask;	/* bit nid: the last walk for nid found nothing associated */
 	uint8_t empty_count[8];	/* passes with the node bit set since that walk */
+	unsigned long empty_seq[8];	/* clock=pass: the seq of that walk */
 };
 
 /* mm->flags bits the model uses (include/linux/mm_types.h) */

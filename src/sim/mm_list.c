@@ -129,21 +129,42 @@ void lru_gen_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 }
 
 /*
- * The seed RFC's empty_map skip (docs/oracles.md, a modelling
- * contract: the RFC has no code).  An mm whose last completed walk for this
- * node found nothing associated is skipped on the next skip_empty - 1
- * passes that find its node bit set, and walked on the skip_empty-th.
- * force_scan overrides the skip.  Each node keeps its own clock.
+ * The seed RFC's empty_map skip (docs/oracles.md, a modelling contract:
+ * the RFC has no code; its open choices are options, contract.h).  An mm
+ * whose last completed walk for this node found it "empty" is skipped
+ * until skip_empty passes have gone by -- counted by its own (mm, node)
+ * clock, advanced by each pass that considers it (clock=mm), or by the
+ * node's passes since the mark (clock=pass) -- and walked on the
+ * skip_empty-th.  force_scan overrides the skip.
  */
-/*
- * The RFC clears an mm's empty marks, for every node, on its major-fault
- * and migration paths: the mm may have gained memory anywhere.
- */
-void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm)
+/* The RFC clears an mm's empty marks for every node: the mm may have gained memory anywhere. */
+static void aw_clear_empty_marks(struct aw_kernel *k, struct mm_struct *mm)
 {
 	mm->lru_gen.empty_mask = 0;
 	memset(mm->lru_gen.empty_count, 0, sizeof(mm->lru_gen.empty_count));
 	trace_lru_gen_clear_empty(k, mm);
+}
+
+/* Which events clear the marks: major faults always, the rest by the contract. */
+static bool clears_marks(const struct aw_kernel *k, int kind)
+{
+	unsigned int clear = k->cfg.empty.clear;
+
+	switch (kind) {
+	case AW_FAULT_MAJOR:	 return true;
+	case AW_FAULT_MIGRATED:	 return clear & AW_EMPTY_CLEAR_MIGRATION;
+	case AW_FAULT_HUGE:	 return clear & AW_EMPTY_CLEAR_HUGE;
+	case AW_FAULT_MINOR:	 return clear & AW_EMPTY_CLEAR_MINOR;
+	case AW_FAULT_COLLAPSED: return clear & AW_EMPTY_CLEAR_COLLAPSE;
+	default:		 return false;
+	}
+}
+
+void aw_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind)
+{
+	trace_aw_mm_fault(k, mm, kind);
+	if ((k->features & AW_FEAT_EMPTYMAP) && mm->lru_gen.empty_mask && clears_marks(k, kind))
+		aw_clear_empty_marks(k, mm);
 }
 
 static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
@@ -157,9 +178,27 @@ static bool should_skip_empty_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 		return false;
 	if (!(mm->lru_gen.empty_mask >> nid & 1))
 		return false;
+	if (k->cfg.empty.clock == AW_EMPTY_CLOCK_PASS)
+		return walk->seq - mm->lru_gen.empty_seq[clock] < (unsigned long)k->skip_empty;
 	if (mm->lru_gen.empty_count[clock] < 255)	/* saturate: never wrap back to "skip" */
 		mm->lru_gen.empty_count[clock]++;
 	return mm->lru_gen.empty_count[clock] < k->skip_empty;
+}
+
+/*
+ * The skip placed after get_next_mm() (place=after): the mm was handed out
+ * -- it counts as the iteration's first, so the walker that got it resets
+ * the next filters -- and the walker then declines to walk it.
+ */
+bool aw_empty_skip_after(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
+{
+	bool skip;
+
+	if (walk->k->cfg.empty.place != AW_EMPTY_AFTER_GET_NEXT_MM)
+		return false;
+	skip = should_skip_empty_mm(walk, mm);
+	trace_lru_gen_get_next_mm(walk->k, walk, mm, skip ? AW_MM_SKIP_EMPTY : AW_MM_TAKEN);
+	return skip;
 }
 
 /*
@@ -179,7 +218,8 @@ static bool should_skip_small_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 /*
  * mm/vmscan.c: get_next_mm() (the current form of should_skip_mm(); 6.1's
  * size test in should_skip_small_mm()), with the RFC's empty_map skip
- * after the kernel's tests; each outcome is a fact.  NULL: skip mm.
+ * after the kernel's tests (place=get-next-mm); each outcome is a fact.
+ * NULL: skip mm.
  */
 static struct mm_struct *take_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
 {
@@ -200,6 +240,11 @@ static struct mm_struct *take_mm(struct lru_gen_mm_walk *walk, struct mm_struct 
 	if (mm->exiting) {	/* !mmget_not_zero(mm) */
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EXITING);
 		return NULL;
+	}
+	/* the walker decides after it, in the aging loop (aw_empty_skip_after()) */
+	if (walk->k->cfg.empty.place == AW_EMPTY_AFTER_GET_NEXT_MM) {
+		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_HANDED);
+		return mm;
 	}
 	if (should_skip_empty_mm(walk, mm)) {
 		trace_lru_gen_get_next_mm(walk->k, walk, mm, AW_MM_SKIP_EMPTY);

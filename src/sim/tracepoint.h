@@ -46,6 +46,7 @@ enum aw_mm_skip {
 	AW_MM_SKIP_EXITING,	/* mmget_not_zero() failed */
 	AW_MM_SKIP_EMPTY,	/* the RFC's empty-mm skip */
 	AW_MM_SKIP_SMALL,	/* 6.1 should_skip_mm(): fewer than MIN_LRU_BATCH pages */
+	AW_MM_HANDED,		/* returned, the empty-mm test after it (then TAKEN or SKIP_EMPTY) */
 };
 
 typedef void (*aw_probe_fn)(void);	/* the type-erased form; cast back before calling */

@@ -525,10 +525,19 @@ static void test_emptymap_cadence(void)
 	aw_or_mm_considered(k, &walk, mm, false);
 	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
 
+	/* a first-touch fault does not clear the mark (default contract): still skipped */
+	n = aw_oracle_nr_findings(k);
+	aw_or_walk_done(k, &walk, mm, 0);
+	aw_or_mm_event(k, mm, AW_FAULT_MINOR);
+	aw_or_mm_event(k, mm, AW_FAULT_HUGE);
+	aw_or_mm_event(k, mm, AW_FAULT_COLLAPSED);
+	aw_or_mm_considered(k, &walk, mm, false);
+	CHECK_NO_FINDING(k, n);
+
 	/* a major fault / migration clears the mark: the next pass must walk it */
 	n = aw_oracle_nr_findings(k);
 	aw_or_walk_done(k, &walk, mm, 0);
-	aw_or_mark_cleared(k, mm);
+	aw_or_mm_event(k, mm, AW_FAULT_MAJOR);
 	aw_or_mm_considered(k, &walk, mm, true);
 	CHECK_NO_FINDING(k, n);
 	/* ... and skipping an unmarked mm is a finding */
@@ -579,6 +588,79 @@ out:
 	aw_kernel_destroy(k);
 }
 
+/*
+ * The contract's options (contract.h), each against the default: which
+ * events clear, what "empty" means, and which clock counts the passes.
+ */
+static void test_emptymap_contract(void)
+{
+	struct aw_kernel *k = built_kernel(AW_FEAT_EMPTYMAP, false);
+	struct lru_gen_mm_walk walk;
+	struct mm_struct *mm;
+	int n;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	mm = mm_of(k);
+	CHECK(mm != NULL);
+	if (!mm)
+		goto out;
+	aw_walk_init(&walk, k);
+	walk.lruvec = aw_lruvec(k, 0, 0);
+	walk.mm = mm;
+	walk.seq = 10;
+
+	/* clear=major+huge: a huge first-touch fault clears, so skipping next is a finding */
+	k->cfg.empty.clear = AW_EMPTY_CLEAR_HUGE;
+	n = aw_oracle_nr_findings(k);
+	aw_or_walk_done(k, &walk, mm, 0);
+	aw_or_mm_event(k, mm, AW_FAULT_MIGRATED);	/* not named: no clear */
+	aw_or_mm_considered(k, &walk, mm, false);
+	CHECK_NO_FINDING(k, n);
+	aw_or_mm_event(k, mm, AW_FAULT_HUGE);
+	aw_or_mm_considered(k, &walk, mm, false);
+	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
+
+	/* empty=no-leaves: a walk with leaves, none associated, does not mark */
+	k->cfg.empty = AW_EMPTY_CONTRACT_DEFAULT;
+	k->cfg.empty.pred = AW_EMPTY_NO_LEAVES;
+	n = aw_oracle_nr_findings(k);
+	walk.mm_stats[MM_LEAF_TOTAL] = 5;
+	walk.mm_stats[MM_LEAF_ASSOCIATED] = 0;
+	aw_or_walk_done(k, &walk, mm, 0);
+	aw_or_mm_considered(k, &walk, mm, true);
+	CHECK_NO_FINDING(k, n);
+	walk.mm_stats[MM_LEAF_TOTAL] = 0;
+	aw_or_walk_done(k, &walk, mm, 0);	/* no leaves at all: marked */
+	aw_or_mm_considered(k, &walk, mm, true);
+	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
+
+	/*
+	 * clock=pass: marked by the walk at seq 10; with skip_empty 4 the
+	 * passes for seq 11-13 skip and seq 14 walks, however few of them
+	 * considered the mm (here only 13 and 14: the mm clock would still
+	 * skip at 14).
+	 */
+	k->cfg.empty = AW_EMPTY_CONTRACT_DEFAULT;
+	k->cfg.empty.clock = AW_EMPTY_CLOCK_PASS;
+	n = aw_oracle_nr_findings(k);
+	walk.seq = 10;
+	aw_or_walk_done(k, &walk, mm, 0);
+	walk.seq = 13;
+	aw_or_mm_considered(k, &walk, mm, false);
+	walk.seq = 14;
+	aw_or_mm_considered(k, &walk, mm, true);
+	CHECK_NO_FINDING(k, n);
+	walk.seq = 10;
+	aw_or_walk_done(k, &walk, mm, 0);
+	walk.seq = 14;
+	aw_or_mm_considered(k, &walk, mm, false);	/* due: a finding */
+	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
+out:
+	aw_kernel_destroy(k);
+}
+
 /* Without AW_FEAT_EMPTYMAP nothing is ever skipped as empty: the oracle is off. */
 static void test_emptymap_off(void)
 {
@@ -622,6 +704,7 @@ int main(void)
 	RUN(test_force_scan_complete);
 	RUN(test_stale_suppression);
 	RUN(test_emptymap_cadence);
+	RUN(test_emptymap_contract);
 	RUN(test_emptymap_off);
 	RUN(test_detached);
 	return aw_test_report("test_oracle");
