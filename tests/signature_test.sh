@@ -24,6 +24,13 @@ moved() {	# IN OUT ADDR
 	    -e 's/^proc P1 memcg 1$/proc P0\nmmap P0 R1 64K\nwrite P0 R1\nproc P1 memcg 1/' "$1" > "$2"
 }
 
+# a forked child's tables are copies of its parent's, and so is their skip
+# history: the folio evicted through the child's mapping is attributed to
+# the skip of its path in the parent, before the fork
+fork=$corpus/regressions/pud-skip-other-node-fork.aws
+check "fork: the parent's skip, inherited" "$(sig "$fork" base,pud)" \
+	'premature-reclaim-differential [base,pud] no skip on its path; the last skip on its path, in another lruvec: PUD skipped: never inserted, its subtree had no page tables at the last walk'
+
 pud=$corpus/regressions/pud-late-region-hot-eviction.aws
 want_pud='premature-reclaim-differential [base,pud] PUD skipped: never inserted, its subtree had no page tables at the last walk'
 moved "$pud" "$tmp/pud-moved.aws" 0x7c0040000000

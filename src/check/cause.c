@@ -272,6 +272,35 @@ void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_str
 		note_last(log, k, mm->id, kind);
 }
 
+/*
+ * The child's page tables are copies of the parent's, and a folio the two
+ * share may be evicted through either: every (lruvec, PUD) and (lruvec,
+ * mm) entry and the fault history of the parent are the child's too.
+ * Indexes, not pointers: get() may move the entries.
+ */
+void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child)
+{
+	int nr = log->nr;
+
+	for (int i = 0; i < nr; i++) {
+		struct cause_entry copy = log->e[i], *e;
+
+		if (copy.mm != parent)
+			continue;
+		e = get(log, copy.lruvec, child, copy.pud);
+		copy.mm = child;
+		*e = copy;
+	}
+	if ((int)parent < log->cap_mm) {
+		uint64_t (*a)[AW_FAULT_NR] = aw_grow_zeroed(log->last, &log->cap_mm, (int)child, sizeof(*a), 64);
+
+		if (!a)
+			aw_oracle_oom("cause log");
+		log->last = a;
+		memcpy(log->last[child], log->last[parent], sizeof(log->last[0]));
+	}
+}
+
 /* did mm take a fault of this kind after the event of the mark's walk? */
 static bool faulted_since(const struct aw_cause_log *log, uint32_t mm, int what, uint64_t mark_event)
 {

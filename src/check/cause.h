@@ -39,6 +39,8 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			struct mm_struct *mm, int err);
 void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm, int kind);
+/* a forked child's tables are copies of its parent's: so is their history */
+void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child);
 
 /*
  * Why the folio at (mm, addr) of lruvec (memcg, nid) was not seen young:

@@ -92,6 +92,11 @@ static void probe_mm_fault(void *data, struct aw_kernel *k, struct mm_struct *mm
 	aw_cause_fault(aw_oracle_causes(k), k, mm, kind);
 }
 
+static void probe_mm_fork(void *data, struct aw_kernel *k, struct mm_struct *parent, struct mm_struct *child)
+{
+	aw_cause_fork(aw_oracle_causes(k), parent->id, child->id);
+}
+
 static void probe_walk_pte_range(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 				 uint64_t addr, uint64_t item, bool suitable)
 {
@@ -202,6 +207,7 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(lru_gen_walk_pte_range, probe_walk_pte_range)			\
 	X(lru_gen_walk_pud, probe_walk_pud)				\
 	X(aw_mm_fault, probe_mm_fault)					\
+	X(aw_mm_fork, probe_mm_fork)					\
 	X(lru_gen_look_around, probe_look_around)			\
 	X(lru_gen_inc_max_seq, probe_inc_max_seq)			\
 	X(lru_gen_aging_done, probe_aging_done)				\

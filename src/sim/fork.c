@@ -140,6 +140,7 @@ int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)
 	for (int i = 0; i < src->nr_vmas; i++)
 		copy_range(k, src, dst, &src->vmas[i]);
 	khugepaged_fork(k, dst, src);	/* dup_mmap() */
+	trace_aw_mm_fork(k, src, dst);
 	k->mglru->lru_gen_add_mm(k, dst);
 	child->pid = child_pid;
 	child->mm = dst->id;

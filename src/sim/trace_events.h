@@ -137,8 +137,11 @@ AW_TRACE_EVENT(aw_reclaim_check,
 AW_TRACE_EVENT(aw_reclaim_decision,
 	       TP_PROTO(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references),
 	       TP_ARGS(k, pfn, reclaim, ignore_references))
-/* a page fault on mm resolved; kind: enum aw_fault_kind (kernel.h) */
+/* something happened to mm's memory: a fault resolved, a migration or a collapse (enum aw_fault_kind, kernel.h) */
 AW_TRACE_EVENT(aw_mm_fault, TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, int kind), TP_ARGS(k, mm, kind))
+/* dup_mm(): child's page tables are copies of parent's, taken now */
+AW_TRACE_EVENT(aw_mm_fork, TP_PROTO(struct aw_kernel *k, struct mm_struct *parent, struct mm_struct *child),
+	       TP_ARGS(k, parent, child))
 /* a folio was reclaimed; mm and addr are its first mapping's, hot by the report's rule */
 AW_TRACE_EVENT(aw_folio_evicted,
 	       TP_PROTO(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot),
