@@ -508,8 +508,8 @@ static int version(void)
  */
 static const char run_options[] =
 	"usage: agewalk run FILE.aws|FILE.awpb [--variants base,pud,emptymap,rfc]\n"
-	"                 [--thp always|never|madvise] [--bug NAME]... [--skip-empty N]\n"
-	"                 [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
+	"                 [--thp always|never|madvise] [--bug NAME]... [--fix pud-young]\n"
+	"                 [--skip-empty N] [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
 	"                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
 	"                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
 	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
@@ -523,6 +523,8 @@ static void run_usage(FILE *out)
 			fprintf(out, "       agewalk %s %s\n", commands[i].name, commands[i].usage);
 	fputs("  --check   verify the file's expect lines (every THP mode it supports\n"
 	      "            unless --thp picks one); exit 1 if one fails\n"
+	      "  --fix     a fix tried in the model for a finding (docs/findings/):\n"
+	      "            pud-young walks a PUD the filter lacks if its accessed bit is set\n"
 	      "  --empty-contract  the RFC empty-mm skip's open choices (default\n"
 	      "            place=get-next-mm,empty=associated,clock=mm,clear=major+migration;\n"
 	      "            place=after, empty=no-leaves, clock=pass, clear=major[+migration]\n"

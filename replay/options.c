@@ -56,6 +56,17 @@ static int set_variants(struct aw_model_opts *o, const char *arg, char *err, siz
 	return 0;
 }
 
+/* Fixes tried in the model for a finding (docs/findings/), by name: variant features */
+static int add_fix(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "pud-young")) {
+		o->fixes |= AW_FEAT_PUD_YOUNG_FIX;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown fix '%s'; known: pud-young", arg);
+	return -1;
+}
+
 static int add_bug(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
 {
 	int b = aw_bug_parse(arg);
@@ -149,6 +160,7 @@ static const struct {
 } valued[] = {
 	{ "--variants",		AW_OPT_VARIANTS,	set_variants },
 	{ "--bug",		AW_OPT_BUG,		add_bug },
+	{ "--fix",		AW_OPT_BUG,		add_fix },
 	{ "--thp",		AW_OPT_THP,		set_thp },
 	{ "--skip-empty",	AW_OPT_SKIP_EMPTY,	set_skip_empty },
 	{ "--empty-contract",	AW_OPT_SKIP_EMPTY,	set_empty_contract },
@@ -184,6 +196,7 @@ void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts 
 	lo->variants = o->variants;
 	lo->nr_variants = o->nr_variants;
 	lo->bugs = o->bugs;
+	lo->fixes = o->fixes;
 	lo->skip_empty = o->skip_empty;
 	lo->empty = o->has_empty ? &o->empty : NULL;
 	lo->kernel = o->kernel + 1;

@@ -20,7 +20,7 @@
 /* The options, by flag; a command accepts a union of them. */
 enum aw_model_opt {
 	AW_OPT_VARIANTS		= 1 << 0,	/* --variants A,B,... */
-	AW_OPT_BUG		= 1 << 1,	/* --bug NAME, repeatable */
+	AW_OPT_BUG		= 1 << 1,	/* --bug NAME, --fix NAME, repeatable */
 	AW_OPT_THP		= 1 << 2,	/* --thp always|never|madvise */
 	AW_OPT_SKIP_EMPTY	= 1 << 3,	/* --skip-empty 1..64, --empty-contract SPEC */
 	AW_OPT_KHUGEPAGED	= 1 << 4,	/* --khugepaged-rev, --khugepaged, --khugepaged-prctl-enter */
@@ -32,6 +32,7 @@ struct aw_model_opts {
 	int nr_variants;			/* 0 = not given: the command's default */
 	char *variant_buf;
 	unsigned int bugs;			/* 1 << enum aw_bug */
+	unsigned int fixes;			/* --fix: AW_FEAT_* of a fix tried in the model */
 	int thp;				/* enum aw_thp_mode, -1 = not given */
 	int skip_empty;				/* 0 = the scenario's */
 	bool has_empty;				/* --empty-contract given: it replaces the scenario's */

@@ -4,7 +4,8 @@
 # names no machine's paths.
 #   1. Every NAME.md a file mentions is a file of the tree (docs/, traces/,
 #      a series' NOTES.md ...); an upstream project's document is named
-#      with the project (AFL++'s custom_mutators.md).
+#      with the project (AFL++'s custom_mutators.md); fuzz/campaign writes
+#      INDEX.md into a campaign's directory.
 #   2. No pointer to the folders beside the tree, and no section marks of
 #      the outside rules paraphrase ("kernel-model §5", "km§10").
 #   3. In code, a section mark (§) names its document on the same line
@@ -45,8 +46,9 @@ cd "$src" || exit 2
 # Lines allowed to cite outside documents while a rewrite is pending; a
 # line here that no longer matches fails too, so the list only shrinks.
 pending=()
-# upstream documents named with their project
-upstream='custom_mutators\.md'
+# upstream documents named with their project, and the one the tools
+# write (fuzz/campaign's findings index, in a campaign's directory)
+upstream='custom_mutators\.md|INDEX\.md'
 
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	mapfile -t files < <(git ls-files -co --exclude-standard | grep -vxF "$self")

@@ -239,6 +239,9 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			features |= AW_FEAT_KHUGEPAGED_V8;
 		if (o->khugepaged_prctl_enter)
 			features |= AW_FEAT_KH_PRCTL_ENTER;
+		/* a fix of the PUD filter patches the variants that have one */
+		if (features & AW_FEAT_PUD_FILTER)
+			features |= o->fixes & AW_FEAT_PUD_YOUNG_FIX;
 		ls->k[v] = aw_kernel_create(&cfg, sc->nr_regions, features, o->bugs);
 		if (ls->k[v] && ls->variant[v]->bind && ls->variant[v]->bind(ls->k[v], ls->variant[v])) {
 			snprintf(ls->err, sizeof(ls->err), "%s: %s", ls->variant[v]->name, ls->k[v]->err);

@@ -59,6 +59,7 @@ struct aw_lockstep_opts {
 	const char *const *variants;
 	int nr_variants;
 	unsigned int bugs;		/* 1 << enum aw_bug, applied to every variant */
+	unsigned int fixes;		/* AW_FEAT_* fixes tried, to the variants they patch */
 	int skip_empty;			/* 0 = the scenario's */
 	const struct aw_empty_contract *empty;	/* NULL = the scenario's */
 	int kernel;			/* enum aw_kernel_profile + 1; 0 = the scenario's */

@@ -29,6 +29,13 @@
 #define AW_FEAT_KHUGEPAGED_PATCHED 0x04	/* third seed: khugepaged progress, lazyfree, disable */
 #define AW_FEAT_KHUGEPAGED_V8	0x08	/* ... as in the later v8 (VM_DROPPABLE exempt) */
 #define AW_FEAT_KH_PRCTL_ENTER	0x10	/* prctl enabling THP registers the mm (docs/oracles.md) */
+/*
+ * A fix tried in the model, not in any series (--fix pud-young,
+ * docs/findings/pud-late-region.md): the PUD filter walks a subtree it
+ * does not hold when the PUD entry's accessed bit was set since the last
+ * walk that passed it, and every walk that passes a PUD clears the bit.
+ */
+#define AW_FEAT_PUD_YOUNG_FIX	0x20
 
 /*
  * Planted bugs (docs/oracles.md): realistic one-line mistakes, each at the
@@ -398,6 +405,19 @@ static inline bool pmdp_test_and_clear_young(struct aw_kernel *k, struct mm_stru
 		return false;
 	*pmdp = pmd & ~_PAGE_ACCESSED;
 	trace_pmdp_test_and_clear_young(k, mm, addr, pmd);
+	return true;
+}
+
+/*
+ * The PUD entry's accessed bit (x86 sets it on a page walk through it,
+ * as on every non-leaf entry): for AW_FEAT_PUD_YOUNG_FIX only; the
+ * kernel's MGLRU never reads it.
+ */
+static inline bool pudp_test_and_clear_young(pud_t *pudp)
+{
+	if (!pud_young(*pudp))
+		return false;
+	*pudp &= ~(pud_t)_PAGE_ACCESSED;
 	return true;
 }
 

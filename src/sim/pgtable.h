@@ -99,6 +99,7 @@ static inline uint64_t pmd_pfn(pmd_t pmd) { return (pmd & PTE_PFN_MASK) >> PAGE_
 static inline bool is_huge_zero_pmd(pmd_t pmd) { return pmd_trans_huge(pmd) && pmd_pfn(pmd) == HUGE_ZERO_PFN; }
 static inline bool is_zero_pfn(uint64_t pfn) { return pfn == ZERO_PFN; }
 static inline bool pud_present(pud_t pud) { return pud & _PAGE_PRESENT; }
+static inline bool pud_young(pud_t pud) { return pud & _PAGE_ACCESSED; }
 /* a 1 GiB leaf; the model never maps one, the walk only warns on it */
 static inline bool pud_leaf(pud_t pud) { return pmd_trans_huge(pud); }
 /* the model has no p4d level of its own (4-level paging): a p4d entry is the pgd entry */

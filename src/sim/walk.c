@@ -595,7 +595,7 @@ restart:
 	for (i = pud_index(start), addr = start; addr != end; i++, addr = next) {
 		pud_t val = pudp_get(pud + i);
 		unsigned long pud_key;
-		bool young;
+		bool young, accessed;
 
 		next = pud_addr_end(addr, end);
 
@@ -608,8 +608,14 @@ restart:
 		 */
 		pud_key = walk->mm->kaddr ^ (addr & PUD_MASK);
 
+		/*
+		 * The fix tried (AW_FEAT_PUD_YOUNG_FIX): a subtree accessed since
+		 * the last walk passed it is walked whatever the filter says.
+		 */
+		accessed = (k->features & AW_FEAT_PUD_YOUNG_FIX) && pudp_test_and_clear_young(pud + i);
+
 		/* Skip a subtree that had nothing young for this lruvec last gen */
-		if (pud_filter && (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS))) {
+		if (pud_filter && !accessed && (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS))) {
 			walk->aw_stats[AW_WS_BLOOM_PUD]++;	/* model */
 			if (!test_bloom_filter(mm_state, BLOOM_FILTER_PUD, walk->seq, pud_key)) {
 				struct aw_region_acc *racc = region_acc(walk, walk->vma);
