@@ -30,6 +30,10 @@ moved() {	# IN OUT ADDR
 fork=$corpus/regressions/pud-skip-other-node-fork.aws
 check "fork: the parent's skip, inherited" "$(sig "$fork" base,pud)" \
 	'premature-reclaim-differential [base,pud] no skip on its path; the last skip on its path, in another lruvec: PUD skipped: never inserted, its subtree had no page tables at the last walk'
+# ... and a skip in the parent after the fork is on the shared folio's path too
+after=$corpus/regressions/rfc-skip-parent-after-fork.aws
+check "fork: the parent's skip after the fork" "$(sig "$after" base,rfc)" \
+	'premature-reclaim-differential [base,rfc] no skip on its path; the last skip on its path, in another lruvec: PUD skipped: never inserted, nothing in its subtree was young at the last walk'
 
 pud=$corpus/regressions/pud-late-region-hot-eviction.aws
 want_pud='premature-reclaim-differential [base,pud] PUD skipped: never inserted, its subtree had no page tables at the last walk'

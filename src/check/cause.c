@@ -82,6 +82,9 @@ struct aw_cause_log {
 	/* per mm: event index + 1 of the last fault of each kind */
 	uint64_t (*last)[AW_FAULT_NR];
 	int cap_mm;
+	/* per mm: the mm it was forked from, 0 if none */
+	uint32_t *parent;
+	int cap_parent;
 	/* per lruvec: the last skip of any mm or PUD, for a folio whose own path had none */
 	struct lruvec_skip {
 		bool any, empty_mm, no_leaves;
@@ -186,6 +189,7 @@ void aw_cause_log_free(struct aw_cause_log *log)
 	free(log->e);
 	free(log->slot);
 	free(log->last);
+	free(log->parent);
 	free(log->last_skip);
 	free(log);
 }
@@ -291,6 +295,14 @@ void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child)
 		copy.mm = child;
 		*e = copy;
 	}
+	{
+		uint32_t *a = aw_grow_zeroed(log->parent, &log->cap_parent, (int)child, sizeof(*a), 64);
+
+		if (!a)
+			aw_oracle_oom("cause log");
+		log->parent = a;
+		log->parent[child] = parent;
+	}
 	if ((int)parent < log->cap_mm) {
 		uint64_t (*a)[AW_FAULT_NR] = aw_grow_zeroed(log->last, &log->cap_mm, (int)child, sizeof(*a), 64);
 
@@ -361,24 +373,48 @@ static bool path_skip_elsewhere(const struct aw_cause_log *log, int lruvec, uint
 	return true;
 }
 
+/* the most recent skip on the path (mm, its PUD) in lruvec: its mm's, or its PUD's */
+static bool own_path_cause(const struct aw_cause_log *log, int lruvec, uint32_t mm, uint64_t addr, bool huge,
+			   char *buf, size_t len)
+{
+	const struct cause_entry *m = find(log, lruvec, mm, MM_ENTRY);
+	const struct cause_entry *p = find(log, lruvec, mm, addr & PUD_MASK);
+
+	if (m && m->skipped && (!p || !p->skipped || m->skip_seq > p->skip_seq)) {
+		empty_cause(log, m, huge, buf, len);
+		return true;
+	}
+	if (p && p->skipped) {
+		snprintf(buf, len, "%s", reason_text[p->skip_reason]);
+		return true;
+	}
+	return false;
+}
+
+/* the mm fork copied mm from, 0 if none (or after too many generations: a reused id) */
+static uint32_t parent_of(const struct aw_cause_log *log, uint32_t mm, int hops)
+{
+	return hops < 8 && (int)mm < log->cap_parent ? log->parent[mm] : 0;
+}
+
 void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel *k, int memcg, int nid,
 			  uint32_t mm, uint64_t addr, bool huge, char *buf, size_t len)
 {
 	int lruvec = memcg * k->nr_nodes + nid;
-	const struct cause_entry *m = find(log, lruvec, mm, MM_ENTRY);
-	const struct cause_entry *p = find(log, lruvec, mm, addr & PUD_MASK);
+	uint32_t a;
+	int hops;
 
-	/* the most recent skip on the folio's path: its mm's, or its PUD's */
-	if (m && m->skipped && (!p || !p->skipped || m->skip_seq > p->skip_seq)) {
-		empty_cause(log, m, huge, buf, len);
-		return;
-	}
-	if (p && p->skipped) {
-		snprintf(buf, len, "%s", reason_text[p->skip_reason]);
-		return;
-	}
-	if (path_skip_elsewhere(log, lruvec, mm, addr & PUD_MASK, buf, len))
-		return;
+	/*
+	 * The folio's path is its mm's and, for a folio a fork left shared,
+	 * its ancestors' at the same address: the eviction names one mapping,
+	 * the parent's walks see the folio through their own.
+	 */
+	for (a = mm, hops = 0; a; a = parent_of(log, a, hops++))
+		if (own_path_cause(log, lruvec, a, addr, huge, buf, len))
+			return;
+	for (a = mm, hops = 0; a; a = parent_of(log, a, hops++))
+		if (path_skip_elsewhere(log, lruvec, a, addr & PUD_MASK, buf, len))
+			return;
 	/*
 	 * Nothing on its own path: a skip elsewhere in the lruvec left other
 	 * folios unpromoted, the generations' sizes changed, and the eviction

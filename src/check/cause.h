@@ -44,8 +44,9 @@ void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child);
 
 /*
  * Why the folio at (mm, addr) of lruvec (memcg, nid) was not seen young:
- * the most recent skip on its path -- its mm's (empty) or its PUD's --
- * by rule; without one, the last skip of its path in another lruvec (whose
+ * the most recent skip on its path -- its mm's (empty) or its PUD's, in
+ * mm or in the mms it was forked from, which may share the folio -- by
+ * rule; without one, the last skip of its path in another lruvec (whose
  * non-leaf accessed bits it left as they were), else "no skip on its
  * path" and the last skip of any mm or PUD in the lruvec, whose unseen
  * folios changed the generations the eviction reached.  huge: the folio is a THP (which
