@@ -31,6 +31,12 @@
 
 #define EMPTY_SKIP "mm skipped while marked empty"
 
+/* what the walk that set the mark found: the same words in every cause */
+static const char *mark_walk(bool no_leaves)
+{
+	return no_leaves ? "no leaves" : "no young leaf";
+}
+
 enum pud_outcome { PUD_WALKED_OLD, PUD_WALKED_YOUNG, PUD_SKIPPED };
 
 enum pud_reason {
@@ -333,7 +339,7 @@ static void empty_cause(const struct aw_cause_log *log, const struct cause_entry
 	int kind = huge ? AW_FAULT_HUGE : AW_FAULT_MINOR;
 
 	snprintf(buf, len, EMPTY_SKIP ": mark set by a walk with %s, %s%s",
-		 m->skip_no_leaves ? "no leaves" : "no young leaf",
+		 mark_walk(m->skip_no_leaves),
 		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? "not cleared by " : "",
 		 faulted_since(log, m->mm, kind, m->skip_mark_event) ? aw_fault_kind_name(kind) :
 		 "then accessed without a fault");
@@ -366,7 +372,7 @@ static bool path_skip_elsewhere(const struct aw_cause_log *log, int lruvec, uint
 		return false;
 	if (best->pud == MM_ENTRY)
 		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s, "
-			 "mark set by a walk with %s", EMPTY_SKIP, best->skip_no_leaves ? "no leaves" : "no young leaf");
+			 "mark set by a walk with %s", EMPTY_SKIP, mark_walk(best->skip_no_leaves));
 	else
 		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s",
 			 reason_text[best->skip_reason]);
@@ -425,7 +431,7 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 
 		if (s->empty_mm)
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s, mark set by a walk "
-				 "with %s", EMPTY_SKIP, s->no_leaves ? "no leaves" : "no young leaf");
+				 "with %s", EMPTY_SKIP, mark_walk(s->no_leaves));
 		else
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
 		return;

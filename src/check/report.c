@@ -378,7 +378,7 @@ static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 {
 	struct aw_known known;
-	char err[160];
+	char err[160], contract[160];
 	bool have_known;
 
 	fputs("{\"input\":", out);
@@ -387,9 +387,9 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 	aw_json_str(out, aw_thp_mode_name(ls->thp));
 	fputs(",\"kernel\":", out);
 	aw_json_str(out, aw_kernel_profile_name(ls->kernel));
-	aw_empty_contract_format(&ls->empty, ' ', err, sizeof(err));
+	aw_empty_contract_format(&ls->empty, ' ', contract, sizeof(contract));
 	fputs(",\"empty_contract\":", out);
-	aw_json_str(out, err);
+	aw_json_str(out, contract);
 	fprintf(out, ",\"events\":%zu,\"variants\":[", ls->events_applied);
 	for (int v = 0; v < ls->nr_variants; v++) {
 		const struct aw_kernel *k = ls->k[v];
