@@ -235,9 +235,10 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		features = ls->variant[v]->features;
 		if (o->khugepaged_base && strncmp(ls->variant[v]->name, "khugepaged-", 11))
 			features &= ~AW_FEAT_KHUGEPAGED_PATCHED;
-		if (o->khugepaged_rev == AW_KH_REV_V8)
+		/* the command line's choice, or the scenario's */
+		if (o->khugepaged_rev == AW_KH_REV_V8 || cfg.khugepaged_rev == AW_KH_REV_V8)
 			features |= AW_FEAT_KHUGEPAGED_V8;
-		if (o->khugepaged_prctl_enter)
+		if (o->khugepaged_prctl_enter || cfg.khugepaged_prctl_enter)
 			features |= AW_FEAT_KH_PRCTL_ENTER;
 		/* a fix of the PUD filter patches the variants that have one */
 		if (features & AW_FEAT_PUD_FILTER)
@@ -291,6 +292,39 @@ static void check_agreement(struct aw_lockstep *ls, size_t event)
 	}
 }
 
+/*
+ * The equivalence oracles (equiv.h): between base and each model variant,
+ * wherever both start from the same page tables.  Kernel-text variants
+ * have the agreement oracle instead.
+ */
+static int equiv_setup(struct aw_lockstep *ls)
+{
+	ls->equiv_on = ls->nr_variants > 1 && (!strcmp(ls->variant[0]->name, "base") ||
+						!strcmp(ls->variant[0]->name, "khugepaged-base"));
+	for (int v = 0; ls->equiv_on && v < ls->nr_variants; v++)
+		if (!ls->variant[v]->bind && aw_equiv_attach(&ls->equiv[v], ls->k[v]))
+			return -1;
+	return 0;
+}
+
+static void check_equivalence(struct aw_lockstep *ls, size_t event)
+{
+	for (int v = 1; v < ls->nr_variants; v++) {
+		char vars[64], cause[160], msg[320];
+		enum aw_oracle_id id;
+
+		if (!ls->equiv[v].k || ls->equiv_fired[v])
+			continue;
+		id = aw_equiv_compare(&ls->equiv[0], &ls->equiv[v], &ls->sc->events[event], cause, sizeof(cause),
+				      msg, sizeof(msg));
+		if (id == AW_OR_NR)
+			continue;
+		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[0]->name, ls->variant[v]->name);
+		add_finding(ls, id, event, vars, cause, msg);
+		ls->equiv_fired[v] = true;
+	}
+}
+
 static void collect(struct aw_lockstep *ls, int v, int *seen)
 {
 	int n = aw_oracle_nr_findings(ls->k[v]);
@@ -315,7 +349,13 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 	ls->failed_event = -1;
 	if (setup(ls, sc, o))
 		return -1;
+	if (o->oracles && equiv_setup(ls)) {
+		snprintf(ls->err, sizeof(ls->err), "cannot attach the equivalence oracles");
+		return -1;
+	}
 	for (size_t i = 0; i < sc->nr_events; i++) {
+		for (int v = 0; ls->equiv_on && v < ls->nr_variants; v++)
+			aw_equiv_event_begin(&ls->equiv[v]);
 		for (int v = 0; v < ls->nr_variants; v++) {
 			ls->k[v]->event_index = i;
 			if (aw_kernel_apply(ls->k[v], &sc->events[i])) {
@@ -331,6 +371,8 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 			check_differential(ls, i);
 		if (o->oracles)
 			check_agreement(ls, i);
+		if (ls->equiv_on)
+			check_equivalence(ls, i);
 		ls->events_applied = i + 1;
 		if (ls->nr_findings && !o->keep_going)
 			return 0;
@@ -345,8 +387,10 @@ int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 
 void aw_lockstep_free(struct aw_lockstep *ls)
 {
-	for (int v = 0; v < ls->nr_variants; v++)
+	for (int v = 0; v < ls->nr_variants; v++) {
 		aw_kernel_destroy(ls->k[v]);
+		aw_equiv_free(&ls->equiv[v]);
+	}
 	free(ls->findings);
 	memset(ls, 0, sizeof(*ls));
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cause.h"
+#include "equiv.h"
 #include "scenario.h"
 #include "oracle.h"
 #include "kernel.h"
@@ -94,6 +95,10 @@ struct aw_lockstep {
 	bool diverged[AW_MAX_VARIANTS];		/* eviction sets differ from base's */
 	uint64_t divergence_event[AW_MAX_VARIANTS];
 	unsigned long hot_only_patched[AW_MAX_VARIANTS];
+	/* equivalence records of the current event (model variants, with base first) */
+	bool equiv_on;
+	struct aw_equiv equiv[AW_MAX_VARIANTS];
+	bool equiv_fired[AW_MAX_VARIANTS];	/* one equivalence finding per variant */
 };
 
 /*

@@ -157,6 +157,8 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_KH_SLOT] = "khugepaged-slot",
 	[AW_OR_KH_DATA] = "khugepaged-data-loss",
 	[AW_OR_KTEXT_AGREEMENT] = "kernel-text-agreement",
+	[AW_OR_FORCED_WALK_EQUIV] = "forced-walk-equivalence",
+	[AW_OR_MADV_COLLAPSE_EQUIV] = "madv-collapse-equivalence",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)
@@ -502,6 +504,21 @@ void aw_or_mm_considered(struct aw_kernel *k, struct lru_gen_mm_walk *walk, stru
 				 nid, mm->id, walked ? "was walked" : "was skipped",
 				 want ? "due a walk" : "still skipped", c->mark_seq[nid],
 				 c->count[nid], c->count[nid] == 1 ? "" : "es", k->skip_empty);
+}
+
+/*
+ * force-scan-complete, at the mm list: get_next_mm() (6.1: should_skip_mm())
+ * tests the node bit only when !walk->force_scan -- a forced walker takes
+ * an mm that has not run since the last walk.  The size test (6.1) and
+ * mmget_not_zero() still apply; the empty skip is emptymap-cadence's.
+ */
+void aw_or_mm_skipped(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int why)
+{
+	if (!k->oracle || !walk->force_scan || why != AW_MM_SKIP_BITMAP)
+		return;
+	aw_oracle_report(k, AW_OR_FORCE_SCAN_COMPLETE, "forced walker skipped an mm for its node bit",
+			 "node %d: a forced walker skipped mm %u because its node bit was clear",
+			 walk->lruvec->nid, mm->id);
 }
 
 void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int err)

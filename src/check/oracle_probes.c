@@ -77,6 +77,7 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 		aw_or_mm_considered(k, walk, mm, why == AW_MM_TAKEN);
 	if (why == AW_MM_SKIP_EMPTY)
 		aw_cause_mm_skipped(aw_oracle_causes(k), walk, mm);
+	aw_or_mm_skipped(k, walk, mm, why);
 }
 
 static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,

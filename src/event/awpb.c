@@ -93,6 +93,8 @@ int aw_awpb_write_header(FILE *f, const struct aw_scenario *sc)
 	}
 	h.layout = (Agewalk__Layout)cfg->layout;
 	h.kernel = (Agewalk__KernelProfile)cfg->kernel;
+	h.khugepaged_rev = cfg->khugepaged_rev;
+	h.khugepaged_prctl_enter = cfg->khugepaged_prctl_enter;
 
 	rnames = calloc(sc->nr_regions + 1, sizeof(*rnames));
 	pnames = calloc(sc->nr_procs + 1, sizeof(*pnames));
@@ -297,7 +299,7 @@ static int header_to_scenario(const Agewalk__Header *h, struct aw_scenario *sc, 
 		cfg->memcg_limit[h->memcgs[m]->id] = h->memcgs[m]->limit_bytes;
 	}
 	if ((unsigned)h->thp >= AW_THP_NR_MODES || (unsigned)h->layout >= AW_LAYOUT_NR ||
-	    (unsigned)h->kernel >= AW_KERNEL_NR || h->skip_empty > 64 || h->mmap_base >= (1ULL << 47) ||
+	    (unsigned)h->kernel >= AW_KERNEL_NR || h->khugepaged_rev > 1 || h->skip_empty > 64 || h->mmap_base >= (1ULL << 47) ||
 	    h->swap_bytes > (1ULL << 44) || h->n_region_names > 65535 || h->n_proc_names > 1000000) {
 		*why = "header field out of range";
 		return -1;
@@ -319,6 +321,8 @@ static int header_to_scenario(const Agewalk__Header *h, struct aw_scenario *sc, 
 	}
 	cfg->layout = (enum aw_layout)h->layout;
 	cfg->kernel = (enum aw_kernel_profile)h->kernel;
+	cfg->khugepaged_rev = (uint8_t)h->khugepaged_rev;
+	cfg->khugepaged_prctl_enter = h->khugepaged_prctl_enter;
 	sc->nr_regions = (int)h->n_region_names;
 	sc->nr_procs = (int)h->n_proc_names;
 	if (name_table(&sc->region_name, h->n_region_names, h->region_names) ||

@@ -731,6 +731,38 @@ static int aw_h_kernel(struct aw_parser *p)
 	return aw_done(p);
 }
 
+/* `khugepaged_rev seed|v8`: which revision of the khugepaged series is patched in */
+static int aw_h_khugepaged_rev(struct aw_parser *p)
+{
+	static const char *const revs[] = { "seed", "v8" };
+	const struct aw_tok *t;
+	int i;
+
+	if (aw_need(p, "seed|v8", &t))
+		return -1;
+	i = aw_lookup(t, revs, 2);
+	if (i < 0)
+		return aw_fail(p, p->line, t->col, "expected seed|v8, not '%s'", AW_Q(t));
+	p->sc->cfg.khugepaged_rev = (uint8_t)i;
+	return aw_done(p);
+}
+
+/* `khugepaged_prctl_enter on|off`: prctl(PR_SET_THP_DISABLE, 0) registers the mm */
+static int aw_h_khugepaged_prctl_enter(struct aw_parser *p)
+{
+	static const char *const onoff[] = { "off", "on" };
+	const struct aw_tok *t;
+	int i;
+
+	if (aw_need(p, "on|off", &t))
+		return -1;
+	i = aw_lookup(t, onoff, 2);
+	if (i < 0)
+		return aw_fail(p, p->line, t->col, "expected on|off, not '%s'", AW_Q(t));
+	p->sc->cfg.khugepaged_prctl_enter = i;
+	return aw_done(p);
+}
+
 /* `region NAME`: declare a region id before (or without) its mmap */
 static int aw_h_region(struct aw_parser *p)
 {
@@ -1509,6 +1541,8 @@ static const struct aw_keyword {
 	{ "empty_contract",	aw_h_empty_contract,	AW_EV_NONE,		0 },
 	{ "layout",		aw_h_layout,		AW_EV_NONE,		0 },
 	{ "kernel",		aw_h_kernel,		AW_EV_NONE,		0 },
+	{ "khugepaged_rev",	aw_h_khugepaged_rev,	AW_EV_NONE,		0 },
+	{ "khugepaged_prctl_enter", aw_h_khugepaged_prctl_enter, AW_EV_NONE,	0 },
 	{ "region",		aw_h_region,		AW_EV_NONE,		0 },
 	{ "proc",		aw_h_proc,		AW_EV_PROC,		0 },
 	{ "fork",		aw_h_fork,		AW_EV_FORK,		0 },

@@ -465,6 +465,10 @@ static void aw_wheader(FILE *out, const struct aw_config *cfg)
 		fprintf(out, "layout %s\n", aw_layout_names[cfg->layout]);
 	if (cfg->kernel != AW_KERNEL_MAINLINE)
 		fprintf(out, "kernel %s\n", aw_kernel_profile_name(cfg->kernel));
+	if (cfg->khugepaged_rev)
+		fprintf(out, "khugepaged_rev v8\n");
+	if (cfg->khugepaged_prctl_enter)
+		fprintf(out, "khugepaged_prctl_enter on\n");
 }
 
 static void aw_wexpect(struct aw_writer *w, const struct aw_expect *e)

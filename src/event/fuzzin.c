@@ -78,6 +78,10 @@ static void config(const uint8_t *h, struct aw_scenario *sc, enum aw_fuzz_target
 	cfg->thp_modes = 1U << cfg->thp;
 	cfg->skip_empty = 1 + aw_fuzz_hdr_get(h, AW_FH_SKIP_EMPTY) % 8;
 	empty_contract(aw_fuzz_hdr_get(h, AW_FH_EMPTY_CONTRACT), &cfg->empty);
+	/* 0, the byte of every input made before it, is the default profile and revision */
+	cfg->kernel = (enum aw_kernel_profile)(aw_fuzz_hdr_get(h, AW_FH_KERNEL) % AW_KERNEL_NR);
+	cfg->khugepaged_rev = aw_fuzz_hdr_get(h, AW_FH_KHUGEPAGED) & 1;
+	cfg->khugepaged_prctl_enter = aw_fuzz_hdr_get(h, AW_FH_KHUGEPAGED) >> 1 & 1;
 	cfg->nr_memcgs = 2;
 	cfg->memcg_limit[1] = (uint64_t)(aw_fuzz_hdr_get(h, AW_FH_MEMCG_LIMIT) % 64) * (4ULL << 20);
 	cfg->swap_bytes = aw_fuzz_hdr_get(h, AW_FH_SWAP) % 4 ? 512ULL << 20 : 0;
@@ -564,6 +568,9 @@ size_t aw_fuzz_encode(const struct aw_scenario *sc, const char *variant, uint8_t
 	aw_fuzz_hdr_set(out, AW_FH_VARIANT, (uint32_t)v);
 	aw_fuzz_hdr_set(out, AW_FH_SKIP_EMPTY, (cfg->skip_empty + 7) % 8);
 	aw_fuzz_hdr_set(out, AW_FH_EMPTY_CONTRACT, empty_contract_byte(&cfg->empty));
+	aw_fuzz_hdr_set(out, AW_FH_KERNEL, cfg->kernel);
+	aw_fuzz_hdr_set(out, AW_FH_KHUGEPAGED, (uint32_t)(cfg->khugepaged_rev & 1) |
+			(uint32_t)cfg->khugepaged_prctl_enter << 1);
 	for (int m = 1; m < cfg->nr_memcgs; m++)
 		if (cfg->memcg_limit[m]) {
 			uint64_t units = cfg->memcg_limit[m] / (4ULL << 20);

@@ -28,7 +28,9 @@ enum aw_fuzz_hdr_field {
 	AW_FH_MEMCG_LIMIT = 4,	/* memcg limit in 4 MiB units, b % 64 (0 = none) */
 	AW_FH_SWAP = 5,		/* b % 4 == 0: no swap, else 512 MiB */
 	AW_FH_EMPTY_CONTRACT = 6,	/* the empty-mm contract, bits below (0: the default) */
-	AW_FH_NR_USED = 7,	/* bytes 7-15 are reserved: kept by the mutator, ignored */
+	AW_FH_KERNEL = 7,	/* kernel profile b % 3: mainline, 6.12, 6.1 (enum aw_kernel_profile) */
+	AW_FH_KHUGEPAGED = 8,	/* bit 0: khugepaged series v8; bit 1: prctl enabling THP registers */
+	AW_FH_NR_USED = 9,	/* bytes 9-15 are reserved: kept by the mutator, ignored */
 };
 
 /*

@@ -68,6 +68,8 @@ struct aw_config {
 	struct aw_empty_contract empty;		/* the RFC's open choices (contract.h) */
 	enum aw_layout layout;			/* resident pages of a new process's layout */
 	enum aw_kernel_profile kernel;		/* whose MGLRU rules (`kernel 6.12`) */
+	uint8_t khugepaged_rev;			/* enum aw_kh_rev: the series' revision (`khugepaged_rev v8`) */
+	bool khugepaged_prctl_enter;		/* prctl enabling THP registers the mm */
 };
 
 /* One comparison of an expectation: KEY OP VALUE. */

@@ -521,6 +521,8 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_KHUGEPAGED_COLLAPSE_LAZYFREE] = "khugepaged-collapse-lazyfree",
 	[AW_BUG_KHUGEPAGED_PROGRESS_512] = "khugepaged-progress-512",
 	[AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY] = "khugepaged-copy-present-only",
+	[AW_BUG_PUD_FORCE_PMD_TEST] = "pud-force-pmd-test",
+	[AW_BUG_KHUGEPAGED_MADV_LAZYFREE] = "khugepaged-madv-lazyfree",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

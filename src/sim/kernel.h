@@ -54,6 +54,8 @@ enum aw_bug {
 	AW_BUG_KHUGEPAGED_COLLAPSE_LAZYFREE,	/* the lazyfree test reads pte_dirty inverted */
 	AW_BUG_KHUGEPAGED_PROGRESS_512,	/* PMD-mapped / table-less ranges still cost 512 */
 	AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY,	/* swap PTEs are not swapped in: zero-filled */
+	AW_BUG_PUD_FORCE_PMD_TEST,	/* with the PUD filter, force_scan no longer bypasses the PMD test */
+	AW_BUG_KHUGEPAGED_MADV_LAZYFREE,	/* the lazyfree skip not gated on cc->is_khugepaged */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))

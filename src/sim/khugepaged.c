@@ -257,7 +257,8 @@ static bool collapse_skip_lazyfree(struct aw_kernel *k, const struct collapse_co
 {
 	bool dirty = pte_dirty(pteval);
 
-	if (!aw_kh_patched(k) || !cc->is_khugepaged)
+	/* the planted bug: MADV_COLLAPSE skips lazyfree folios too */
+	if (!aw_kh_patched(k) || (!cc->is_khugepaged && !AW_BUG(k, AW_BUG_KHUGEPAGED_MADV_LAZYFREE)))
 		return false;
 	if ((k->features & AW_FEAT_KHUGEPAGED_V8) && (vma->vm_flags & VM_DROPPABLE))
 		return false;
@@ -834,7 +835,9 @@ int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 		if (!vma || vma->vm_start > addr || addr + PMD_SIZE > vma->vm_end ||
 		    !aw_thp_vma_allowable_khugepaged(k, mm, vma, vma->vm_flags, true))
 			break;
+		trace_aw_madvise_collapse_begin(k, mm, addr);
 		result = hpage_collapse_scan_pmd(k, mm, vma, addr, &mmap_locked, NULL, &cc);
+		trace_aw_madvise_collapse_end(k, mm, addr, result);
 		if (result == SCAN_SUCCEED || result == SCAN_PMD_MAPPED) {
 			thps++;
 			k->kh.madv_collapsed += result == SCAN_SUCCEED;

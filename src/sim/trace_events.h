@@ -164,6 +164,12 @@ AW_TRACE_EVENT(mm_collapse_huge_page_begin,
 AW_TRACE_EVENT(mm_collapse_huge_page,
 	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr, int result),
 	       TP_ARGS(k, mm, haddr, result))
+/* one 2 MiB range of madvise_collapse() starts, and its result */
+AW_TRACE_EVENT(aw_madvise_collapse_begin,
+	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr), TP_ARGS(k, mm, haddr))
+AW_TRACE_EVENT(aw_madvise_collapse_end,
+	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr, int result),
+	       TP_ARGS(k, mm, haddr, result))
 /* end of khugepaged_do_scan(): progress, the top-up and what the trace event summed */
 AW_TRACE_EVENT(aw_khugepaged_wakeup,
 	       TP_PROTO(struct aw_kernel *k, unsigned long progress, unsigned long topup, unsigned long traced),

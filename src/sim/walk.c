@@ -543,7 +543,8 @@ restart:
 			young = true;
 		}
 
-		if (!walk->force_scan) {
+		/* the planted bug: with the PUD filter, only the PUD test steps aside for force_scan */
+		if (!walk->force_scan || ((k->features & AW_FEAT_PUD_FILTER) && AW_BUG(k, AW_BUG_PUD_FORCE_PMD_TEST))) {
 			walk->aw_stats[AW_WS_BLOOM_PMD]++;	/* model */
 			if (!test_bloom_filter(mm_state, BLOOM_FILTER_PMD, walk->seq,
 					       aw_table_entry_kva(pmd_tid, i)))

@@ -10,7 +10,7 @@
 #include "awpb.h"
 
 static const char *const src =
-	"topology T2\nswap 8G\nthp always\nlayout small\nmemcg 1 limit 2G\n"
+	"topology T2\nswap 8G\nthp always\nlayout small\nkernel 6.12\nkhugepaged_rev v8\nkhugepaged_prctl_enter on\nmemcg 1 limit 2G\n"
 	"proc P cpu 2 memcg 1\nmmap P C 1G at 0x7f0000000000\nwrite P C stride 2M repeat 3\n"
 	"age node 1 memcg 1 force 1 swappiness 100\nexpect var=pud node=1 region=C pass=2.. young==0\n";
 
@@ -72,7 +72,10 @@ static void test_round_trip(void)
 	CHECK_EQ(b.expects[0].pass_lo, 2);
 	CHECK_EQ(b.expects[0].pass_hi, -1);
 	CHECK_STR(b.region_name[0], "C");
-	CHECK_EQ(b.event_line[2], 8);	/* the write is on line 8 */
+	CHECK_EQ(b.event_line[2], 11);	/* the write is on line 11 */
+	CHECK_EQ(b.cfg.kernel, AW_KERNEL_6_12);
+	CHECK_EQ(b.cfg.khugepaged_rev, 1);
+	CHECK(b.cfg.khugepaged_prctl_enter);
 	aw_scenario_free(&a);
 	aw_scenario_free(&b);
 	free(buf);

@@ -5,6 +5,9 @@
  * decodes.  Expected values are worked out from the layout documented in
  * fuzzin.h, byte by byte, in the comments.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "aw_test.h"
 #include "fuzzin.h"
 
@@ -40,6 +43,10 @@ static void test_header(void)
 	CHECK_EQ(sc.cfg.swap_bytes, 0);
 	CHECK_EQ(sc.cfg.node[2].mem_bytes, 512ULL << 20);
 	CHECK_STR(aw_fuzz_variant(in, sizeof(in)), "emptymap");
+	/* bytes 7 and 8 left 0: the default profile and khugepaged revision */
+	CHECK_EQ(sc.cfg.kernel, AW_KERNEL_MAINLINE);
+	CHECK_EQ(sc.cfg.khugepaged_rev, 0);
+	CHECK(!sc.cfg.khugepaged_prctl_enter);
 	/* no records: only the four processes, P1 and P2 with the layout */
 	CHECK_EQ(sc.nr_events, AW_FUZZ_PROCS);
 	CHECK_EQ(sc.events[0].kind, AW_EV_PROC);
@@ -47,6 +54,53 @@ static void test_header(void)
 	CHECK(sc.events[3].flags & AW_PROC_NOLAYOUT);
 	/* P4 runs on CPU (4 - 1) % (2 * 3) = 3 */
 	CHECK_EQ(sc.events[3].cpu, 3);
+	aw_scenario_free(&sc);
+}
+
+/*
+ * Header bytes 7 and 8: the options the variants have beyond the machine.
+ * byte 7 = 5: profile 5 % 3 = 2 (6.1); byte 8 = 3: bit 0, the khugepaged
+ * series' v8, and bit 1, prctl registers; byte 8 = 2: the seed's revision
+ * with prctl.  Each survives encode/decode and the .aws text.
+ */
+static void test_header_options(void)
+{
+	uint8_t in[AW_FUZZ_HEADER] = { 0 }, out[AW_FUZZ_HEADER];
+	struct aw_scenario sc, back;
+
+	in[7] = 5, in[8] = 3;
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.cfg.kernel, AW_KERNEL_6_1);
+	CHECK_EQ(sc.cfg.khugepaged_rev, 1);
+	CHECK(sc.cfg.khugepaged_prctl_enter);
+	CHECK_EQ(aw_fuzz_encode(&sc, "pud", out, sizeof(out)), sizeof(out));
+	CHECK_EQ(out[7], AW_KERNEL_6_1);
+	CHECK_EQ(out[8], 3);
+	aw_scenario_free(&sc);
+	in[7] = 1, in[8] = 2;
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.cfg.kernel, AW_KERNEL_6_12);
+	CHECK_EQ(sc.cfg.khugepaged_rev, 0);
+	CHECK(sc.cfg.khugepaged_prctl_enter);
+	{
+		char *text = NULL, err[256];
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		CHECK(f != NULL);
+		if (f) {
+			CHECK_EQ(aw_aws_write(f, &sc), 0);
+			fclose(f);
+			CHECK(strstr(text, "\nkernel 6.12\n") != NULL);
+			CHECK(strstr(text, "\nkhugepaged_prctl_enter on\n") != NULL);
+			CHECK(strstr(text, "khugepaged_rev") == NULL);
+			CHECK_EQ(aw_aws_parse_string("mem.aws", text, &back, err, sizeof(err)), 0);
+			CHECK_EQ(back.cfg.kernel, AW_KERNEL_6_12);
+			CHECK(back.cfg.khugepaged_prctl_enter);
+			aw_scenario_free(&back);
+		}
+		free(text);
+	}
 	aw_scenario_free(&sc);
 }
 
@@ -477,6 +531,7 @@ static void test_any_bytes_render(void)
 int main(void)
 {
 	RUN(test_header);
+	RUN(test_header_options);
 	RUN(test_access_folding);
 	RUN(test_bounds);
 	RUN(test_any_bytes);

@@ -273,6 +273,46 @@ out:
 	put_kernel(k);
 }
 
+/*
+ * The window starts at the VMA's start, not the PTE table's:
+ * lru_gen_look_around() takes start = max(addr & PMD_MASK, vm_start).  The
+ * layout of test_lookaround_one_page_vma, all three pages young again;
+ * the target is the first page of the two-page VMA above the one-page
+ * one: window [2, 4) (2 pages, so the loop runs).  Page 3 is young and of
+ * this lruvec: cleared.  Page 0 belongs to the VMA below, outside the
+ * window: it keeps its young bit and its generation.
+ */
+static void test_lookaround_vma_below(void)
+{
+	struct aw_kernel *k = new_kernel(1ULL << 30);
+	struct mm_struct *mm;
+	pte_t *pt;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	ev_proc_pid(k, 1, 0);
+	ev_mmap(k, BASE_ADDR, PAGE_SIZE);
+	ev_mmap(k, BASE_ADDR + PG(2), PG(2));
+	mm = mm_of(k, 1);
+	CHECK_EQ(mm->nr_vmas, 2);
+	ev_access(k, BASE_ADDR, PAGE_SIZE, true);
+	ev_access(k, BASE_ADDR + PG(2), PG(2), true);
+	ev_age(k, true);
+	ev_access(k, BASE_ADDR, PAGE_SIZE, true);
+	ev_access(k, BASE_ADDR + PG(2), PG(2), true);
+	pt = aw_pte_lookup(k, mm, BASE_ADDR, false, NULL);
+	CHECK(pt != NULL);
+	if (!pt)
+		goto out;
+	CHECK(isolate_and_look_around(k, BASE_ADDR + PG(2), NULL));
+	CHECK(!pte_young(pt[2]) && !pte_young(pt[3]));	/* the target and its window */
+	CHECK(pte_young(pt[0]));			/* the VMA below: untouched */
+	CHECK_EQ(folio_lru_gen(pfn_folio(&k->mem, pte_pfn(pt[0]))), 2);
+out:
+	put_kernel(k);
+}
+
 /* ------------------------------------------------------------------ */
 /* 2. Look-around feedback into the PMD Bloom filter */
 
@@ -762,6 +802,7 @@ int main(void)
 	RUN(test_layout);
 	RUN(test_lookaround_window);
 	RUN(test_lookaround_one_page_vma);
+	RUN(test_lookaround_vma_below);
 	RUN(test_lookaround_bloom);
 	RUN(test_sticky_force_scan);
 	RUN(test_memcg_oom);

@@ -364,6 +364,18 @@ static void test_force_scan_complete(void)
 	walk.mm_stats[MM_PUD_EMPTY_SKIPPED] = 0;
 	aw_or_walk_done(k, &walk, mm, 0);
 	CHECK_NO_FINDING(k, n);
+
+	/* get_next_mm(): a forced walker never skips an mm for its node bit ... */
+	aw_or_mm_skipped(k, &walk, mm, AW_MM_SKIP_BITMAP);
+	CHECK_ONE_FINDING(k, n, AW_OR_FORCE_SCAN_COMPLETE);
+	/* ... but may for mmget_not_zero() */
+	n = aw_oracle_nr_findings(k);
+	aw_or_mm_skipped(k, &walk, mm, AW_MM_SKIP_EXITING);
+	CHECK_NO_FINDING(k, n);
+	/* and a walker that is not forced skips on the node bit */
+	walk.force_scan = false;
+	aw_or_mm_skipped(k, &walk, mm, AW_MM_SKIP_BITMAP);
+	CHECK_NO_FINDING(k, n);
 out:
 	aw_kernel_destroy(k);
 }

@@ -303,18 +303,18 @@ static void oldest_64(struct aw_kernel *k)
  * MIN_LRU_BATCH (64) pages even in a forced walk, and a page still young
  * at eviction would be kept.  AGE 1 finds them young and promotes them to
  * max_seq; three more forced AGEs leave them there, now the oldest
- * generation, and `evict` swaps all 64 out: token = min_seq at eviction,
- * S.  The first page is read back.
+ * generation, and `evict` swaps all 64 out: token = min_seq at eviction.
+ * The first page is read back.
  * The numbers: a new lruvec has max_seq 3, min_seq 0/0 (four generations),
  * so each forced AGE also takes min_seq up by one (inc_min_seq(), which
  * carries the oldest generation's folios up): after AGE 4, max_seq 7,
- * min_seq 4/4, the pages in generation 4, and S = 4.  The eviction record
- * says seq 4, max_seq 7, 64 pages, and min_seq 6/6 after: with generation 4
- * empty, try_to_inc_min_seq() steps both types while min_seq + MIN_NR_GENS
- * <= max_seq (4 -> 5 -> 6).
- * Four more forced AGEs: every pass adds one to max_seq, and at most
- * MAX_NR_GENS generations exist, so min_seq >= max_seq - 3 >= S + 1
- * (6.1/6.12: token != min_seq) and max_seq - S >= 4 (mainline: not within
+ * min_seq 4/4, the pages in generation 4.  The eviction record says seq 4,
+ * max_seq 7, 64 pages, and min_seq 6/6 after: with generation 4 isolated,
+ * try_to_inc_min_seq() steps both types while min_seq + MIN_NR_GENS <=
+ * max_seq (4 -> 5 -> 6), before shrink_folio_list() takes the tokens, so
+ * S = 6.  Four more forced AGEs: every pass adds one to max_seq (11), and
+ * at most MAX_NR_GENS generations exist, so min_seq >= max_seq - 3 >= S + 1
+ * (6.1/6.12: token != min_seq) and max_seq - S = 5 >= 4 (mainline: not within
  * MAX_NR_GENS): not recent on every profile.  The read-back is a refault
  * of the same lruvec, so nothing is restored (no tier counts it, no
  * PG_workingset), and WORKINGSET_REFAULT counts it on 6.12 and mainline
@@ -361,6 +361,40 @@ static void test_refault_not_recent(void)
 		CHECK_EQ(restored, 0);
 		CHECK_EQ(k->node_stats[0].refaults, 1);
 		CHECK_EQ(k->node_stats[0].workingset_refaults, profile == AW_KERNEL_6_1 ? 0 : 1);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * Mainline's recency boundary (lru_gen_test_recent(): abs_diff(max_seq,
+ * token seq) < MAX_NR_GENS).  The setup of test_refault_not_recent: the
+ * 64 pages are isolated from generation 4, then try_to_inc_min_seq() runs
+ * before shrink_folio_list() (evict_folios()), so lru_gen_eviction()
+ * reads min_seq 6: token seq 6, max_seq 7.  Two more forced AGEs: max_seq
+ * 9, 9 - 6 = 3 < 4, recent -- the refault counts in a tier (refaulted += 1
+ * page).  Three: max_seq 10, 10 - 6 = 4, not recent -- nothing restored.
+ */
+static void test_refault_distance_mainline(void)
+{
+	for (int ages = 2; ages <= 3; ages++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 1);
+		unsigned long restored = 0;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		oldest_64(k);
+		evict_nr(k, 0);
+		CHECK_EQ(k->node_stats[0].evicted, 64);
+		for (int i = 0; i < ages; i++)
+			ev_age(k, true);
+		CHECK_EQ(k->lruvecs[0].lrugen.max_seq, 7 + ages);
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = PAGE_SIZE,
+					 .repeat = 1 });
+		for (int t = 0; t < MAX_NR_TIERS; t++)
+			restored += k->lruvecs[0].lrugen.refaulted[LRU_GEN_ANON][t];
+		CHECK_EQ(k->node_stats[0].refaults, 1);
+		CHECK_EQ(restored, (unsigned long)(ages == 2));
 		aw_kernel_destroy(k);
 	}
 }
@@ -964,6 +998,7 @@ int main(void)
 	RUN(test_swappiness_no_swap);
 	RUN(test_refault_lruvec);
 	RUN(test_refault_not_recent);
+	RUN(test_refault_distance_mainline);
 	RUN(test_keep_promoted_while_isolated);
 	RUN(test_run_aging_erange);
 	RUN(test_should_skip_mm);
