@@ -216,15 +216,7 @@ static const struct aw_equiv_walk *nth_walk(const struct aw_equiv *e, const stru
 	return NULL;
 }
 
-static bool walked_lruvec(const struct aw_equiv *e, int nid, int memcg)
-{
-	for (int i = 0; i < e->nr_walks; i++)
-		if (e->walks[i].nid == nid && e->walks[i].memcg == memcg)
-			return true;
-	return false;
-}
-
-static enum aw_oracle_id compare_walks(const struct aw_equiv *b, const struct aw_equiv *v, bool forced_pass,
+static enum aw_oracle_id compare_walks(const struct aw_equiv *b, const struct aw_equiv *v,
 				       char *cause, size_t clen, char *msg, size_t mlen)
 {
 	for (int i = 0; i < b->nr_walks; i++) {
@@ -234,15 +226,9 @@ static enum aw_oracle_id compare_walks(const struct aw_equiv *b, const struct aw
 		for (int j = 0; j < i; j++)
 			n += b->walks[j].mm == bw->mm && b->walks[j].nid == bw->nid && b->walks[j].memcg == bw->memcg;
 		vw = nth_walk(v, bw, n);
-		if (!vw) {
-			/* a pass the caller forced walks every mm; a sticky force is the list's business */
-			if (!forced_pass || n || !walked_lruvec(v, bw->nid, bw->memcg))
-				continue;
-			snprintf(cause, clen, "forced pass left out an mm base's forced pass walked");
-			snprintf(msg, mlen, "node %d memcg %d: base's forced pass walked mm %u, this one did not",
-				 bw->nid, bw->memcg, bw->mm);
-			return AW_OR_FORCED_WALK_EQUIV;
-		}
+		/* an mm left out is the skip rules' business (force-scan-complete, emptymap-cadence) */
+		if (!vw)
+			continue;
 		if (vw->digest != bw->digest || vw->err != bw->err)
 			continue;
 		for (int s = 0; s < AW_EQ_NR; s++) {
@@ -290,10 +276,10 @@ static enum aw_oracle_id compare_ranges(const struct aw_equiv *b, const struct a
 }
 
 enum aw_oracle_id aw_equiv_compare(const struct aw_equiv *base, const struct aw_equiv *v,
-				   const struct aw_event *ev, char *cause, size_t clen, char *msg, size_t mlen)
+				   char *cause, size_t clen, char *msg, size_t mlen)
 {
-	bool forced_pass = ev->kind == AW_EV_AGE && (ev->flags & AW_AGE_FORCE);
-	enum aw_oracle_id id = compare_walks(base, v, forced_pass, cause, clen, msg, mlen);
+	enum aw_oracle_id id = compare_walks(base, v, cause, clen, msg, mlen);
+
 
 	if (id == AW_OR_NR)
 		id = compare_ranges(base, v, cause, clen, msg, mlen);

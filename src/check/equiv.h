@@ -8,8 +8,11 @@
  *    empty-mm skip both step aside for force_scan, so a forced walk of an
  *    mm reads exactly what base's forced walk of the same mm reads: the
  *    same leaf entries, the same young ones, the same PTE tables walked
- *    and carried into the next PMD filter.  And a pass forced by the
- *    caller walks every mm base's forced pass walks.
+ *    and carried into the next PMD filter.  Which mms a forced
+ *    walker may leave out is the skip rules' business: the node bit
+ *    (force-scan-complete), the empty mark (emptymap-cadence), and the
+ *    size test and mmget_not_zero(), which read state the two machines
+ *    need not share.
  *  - madv-collapse-equivalence: the khugepaged series changes what
  *    khugepaged counts and skips (cur_progress, the lazyfree skip, both
  *    gated on cc->is_khugepaged); MADV_COLLAPSE passes NULL for the
@@ -34,7 +37,6 @@
 #include "oracle.h"
 
 struct aw_kernel;
-struct aw_event;
 
 /* What one forced walk read (the counters the rule fixes) */
 enum { AW_EQ_LEAF_TOTAL, AW_EQ_LEAF_YOUNG, AW_EQ_NONLEAF_FOUND, AW_EQ_NONLEAF_ADDED, AW_EQ_PMD_READ, AW_EQ_NR };
@@ -72,12 +74,12 @@ void aw_equiv_free(struct aw_equiv *eq);
 void aw_equiv_event_begin(struct aw_equiv *eq);
 
 /*
- * Compare variant v's records of event ev with base's.  Returns the oracle
+ * Compare variant v's records of the current event with base's.  Returns the oracle
  * that fired (cause and msg filled; the cause holds no address, pid or
  * index), or AW_OR_NR when they agree.
  */
 enum aw_oracle_id aw_equiv_compare(const struct aw_equiv *base, const struct aw_equiv *v,
-				   const struct aw_event *ev, char *cause, size_t clen, char *msg, size_t mlen);
+				   char *cause, size_t clen, char *msg, size_t mlen);
 
 /* The digest of the page tables one forced walk of mm reads (every VMA of it). */
 uint64_t aw_equiv_mm_digest(struct aw_kernel *k, struct mm_struct *mm);

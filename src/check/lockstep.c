@@ -315,8 +315,7 @@ static void check_equivalence(struct aw_lockstep *ls, size_t event)
 
 		if (!ls->equiv[v].k || ls->equiv_fired[v])
 			continue;
-		id = aw_equiv_compare(&ls->equiv[0], &ls->equiv[v], &ls->sc->events[event], cause, sizeof(cause),
-				      msg, sizeof(msg));
+		id = aw_equiv_compare(&ls->equiv[0], &ls->equiv[v], cause, sizeof(cause), msg, sizeof(msg));
 		if (id == AW_OR_NR)
 			continue;
 		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[0]->name, ls->variant[v]->name);

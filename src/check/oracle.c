@@ -156,6 +156,7 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_KH_PROGRESS] = "khugepaged-progress",
 	[AW_OR_KH_SLOT] = "khugepaged-slot",
 	[AW_OR_KH_DATA] = "khugepaged-data-loss",
+	[AW_OR_KH_REFERENCED] = "khugepaged-referenced",
 	[AW_OR_KTEXT_AGREEMENT] = "kernel-text-agreement",
 	[AW_OR_FORCED_WALK_EQUIV] = "forced-walk-equivalence",
 	[AW_OR_MADV_COLLAPSE_EQUIV] = "madv-collapse-equivalence",
@@ -566,8 +567,8 @@ void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind)
 {
 	unsigned int clear = k->cfg.empty.clear;
 	struct aw_cadence *c;
+	/* a migration comes from aw_or_folio_migrated(), not from the model's report of it */
 	bool clears = kind == AW_FAULT_MAJOR ||
-		      (kind == AW_FAULT_MIGRATED && (clear & AW_EMPTY_CLEAR_MIGRATION)) ||
 		      (kind == AW_FAULT_HUGE && (clear & AW_EMPTY_CLEAR_HUGE)) ||
 		      (kind == AW_FAULT_MINOR && (clear & AW_EMPTY_CLEAR_MINOR)) ||
 		      (kind == AW_FAULT_COLLAPSED && (clear & AW_EMPTY_CLEAR_COLLAPSE));
@@ -576,6 +577,30 @@ void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind)
 		return;
 	c->mark = 0;
 	memset(c->count, 0, sizeof(c->count));
+}
+
+/*
+ * A folio moved to another node: with clear=migration the contract clears
+ * the marks of every mm it is mapped in.  The shadow finds those mms in
+ * the reverse map itself, so a model that forgets to tell an mm of the
+ * migration (or tells the wrong ones) walks or skips where the shadow does
+ * not.
+ */
+void aw_or_folio_migrated(struct aw_kernel *k, const struct folio *folio)
+{
+	uint32_t idx = 0, mm_id;
+	uint64_t addr;
+
+	if (!k->oracle || !(k->features & AW_FEAT_EMPTYMAP) || !(k->cfg.empty.clear & AW_EMPTY_CLEAR_MIGRATION))
+		return;
+	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
+		struct aw_cadence *c = cadence_of(k->oracle, mm_id);
+
+		if (!c)
+			continue;
+		c->mark = 0;
+		memset(c->count, 0, sizeof(c->count));
+	}
 }
 
 /* ---- premature-reclaim ---------------------------------------------------- */

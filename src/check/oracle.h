@@ -32,6 +32,7 @@ enum aw_oracle_id {
 	AW_OR_KH_PROGRESS,		/* a range's or a wake-up's progress is not the revision's */
 	AW_OR_KH_SLOT,			/* MMF_VM_HUGEPAGE without a slot, or the reverse */
 	AW_OR_KH_DATA,			/* a collapse lost a page's contents */
+	AW_OR_KH_REFERENCED,		/* khugepaged collapsed a range the referenced test refuses */
 	AW_OR_KTEXT_AGREEMENT,		/* kernel text and the model disagree (src/kbind) */
 	AW_OR_FORCED_WALK_EQUIV,	/* a forced walk read the same tables differently from base (equiv.h) */
 	AW_OR_MADV_COLLAPSE_EQUIV,	/* MADV_COLLAPSE decided the same range differently from base */
@@ -126,6 +127,7 @@ void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct m
 /* force-scan-complete: a get_next_mm() decision (enum aw_mm_skip) */
 void aw_or_mm_skipped(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int why);
 void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind);
+void aw_or_folio_migrated(struct aw_kernel *k, const struct folio *folio);
 /* premature-reclaim */
 void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
 			    bool ignore_references, int target_memcg);

@@ -14,6 +14,10 @@
  *    held a clean PTE of a lazyfree folio (VM_DROPPABLE exempt in v8);
  *  - khugepaged-data-loss: each subpage of a new THP holds what its PTE
  *    mapped before (the page's version, the swap slot's, or zeroes);
+ *  - khugepaged-referenced: khugepaged collapses a range only if a PTE of
+ *    it was young or mapped a PG_referenced folio, and at least half of
+ *    them when the collapse must swap pages in (hpage_collapse_scan_pmd():
+ *    SCAN_LACK_REFERENCED_PAGE), counted from the tables at its start;
  *  - khugepaged-slot: after each wake-up, a live mm has MMF_VM_HUGEPAGE
  *    exactly when a slot on the list names it (an exited mm whose slot
  *    awaits collect_mm_slot() is exempt: the flag is not cleared there).
@@ -28,6 +32,8 @@ struct aw_kh_oracle {
 	bool in_range;
 	unsigned int expect_cost;
 	const char *why;		/* what decided expect_cost */
+	unsigned int referenced;	/* PTEs young or of a PG_referenced folio, at the range's start */
+	unsigned int unmapped;		/* swap PTEs, at the range's start */
 	uint32_t mm;
 	uint64_t haddr;
 	bool in_collapse;
@@ -114,6 +120,30 @@ static unsigned int patched_cost(struct aw_kernel *k, struct mm_struct *mm, cons
 	return HPAGE_PMD_NR;
 }
 
+/* The referenced test's inputs, read off the range's PTE table */
+static void count_referenced(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr, struct aw_kh_oracle *o)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+	const struct aw_ptable *pt;
+
+	o->referenced = o->unmapped = 0;
+	if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
+		return;
+	pt = aw_table(&k->pt, aw_entry_table(*pmd));
+	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
+		pte_t pte = pt->e[i];
+		const struct folio *folio;
+
+		if (pte_swp(pte))
+			o->unmapped++;
+		if (!pte_present(pte) || is_zero_pfn(pte_pfn(pte)))
+			continue;
+		folio = pfn_folio(&k->mem, pte_pfn(pte));
+		if (pte_young(pte) || (folio && folio_test(folio, PG_referenced)))
+			o->referenced++;
+	}
+}
+
 void aw_or_kh_range_begin(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
 			  uint64_t haddr)
 {
@@ -124,6 +154,7 @@ void aw_or_kh_range_begin(struct aw_kernel *k, struct mm_struct *mm, const struc
 	o->in_range = true;
 	o->mm = mm->id;
 	o->haddr = haddr;
+	count_referenced(k, mm, haddr, o);
 	if (k->features & AW_FEAT_KHUGEPAGED_PATCHED) {
 		o->expect_cost = patched_cost(k, mm, vma, haddr, &o->why);
 	} else {
@@ -139,6 +170,13 @@ void aw_or_kh_range_end(struct aw_kernel *k, int result, unsigned int cost)
 	if (!o || !o->in_range)
 		return;
 	o->in_range = false;
+	if (result == SCAN_SUCCEED &&
+	    (!o->referenced || (o->unmapped && o->referenced < HPAGE_PMD_NR / 2)))
+		aw_oracle_report(k, AW_OR_KH_REFERENCED,
+				 o->referenced ? "khugepaged collapsed a range to swap in with few referenced pages"
+					       : "khugepaged collapsed a range with no referenced page",
+				 "mm %u range 0x%llx: collapsed with %u referenced PTEs and %u swap PTEs at the "
+				 "start of its scan", o->mm, (unsigned long long)o->haddr, o->referenced, o->unmapped);
 	if (cost != o->expect_cost) {
 		char cause[96];
 

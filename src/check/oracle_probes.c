@@ -93,6 +93,11 @@ static void probe_mm_fault(void *data, struct aw_kernel *k, struct mm_struct *mm
 	aw_cause_fault(aw_oracle_causes(k), k, mm, kind);
 }
 
+static void probe_folio_migrated(void *data, struct aw_kernel *k, const struct folio *folio)
+{
+	aw_or_folio_migrated(k, folio);
+}
+
 static void probe_mm_fork(void *data, struct aw_kernel *k, struct mm_struct *parent, struct mm_struct *child)
 {
 	aw_cause_fork(aw_oracle_causes(k), parent->id, child->id);
@@ -209,6 +214,7 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(lru_gen_walk_pud, probe_walk_pud)				\
 	X(aw_mm_fault, probe_mm_fault)					\
 	X(aw_mm_fork, probe_mm_fork)					\
+	X(aw_folio_migrated, probe_folio_migrated)			\
 	X(lru_gen_look_around, probe_look_around)			\
 	X(lru_gen_inc_max_seq, probe_inc_max_seq)			\
 	X(lru_gen_aging_done, probe_aging_done)				\

@@ -130,6 +130,13 @@ static void look_around_61(struct aw_kernel *k, struct lru_gen_mm_walk *walk, st
 
 		trace_lru_gen_look_around(k, lruvec, mm, address, pmd_item, max_seq);
 		update_bloom_filter(&lruvec->mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
+		/*
+		 * The PUD filter series on 6.1: its look-around hunk lands in
+		 * this same feedback block (docs/model-notes.md).
+		 */
+		if ((k->features & AW_FEAT_PUD_FILTER) && !AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
+			update_bloom_filter(&lruvec->mm_state, BLOOM_FILTER_PUD, max_seq,
+					    mm->kaddr ^ (address & PUD_MASK));
 	}
 
 	if (!walk && __builtin_popcountll(bitmap) < PAGEVEC_SIZE) {

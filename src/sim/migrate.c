@@ -63,6 +63,7 @@ static int migrate_folio(struct aw_kernel *k, uint32_t pfn, int node)
 		of->mapcount = 0;
 	}
 	remap(k, nf, pfn, npfn);
+	trace_aw_folio_migrated(k, nf);
 	/* every mm the folio is mapped in (the RFC's contract may clear their marks) */
 	{
 		uint32_t idx = 0, mm_id;

@@ -142,6 +142,8 @@ AW_TRACE_EVENT(aw_mm_fault, TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, 
 /* dup_mm(): child's page tables are copies of parent's, taken now */
 AW_TRACE_EVENT(aw_mm_fork, TP_PROTO(struct aw_kernel *k, struct mm_struct *parent, struct mm_struct *child),
 	       TP_ARGS(k, parent, child))
+/* migrate_folio() moved a folio: folio is the new one, its mappings already point at it */
+AW_TRACE_EVENT(aw_folio_migrated, TP_PROTO(struct aw_kernel *k, const struct folio *folio), TP_ARGS(k, folio))
 /* a folio was reclaimed; mm and addr are its first mapping's, hot by the report's rule */
 AW_TRACE_EVENT(aw_folio_evicted,
 	       TP_PROTO(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot),

@@ -611,6 +611,41 @@ static void test_oracles_fire(void)
 	CHECK(has_finding(k, AW_OR_KH_DATA));
 	CHECK_EQ(aw_oracle_nr_findings(k), 1);
 	aw_kernel_destroy(k);
+
+	/*
+	 * khugepaged-referenced: 512 small pages written, then every PTE made
+	 * old and every folio's PG_referenced cleared (as an aging walk and
+	 * a reference check would).  A khugepaged range "collapsed" from
+	 * there is refused by the referenced test: a finding.  With page 7
+	 * young again it is not.
+	 */
+	for (int young = 0; young < 2; young++) {
+		const struct aw_ptable *pt;
+
+		k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+		aw_oracle_attach(k);
+		proc(k, 1);
+		map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+		touch(k, 1, BASE, MB2, true);
+		mm = mm_of(k, 1);
+		pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+		CHECK(pmd && pmd_present(*pmd) && !pmd_trans_huge(*pmd));
+		if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		pt = aw_table(&k->pt, aw_entry_table(*pmd));
+		for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
+			((struct aw_ptable *)pt)->e[i] &= ~(pte_t)_PAGE_ACCESSED;
+			folio_clear(pfn_folio(&k->mem, pte_pfn(pt->e[i])), PG_referenced);
+		}
+		if (young)
+			((struct aw_ptable *)pt)->e[7] |= _PAGE_ACCESSED;
+		aw_or_kh_range_begin(k, mm, &mm->vmas[0], BASE);
+		aw_or_kh_range_end(k, SCAN_SUCCEED, HPAGE_PMD_NR);
+		CHECK_EQ(has_finding(k, AW_OR_KH_REFERENCED), !young);
+		aw_kernel_destroy(k);
+	}
 }
 
 /*

@@ -634,6 +634,29 @@ static void test_emptymap_contract(void)
 	aw_or_mm_considered(k, &walk, mm, false);
 	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
 
+	/*
+	 * clear=major+migration (the default): the shadow learns of a
+	 * migration from the folio that moved, reading its reverse map; the
+	 * model's own report (AW_FAULT_MIGRATED) does not clear it.  Marked,
+	 * the report alone: skipping is right; the moved folio mapped in mm:
+	 * cleared, so skipping is a finding.
+	 */
+	k->cfg.empty = AW_EMPTY_CONTRACT_DEFAULT;
+	n = aw_oracle_nr_findings(k);
+	aw_or_walk_done(k, &walk, mm, 0);
+	aw_or_mm_event(k, mm, AW_FAULT_MIGRATED);
+	aw_or_mm_considered(k, &walk, mm, false);
+	CHECK_NO_FINDING(k, n);
+	{
+		pte_t *pte = aw_pte_lookup(k, mm, BASE_ADDR, false, NULL);
+
+		CHECK(pte && pte_present(*pte));
+		if (pte && pte_present(*pte))
+			aw_or_folio_migrated(k, pfn_folio(&k->mem, pte_pfn(*pte)));
+	}
+	aw_or_mm_considered(k, &walk, mm, false);
+	CHECK_ONE_FINDING(k, n, AW_OR_EMPTYMAP_CADENCE);
+
 	/* empty=no-leaves: a walk with leaves, none associated, does not mark */
 	k->cfg.empty = AW_EMPTY_CONTRACT_DEFAULT;
 	k->cfg.empty.pred = AW_EMPTY_NO_LEAVES;
