@@ -32,7 +32,7 @@ enum aw_oracle_id {
 	AW_OR_KH_PROGRESS,		/* a range's or a wake-up's progress is not the revision's */
 	AW_OR_KH_SLOT,			/* MMF_VM_HUGEPAGE without a slot, or the reverse */
 	AW_OR_KH_DATA,			/* a collapse lost a page's contents */
-	AW_OR_KH_REFERENCED,		/* khugepaged collapsed a range the referenced test refuses */
+	AW_OR_KH_DECISION,		/* a khugepaged range collapsed, or not, against its scan's rules */
 	AW_OR_KTEXT_AGREEMENT,		/* kernel text and the model disagree (src/kbind) */
 	AW_OR_FORCED_WALK_EQUIV,	/* a forced walk read the same tables differently from base (equiv.h) */
 	AW_OR_MADV_COLLAPSE_EQUIV,	/* MADV_COLLAPSE decided the same range differently from base */

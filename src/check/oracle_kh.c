@@ -14,10 +14,14 @@
  *    held a clean PTE of a lazyfree folio (VM_DROPPABLE exempt in v8);
  *  - khugepaged-data-loss: each subpage of a new THP holds what its PTE
  *    mapped before (the page's version, the swap slot's, or zeroes);
- *  - khugepaged-referenced: khugepaged collapses a range only if a PTE of
- *    it was young or mapped a PG_referenced folio, and at least half of
+ *  - khugepaged-decision: khugepaged collapses a range only if a present
+ *    PTE of it was writable (SCAN_PAGE_RO; a swap PTE does not count), and
+ *    a PTE of it was young or mapped a PG_referenced folio, and at least half of
  *    them when the collapse must swap pages in (hpage_collapse_scan_pmd():
- *    SCAN_LACK_REFERENCED_PAGE), counted from the tables at its start;
+ *    SCAN_LACK_REFERENCED_PAGE); and it does collapse one without swap
+ *    PTEs whose scan passes every PTE, with a writable page and a
+ *    referenced one, unless the allocation or the charge fails -- all
+ *    read off the tables at the range's start;
  *  - khugepaged-slot: after each wake-up, a live mm has MMF_VM_HUGEPAGE
  *    exactly when a slot on the list names it (an exited mm whose slot
  *    awaits collect_mm_slot() is exempt: the flag is not cleared there).
@@ -34,6 +38,8 @@ struct aw_kh_oracle {
 	const char *why;		/* what decided expect_cost */
 	unsigned int referenced;	/* PTEs young or of a PG_referenced folio, at the range's start */
 	unsigned int unmapped;		/* swap PTEs, at the range's start */
+	bool writable;			/* a present, non-zero-page PTE is writable */
+	bool scan_passes;		/* the scan's loop reaches its end (the rules' stopping point) */
 	uint32_t mm;
 	uint64_t haddr;
 	bool in_collapse;
@@ -127,6 +133,7 @@ static void count_referenced(struct aw_kernel *k, struct mm_struct *mm, uint64_t
 	const struct aw_ptable *pt;
 
 	o->referenced = o->unmapped = 0;
+	o->writable = false;
 	if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
 		return;
 	pt = aw_table(&k->pt, aw_entry_table(*pmd));
@@ -141,6 +148,47 @@ static void count_referenced(struct aw_kernel *k, struct mm_struct *mm, uint64_t
 		folio = pfn_folio(&k->mem, pte_pfn(pte));
 		if (pte_young(pte) || (folio && folio_test(folio, PG_referenced)))
 			o->referenced++;
+		if (pte_write(pte))
+			o->writable = true;
+	}
+}
+
+/*
+ * khugepaged-decision at the range's end: a collapse the referenced test
+ * refuses, or none where the scan's rules reach a collapse.
+ */
+static void check_decision(struct aw_kernel *k, const struct aw_kh_oracle *o, int result)
+{
+	bool refused = !o->referenced || (o->unmapped && o->referenced < HPAGE_PMD_NR / 2);
+	bool memory = result == SCAN_ALLOC_HUGE_PAGE_FAIL || result == SCAN_CGROUP_CHARGE_FAIL ||
+		      result == SCAN_FAIL;
+
+	if (result == SCAN_SUCCEED && !o->writable)
+		aw_oracle_report(k, AW_OR_KH_DECISION, "khugepaged collapsed a range with no writable page",
+				 "mm %u range 0x%llx: collapsed, but no present PTE of it was writable at the start "
+				 "of its scan (%u swap PTEs)", o->mm, (unsigned long long)o->haddr, o->unmapped);
+	else if (result == SCAN_SUCCEED && refused)
+		aw_oracle_report(k, AW_OR_KH_DECISION,
+				 o->referenced ? "khugepaged collapsed a range to swap in with few referenced pages"
+					       : "khugepaged collapsed a range with no referenced page",
+				 "mm %u range 0x%llx: collapsed with %u referenced PTEs and %u swap PTEs at the "
+				 "start of its scan", o->mm, (unsigned long long)o->haddr, o->referenced, o->unmapped);
+	/*
+	 * Only without swap PTEs: the swap-in between the scan and the
+	 * isolation makes new folios the isolation checks again (in a
+	 * VM_DROPPABLE VMA they are born lazyfree, and the seed's revision
+	 * refuses them there).
+	 */
+	else if (o->scan_passes && o->writable && !refused && !o->unmapped && result != SCAN_SUCCEED &&
+		 !memory) {
+		char cause[96];
+
+		snprintf(cause, sizeof(cause), "khugepaged did not collapse a range its scan passes (%s)",
+			 aw_scan_result_name(result));
+		aw_oracle_report(k, AW_OR_KH_DECISION, cause,
+				 "mm %u range 0x%llx: %s, but every PTE passes the scan, one is writable and %u "
+				 "are referenced (%u swap PTEs)", o->mm, (unsigned long long)o->haddr,
+				 aw_scan_result_name(result), o->referenced, o->unmapped);
 	}
 }
 
@@ -155,6 +203,9 @@ void aw_or_kh_range_begin(struct aw_kernel *k, struct mm_struct *mm, const struc
 	o->mm = mm->id;
 	o->haddr = haddr;
 	count_referenced(k, mm, haddr, o);
+	/* where the scan stops is the same rule in both revisions; only its cost differs */
+	o->scan_passes = patched_cost(k, mm, vma, haddr, &o->why) == HPAGE_PMD_NR &&
+			 !strcmp(o->why, "all 512 PTEs examined");
 	if (k->features & AW_FEAT_KHUGEPAGED_PATCHED) {
 		o->expect_cost = patched_cost(k, mm, vma, haddr, &o->why);
 	} else {
@@ -170,13 +221,7 @@ void aw_or_kh_range_end(struct aw_kernel *k, int result, unsigned int cost)
 	if (!o || !o->in_range)
 		return;
 	o->in_range = false;
-	if (result == SCAN_SUCCEED &&
-	    (!o->referenced || (o->unmapped && o->referenced < HPAGE_PMD_NR / 2)))
-		aw_oracle_report(k, AW_OR_KH_REFERENCED,
-				 o->referenced ? "khugepaged collapsed a range to swap in with few referenced pages"
-					       : "khugepaged collapsed a range with no referenced page",
-				 "mm %u range 0x%llx: collapsed with %u referenced PTEs and %u swap PTEs at the "
-				 "start of its scan", o->mm, (unsigned long long)o->haddr, o->referenced, o->unmapped);
+	check_decision(k, o, result);
 	if (cost != o->expect_cost) {
 		char cause[96];
 

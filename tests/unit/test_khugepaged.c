@@ -613,13 +613,16 @@ static void test_oracles_fire(void)
 	aw_kernel_destroy(k);
 
 	/*
-	 * khugepaged-referenced: 512 small pages written, then every PTE made
+	 * khugepaged-decision: 512 small pages written, then every PTE made
 	 * old and every folio's PG_referenced cleared (as an aging walk and
 	 * a reference check would).  A khugepaged range "collapsed" from
 	 * there is refused by the referenced test: a finding.  With page 7
-	 * young again it is not.
+	 * young again it is not; and then the range passes the scan (512
+	 * present, writable, anon, on the LRU), so "lack_referenced_page" is
+	 * a finding, while a failed allocation is not.  Read-only (no PTE
+	 * writable), a collapse of it is a finding again (SCAN_PAGE_RO).
 	 */
-	for (int young = 0; young < 2; young++) {
+	for (int c = 0; c < 3; c++) {	/* 0: nothing referenced; 1: page 7 young; 2: and read-only */
 		const struct aw_ptable *pt;
 
 		k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
@@ -636,14 +639,22 @@ static void test_oracles_fire(void)
 		}
 		pt = aw_table(&k->pt, aw_entry_table(*pmd));
 		for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
-			((struct aw_ptable *)pt)->e[i] &= ~(pte_t)_PAGE_ACCESSED;
+			((struct aw_ptable *)pt)->e[i] &= ~(pte_t)(_PAGE_ACCESSED | (c == 2 ? _PAGE_RW : 0));
 			folio_clear(pfn_folio(&k->mem, pte_pfn(pt->e[i])), PG_referenced);
 		}
-		if (young)
+		if (c)
 			((struct aw_ptable *)pt)->e[7] |= _PAGE_ACCESSED;
 		aw_or_kh_range_begin(k, mm, &mm->vmas[0], BASE);
 		aw_or_kh_range_end(k, SCAN_SUCCEED, HPAGE_PMD_NR);
-		CHECK_EQ(has_finding(k, AW_OR_KH_REFERENCED), !young);
+		CHECK_EQ(has_finding(k, AW_OR_KH_DECISION), c != 1);
+		if (c == 1) {
+			aw_or_kh_range_begin(k, mm, &mm->vmas[0], BASE);
+			aw_or_kh_range_end(k, SCAN_ALLOC_HUGE_PAGE_FAIL, HPAGE_PMD_NR);
+			CHECK(!has_finding(k, AW_OR_KH_DECISION));
+			aw_or_kh_range_begin(k, mm, &mm->vmas[0], BASE);
+			aw_or_kh_range_end(k, SCAN_LACK_REFERENCED_PAGE, HPAGE_PMD_NR);
+			CHECK(has_finding(k, AW_OR_KH_DECISION));
+		}
 		aw_kernel_destroy(k);
 	}
 }
