@@ -660,6 +660,87 @@ static void test_oracles_fire(void)
 }
 
 /*
+ * The referenced test (hpage_collapse_scan_pmd(): SCAN_LACK_REFERENCED_PAGE),
+ * on 6.12, whose walk clears a young page's PG_referenced when it first
+ * sees it (folio_update_gen()): 512 pages written in a nohugepage VMA (no
+ * fault sets PG_referenced on an anon page), one forced aging pass (every
+ * PTE old, no folio referenced), then MADV_HUGEPAGE and a wake-up: the
+ * range is not collapsed, lack_referenced_page, and the scan refused it:
+ * collapse_huge_page() never ran (no attempt recorded).  Page 3 read again (its
+ * PTE young: referenced 1, no swap PTEs) and another wake-up: collapsed.
+ */
+static void test_lack_referenced(void)
+{
+	struct aw_config cfg;
+	struct aw_kernel *k;
+	pmd_t *pmd;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 1;
+	cfg.swap_bytes = 1ULL << 30;
+	cfg.thp = AW_THP_MADVISE;
+	cfg.thp_modes = 1u << AW_THP_MADVISE;
+	cfg.kernel = AW_KERNEL_6_12;
+	k = aw_kernel_create(&cfg, 0, AW_FEAT_KHUGEPAGED_PATCHED, 0);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, MB2, true);
+	ev_age(k, true);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	wake(k);
+	CHECK_EQ(k->kh.result[SCAN_LACK_REFERENCED_PAGE], 1);
+	CHECK_EQ(k->kh.nr_collapses, 0);	/* refused by the scan: collapse_huge_page() never ran */
+	pmd = aw_pmd_lookup(k, mm_of(k, 1), BASE, false, NULL);
+	CHECK(pmd && !pmd_trans_huge(*pmd));
+	touch(k, 1, BASE + PG(3), PAGE_SIZE, false);
+	wake(k);
+	pmd = aw_pmd_lookup(k, mm_of(k, 1), BASE, false, NULL);
+	CHECK(pmd && pmd_trans_huge(*pmd));
+	CHECK_EQ(aw_oracle_nr_findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
+/*
+ * SCAN_PAGE_RO with swap PTEs: only a present page's pte_write() makes the
+ * range writable, so swap PTEs do not.  300 pages written, pages 0-3
+ * paged out (4 swap PTEs, within max_ptes_swap 64), then the range made
+ * read-only: 296 present read-only pages, all young (referenced 296 >=
+ * 256, so the swap-in rule passes), 212 none.  The scan ends with
+ * page_ro: collapse_huge_page() never runs, so nothing is swapped in --
+ * page 0 is still a swap PTE.
+ */
+static void test_page_ro_swap(void)
+{
+	struct aw_kernel *k = kernel(AW_THP_MADVISE, AW_FEAT_KHUGEPAGED_PATCHED);
+	unsigned long refaults;
+	pte_t *pte;
+
+	aw_oracle_attach(k);
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, PG(300), true);
+	advise(k, 1, BASE, PG(4), AW_MADV_PAGEOUT);
+	pte = aw_pte_lookup(k, mm_of(k, 1), BASE, false, NULL);
+	CHECK(pte && pte_swp(*pte));
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MPROTECT, .pid = 1, .addr = BASE, .len = MB2,
+					     .arg = AW_PROT_READ }), 0);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	refaults = k->node_stats[0].refaults;
+	wake(k);
+	CHECK_EQ(k->kh.result[SCAN_PAGE_RO], 1);
+	CHECK_EQ(k->kh.nr_collapses, 0);
+	CHECK_EQ(k->node_stats[0].refaults, refaults);
+	pte = aw_pte_lookup(k, mm_of(k, 1), BASE, false, NULL);
+	CHECK(pte && pte_swp(*pte));
+	CHECK_EQ(aw_oracle_nr_findings(k), 0);
+	aw_kernel_destroy(k);
+}
+
+/*
  * hpage_collapse_scan_pmd() and __collapse_huge_page_isolate(): a range
  * whose present pages are all read-only is not collapsed (SCAN_PAGE_RO),
  * by khugepaged or MADV_COLLAPSE; only a present page's pte_write() counts,
@@ -734,5 +815,7 @@ int main(void)
 	test_prctl_enter();
 	test_oracles_fire();
 	test_page_ro();
+	test_lack_referenced();
+	test_page_ro_swap();
 	return aw_test_report("test_khugepaged");
 }

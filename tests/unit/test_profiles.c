@@ -400,6 +400,41 @@ static void test_refault_distance_mainline(void)
 }
 
 /*
+ * A page-cache refault is a refault (a major fault), not a first touch.
+ * 64 pages of a file mapping are read, aged into the oldest generation by
+ * four forced AGEs (as test_refault_not_recent does with anon pages) and
+ * evicted: clean page cache, so each leaves a shadow entry in its PTE
+ * (workingset_eviction()) and nothing goes to swap.  Reading page 0
+ * again finds the shadow: workingset_refault() counts one refault, and
+ * the mapping is a new present page.
+ */
+static void test_file_refault(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 1);
+	pte_t *pte;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = 64 * PAGE_SIZE,
+				 .arg = AW_PROT_DEFAULT, .flags = AW_MAP_FILE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 64 * PAGE_SIZE,
+				 .repeat = 1 });
+	for (int i = 0; i < 4; i++)
+		ev_age(k, true);
+	evict_nr(k, 0);
+	CHECK_EQ(k->node_stats[0].evicted, 64);
+	CHECK_EQ(k->swap_used, 0);
+	CHECK_EQ(k->node_stats[0].refaults, 0);
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = PAGE_SIZE, .repeat = 1 });
+	CHECK_EQ(k->node_stats[0].refaults, 1);
+	pte = pte_at(k, BASE);
+	CHECK(pte && pte_present(*pte));
+	aw_kernel_destroy(k);
+}
+
+/*
  * shrink_folio_list()'s "folio_update_gen() tried to promote this page?"
  * (6.1/6.12).  64 anonymous pages in one 64-page VMA are written, aged by
  * four forced AGEs into the oldest generation with their PTEs old (AGE 1's
@@ -999,6 +1034,7 @@ int main(void)
 	RUN(test_refault_lruvec);
 	RUN(test_refault_not_recent);
 	RUN(test_refault_distance_mainline);
+	RUN(test_file_refault);
 	RUN(test_keep_promoted_while_isolated);
 	RUN(test_run_aging_erange);
 	RUN(test_should_skip_mm);
