@@ -136,7 +136,7 @@ static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 			   struct mm_struct *mm, int err)
 {
 	struct aw_equiv *eq = data;
-	struct aw_equiv_walk *w = &eq->walks[eq->nr_walks];
+	struct aw_equiv_walk *w;
 	const unsigned long now[AW_EQ_NR] = {
 		walk->mm_stats[MM_LEAF_TOTAL], walk->mm_stats[MM_LEAF_YOUNG],
 		walk->mm_stats[MM_NONLEAF_FOUND], walk->mm_stats[MM_NONLEAF_ADDED],
@@ -145,6 +145,7 @@ static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_wa
 
 	if (!walk->force_scan || eq->nr_walks == eq->cap_walks)
 		return;
+	w = &eq->walks[eq->nr_walks];	/* probe_walk_begin() made room and saved the counters */
 	w->mm = mm->id;
 	w->nid = walk->lruvec->nid;
 	w->memcg = walk->lruvec->memcg;

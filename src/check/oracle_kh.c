@@ -204,11 +204,9 @@ void aw_or_kh_range_begin(struct aw_kernel *k, struct mm_struct *mm, const struc
 	o->haddr = haddr;
 	count_referenced(k, mm, haddr, o);
 	/* where the scan stops is the same rule in both revisions; only its cost differs */
-	o->scan_passes = patched_cost(k, mm, vma, haddr, &o->why) == HPAGE_PMD_NR &&
-			 !strcmp(o->why, "all 512 PTEs examined");
-	if (k->features & AW_FEAT_KHUGEPAGED_PATCHED) {
-		o->expect_cost = patched_cost(k, mm, vma, haddr, &o->why);
-	} else {
+	o->expect_cost = patched_cost(k, mm, vma, haddr, &o->why);
+	o->scan_passes = o->expect_cost == HPAGE_PMD_NR && !strcmp(o->why, "all 512 PTEs examined");
+	if (!(k->features & AW_FEAT_KHUGEPAGED_PATCHED)) {
 		o->expect_cost = HPAGE_PMD_NR;
 		o->why = "base: HPAGE_PMD_NR per range";
 	}
