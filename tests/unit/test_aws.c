@@ -547,6 +547,8 @@ static void test_errors(void)
 	parse_err("proc P\n  frob P\n", "t.aws:2:3: unknown keyword 'frob'");
 	parse_err("layout tiny\n", "t.aws:1:8: expected standard|small, not 'tiny'");
 	parse_err("kernel 6.6\n", "t.aws:1:8: expected 6.1|6.12|mainline, not '6.6'");
+	parse_err("khugepaged_rev v7\n", "t.aws:1:16: expected seed|v8, not 'v7'");
+	parse_err("khugepaged_prctl_enter yes\n", "t.aws:1:24: expected on|off, not 'yes'");
 	parse_err("proc P\nrun Q\n", "t.aws:2:5: undefined process 'Q'");
 	parse_err("proc P\nage node 0\n",
 		  "t.aws:2:1: age needs 'force 0' or 'force 1' (debugfs defaults force_scan to 1)");
