@@ -43,7 +43,9 @@ grep -q '^campaign: [1-9][0-9]* new signatures\{0,1\}, [0-9]* known, index ' "$t
 for f in INDEX".md" index.json; do	# (quoted: not a document of the tree for self_contained.sh)
 	[ -s "$tmp/c/findings/$f" ] && ok "run: findings/$f" || bad "run: no findings/$f"
 done
-# every new row: its minimized .aws gives its signature with the bug and its variants
+# every new row: its minimized .aws gives its signature with the bug and its variants;
+# --keep-going as agewalk minimize --signature and the campaign's own check use it,
+# since a reproducer may keep an earlier finding of another signature
 python3 - "$tmp/c/findings/index.json" >"$tmp/rows" <<'EOF' || bad "run: index.json: $(cat "$tmp/rows")"
 import json, os, sys
 d = json.load(open(sys.argv[1]))
@@ -62,7 +64,7 @@ while IFS=$'\t' read -r file variants sig; do
 	rows=$((rows + 1))
 	[ -f "$file" ] || { bad "run: $file missing"; continue; }
 	rc=0
-	"$aw" run "$file" --bug "$bug" --variants "$variants" >"$tmp/repro.out" 2>&1 || rc=$?
+	"$aw" run "$file" --keep-going --bug "$bug" --variants "$variants" >"$tmp/repro.out" 2>&1 || rc=$?
 	if [ "$rc" = 1 ] && grep -qxF "  signature: $sig" "$tmp/repro.out"; then
 		ok "run: $(basename "$file") --variants $variants: $sig"
 	else
