@@ -19,7 +19,7 @@
 set -u
 src=$(cd "$1" && pwd) tarball=$2 work=$(realpath -m "$3") name=${4:-pud-v3}
 series=$src/src/ktext/series/$name
-target_sublevel=117
+target_sublevel=118
 
 fail() { echo "FAIL: $*"; exit 1; }
 [ -f "$tarball" ] || { echo "no $tarball: skipped"; exit 77; }
