@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "lockstep.h"
 #include "options.h"
+#include "pipeline.h"
 #include "tracedat.h"
 
 /* What replay takes of the shared model options (the khugepaged switches are run's). */
@@ -26,7 +27,7 @@ static const char usage[] =
 	"         [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
 	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
 	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
-	"         [--kernel 6.1|6.12|mainline]\n"
+	"         [--kernel 6.1|6.12|mainline] [--threads 1|2]\n"
 	"Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
 	"non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
 	"khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
@@ -85,6 +86,7 @@ struct ropts {
 	struct aw_trace_opts t;
 	struct aw_model_opts m;		/* its thp goes to t.thp */
 	bool json, keep_going;
+	int threads;			/* 1: inline; 2: reading and the run on two threads */
 	const char *save, *walk_log;
 };
 
@@ -94,6 +96,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 
 	aw_trace_opts_default(&o->t);
 	aw_model_opts_init(&o->m);
+	o->threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	o->t.progress = isatty(2);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -186,6 +189,12 @@ static int parse(int argc, char **argv, struct ropts *o)
 				o->t.force_every = (int)x;
 			else
 				o->t.nr_nodes = (int)x;
+		} else if (!strcmp(a, "--threads")) {
+			if (strcmp(v, "1") && strcmp(v, "2")) {
+				fprintf(stderr, "agewalk replay: --threads takes 1 or 2\n");
+				return -1;
+			}
+			o->threads = v[0] - '0';
 		} else if (!strcmp(a, "--topology")) {
 			o->t.topology = v;
 		} else if (!strcmp(a, "--save-stream")) {
@@ -572,77 +581,125 @@ static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_s
 	}
 }
 
+/*
+ * The run beside the ingestion: the lockstep engine starts once the
+ * machine is known (ready()), and every converted event goes to the
+ * stream file (--save-stream) and the engine as it is made (sink_event()).
+ */
+struct replay_run {
+	const struct ropts *o;
+	const struct aw_trace_stats *st;
+	struct aw_lockstep ls;
+	struct aw_lockstep_opts lo;
+	struct aw_pipeline pl;
+	struct aw_awpb_spool spool;
+	FILE *walk_log;
+	bool begun, started, saving;
+};
+
+static int ready(void *ctx, const struct aw_scenario *sc)
+{
+	struct replay_run *rr = ctx;
+
+	memset(&rr->lo, 0, sizeof(rr->lo));
+	rr->lo.thp = rr->st->thp;
+	aw_model_opts_apply(&rr->o->m, &rr->lo);
+	rr->lo.oracles = true;
+	rr->lo.keep_going = rr->o->keep_going;
+	rr->lo.walk_log = rr->walk_log;
+	rr->begun = true;
+	if (aw_lockstep_begin(&rr->ls, sc, &rr->lo))
+		return -1;
+	rr->ls.describe_late = true;	/* exec renames processes as the trace goes */
+	if (aw_pipeline_start(&rr->pl, &rr->ls, rr->o->threads))
+		return -1;
+	rr->started = true;
+	return 0;
+}
+
+static int sink_event(void *ctx, const struct aw_event *ev)
+{
+	struct replay_run *rr = ctx;
+
+	if (rr->saving && aw_awpb_spool_event(&rr->spool, ev, 0))
+		return -1;
+	return aw_pipeline_push(&rr->pl, ev, 0);
+}
+
+static void report(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
+		   const struct aw_scenario *sc)
+{
+	char policy[512];
+
+	policy_text(o, st, sc, policy, sizeof(policy));
+	if (o->json) {
+		char *extra = trace_json(o, st, policy, &rr->ls);
+
+		aw_report_json(stdout, &rr->ls, extra);
+		free(extra);
+	} else {
+		trace_text(stdout, o, st, policy);
+		aw_report_table(stdout, &rr->ls);
+		recorded_text(stdout, &rr->ls, st);
+		recorded_kh_text(stdout, o, &rr->ls, st);
+	}
+	aw_report_findings(o->json ? stderr : stdout, &rr->ls);
+}
+
 int aw_cmd_replay(int argc, char **argv)
 {
+	static struct replay_run rr;	/* big (the lockstep engine); one per process */
 	struct ropts o = { 0 };
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
-	struct aw_lockstep ls;
-	struct aw_lockstep_opts lo;
-	char err[512], policy[512];
-	FILE *walk_log = NULL;
-	int status = 0;
+	struct aw_trace_sink sink = { sink_event, &rr };
+	char err[512];
+	int status = 0, ingested;
 
 	if (parse(argc, argv, &o)) {
 		aw_model_opts_free(&o.m);
 		return 2;
 	}
+	memset(&rr, 0, sizeof(rr));
+	rr.o = &o;
+	rr.st = &st;
 	aw_scenario_init(&sc);
-	if (aw_trace_ingest(&o.t, &sc, &st, err, sizeof(err))) {
-		fprintf(stderr, "agewalk: %s\n", err);
-		aw_trace_stats_free(&st);
-		aw_scenario_free(&sc);
-		aw_model_opts_free(&o.m);
-		return 2;
+	if (o.save && aw_awpb_spool_open(&rr.spool, o.save)) {
+		fprintf(stderr, "agewalk: cannot write %s\n", o.save);
+		status = 2;
 	}
-	policy_text(&o, &st, &sc, policy, sizeof(policy));
-	if (o.save) {
-		char tmp[4096];
-		FILE *f;
-
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", o.save, (long)getpid());
-		f = fopen(tmp, "wb");
-		if (!f || aw_awpb_write(f, &sc) || fsync(fileno(f)) || fclose(f) || rename(tmp, o.save)) {
-			fprintf(stderr, "agewalk: cannot write %s\n", o.save);
-			unlink(tmp);
-			status = 2;
-		}
-	}
-	if (!status && o.walk_log && !(walk_log = fopen(o.walk_log, "w"))) {
+	rr.saving = o.save != NULL;
+	if (!status && o.walk_log && !(rr.walk_log = fopen(o.walk_log, "w"))) {
 		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
 		status = 2;
 	}
 	if (!status) {
-		memset(&lo, 0, sizeof(lo));
-		lo.thp = st.thp;
-		aw_model_opts_apply(&o.m, &lo);
-		lo.oracles = true;
-		lo.keep_going = o.keep_going;
-		lo.walk_log = walk_log;
-		if (aw_lockstep_run(&ls, &sc, &lo)) {
-			fprintf(stderr, "agewalk: %s\n", ls.err);
-			status = 2;
-		} else {
-			if (o.json) {
-				char *extra = trace_json(&o, &st, policy, &ls);
+		int stepped;
 
-				aw_report_json(stdout, &ls, extra);
-				free(extra);
-			} else {
-				trace_text(stdout, &o, &st, policy);
-				aw_report_table(stdout, &ls);
-				recorded_text(stdout, &ls, &st);
-				recorded_kh_text(stdout, &o, &ls, &st);
-			}
-			aw_report_findings(o.json ? stderr : stdout, &ls);
-			if (ls.nr_findings)
+		ingested = aw_trace_ingest(&o.t, &sc, &st, &sink, ready, err, sizeof(err));
+		/* the consumer drains what was queued, even after a failed read */
+		stepped = rr.started ? aw_pipeline_finish(&rr.pl) : 0;
+		if (ingested || stepped) {
+			fprintf(stderr, "agewalk: %s\n", rr.ls.err[0] ? rr.ls.err : err);
+			status = 2;
+		}
+		if (!status && o.save && aw_awpb_spool_commit(&rr.spool, &sc)) {
+			fprintf(stderr, "agewalk: cannot write %s\n", o.save);
+			status = 2;
+		}
+		if (!status) {
+			aw_lockstep_describe(&rr.ls);
+			report(&o, &rr, &st, &sc);
+			if (rr.ls.nr_findings)
 				status = 1;
 		}
-		aw_lockstep_free(&ls);
+		aw_trace_stats_free(&st);
 	}
-	if (walk_log)
-		fclose(walk_log);
-	aw_trace_stats_free(&st);
+	if (rr.begun)
+		aw_lockstep_free(&rr.ls);
+	aw_awpb_spool_abort(&rr.spool);
+	if (rr.walk_log)
+		fclose(rr.walk_log);
 	aw_scenario_free(&sc);
 	aw_model_opts_free(&o.m);
 	return status;

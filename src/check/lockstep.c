@@ -58,10 +58,29 @@ void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, 
 			 (unsigned long long)ev->len);
 }
 
+/*
+ * The event a finding names: the one being applied (streams keep no other),
+ * or, for a whole scenario in memory, any earlier one.
+ */
+static const struct aw_event *finding_event(const struct aw_lockstep *ls, size_t event, uint32_t *line)
+{
+	*line = 0;
+	if (ls->has_cur && event == ls->cur_index) {
+		*line = ls->cur_line;
+		return &ls->cur_ev;
+	}
+	if (ls->sc->events && event < ls->sc->nr_events) {
+		*line = ls->sc->event_line ? ls->sc->event_line[event] : 0;
+		return &ls->sc->events[event];
+	}
+	return NULL;
+}
+
 static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t event,
 			const char *variants, const char *cause, const char *msg)
 {
 	struct aw_lockstep_finding *f;
+	const struct aw_event *ev;
 
 	if (ls->nr_findings == ls->cap_findings) {
 		int cap = ls->cap_findings ? ls->cap_findings * 2 : 8;
@@ -76,12 +95,24 @@ static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t
 	memset(f, 0, sizeof(*f));
 	f->oracle = oracle;
 	f->event = event;
-	f->line = ls->sc->event_line ? ls->sc->event_line[event] : 0;
+	ev = finding_event(ls, event, &f->line);
+	if (ev)
+		f->ev = *ev;
+	/* a stream's names may still change (exec): described at the end */
+	if (!ls->describe_late)
+		aw_event_describe(ls->sc, &f->ev, f->event_text, sizeof(f->event_text));
 	snprintf(f->variants, sizeof(f->variants), "%s", variants);
-	aw_event_describe(ls->sc, &ls->sc->events[event], f->event_text, sizeof(f->event_text));
 	snprintf(f->msg, sizeof(f->msg), "%s", msg);
 	snprintf(f->cause, sizeof(f->cause), "%s", cause);
 	snprintf(f->signature, sizeof(f->signature), "%s [%s] %s", aw_oracle_name(oracle), variants, cause);
+}
+
+void aw_lockstep_describe(struct aw_lockstep *ls)
+{
+	for (int i = 0; i < ls->nr_findings; i++)
+		aw_event_describe(ls->sc, &ls->findings[i].ev, ls->findings[i].event_text,
+				  sizeof(ls->findings[i].event_text));
+	ls->describe_late = false;
 }
 
 static int cause_cmp(const void *a, const void *b)
@@ -337,50 +368,88 @@ static void collect(struct aw_lockstep *ls, int v, int *seen)
 	}
 }
 
-int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
-		    const struct aw_lockstep_opts *o)
+int aw_lockstep_begin(struct aw_lockstep *ls, const struct aw_scenario *sc,
+		      const struct aw_lockstep_opts *o)
 {
-	int seen[AW_MAX_VARIANTS] = { 0 };
-
 	memset(ls, 0, sizeof(*ls));
 	ls->sc = sc;
 	ls->thp = o->thp;
 	ls->failed_event = -1;
+	ls->oracles = o->oracles;
+	ls->keep_going = o->keep_going;
 	if (setup(ls, sc, o))
 		return -1;
 	if (o->oracles && equiv_setup(ls)) {
 		snprintf(ls->err, sizeof(ls->err), "cannot attach the equivalence oracles");
 		return -1;
 	}
-	for (size_t i = 0; i < sc->nr_events; i++) {
-		for (int v = 0; ls->equiv_on && v < ls->nr_variants; v++)
-			aw_equiv_event_begin(&ls->equiv[v]);
-		for (int v = 0; v < ls->nr_variants; v++) {
-			ls->k[v]->event_index = i;
-			if (aw_kernel_apply(ls->k[v], &sc->events[i])) {
-				ls->failed_event = (long)i;
-				snprintf(ls->err, sizeof(ls->err), "%s:%u: event %zu (%s): %s",
-					 sc->path ? sc->path : "-", sc->event_line ? sc->event_line[i] : 0, i,
-					 aw_event_kind_name(sc->events[i].kind), ls->k[v]->err);
-				return -1;
-			}
-			collect(ls, v, seen);
+	return 0;
+}
+
+int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t line)
+{
+	size_t i = ls->events_applied;
+
+	if (ls->stopped)
+		return 1;
+	ls->cur_ev = *ev;
+	ls->cur_index = i;
+	ls->cur_line = line;
+	ls->has_cur = true;
+	for (int v = 0; ls->equiv_on && v < ls->nr_variants; v++)
+		aw_equiv_event_begin(&ls->equiv[v]);
+	for (int v = 0; v < ls->nr_variants; v++) {
+		ls->k[v]->event_index = i;
+		if (aw_kernel_apply(ls->k[v], ev)) {
+			ls->failed_event = (long)i;
+			snprintf(ls->err, sizeof(ls->err), "%s:%u: event %zu (%s): %s",
+				 ls->sc->path ? ls->sc->path : "-", line, i, aw_event_kind_name(ev->kind),
+				 ls->k[v]->err);
+			ls->stopped = true;
+			return -1;
 		}
-		if (o->oracles && !strcmp(ls->variant[0]->name, "base"))
-			check_differential(ls, i);
-		if (o->oracles)
-			check_agreement(ls, i);
-		if (ls->equiv_on)
-			check_equivalence(ls, i);
-		ls->events_applied = i + 1;
-		if (ls->nr_findings && !o->keep_going)
-			return 0;
+		collect(ls, v, ls->seen);
 	}
+	if (ls->oracles && !strcmp(ls->variant[0]->name, "base"))
+		check_differential(ls, i);
+	if (ls->oracles)
+		check_agreement(ls, i);
+	if (ls->equiv_on)
+		check_equivalence(ls, i);
+	ls->events_applied = i + 1;
+	if (ls->nr_findings && !ls->keep_going) {
+		ls->stopped = true;
+		return 1;
+	}
+	return 0;
+}
+
+void aw_lockstep_end(struct aw_lockstep *ls)
+{
+	if (ls->stopped)
+		return;
 	/* the sampled list check may have skipped the last events */
 	for (int v = 0; v < ls->nr_variants; v++) {
 		aw_oracle_run_end(ls->k[v]);
-		collect(ls, v, seen);
+		collect(ls, v, ls->seen);
 	}
+	ls->stopped = true;
+}
+
+int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
+		    const struct aw_lockstep_opts *o)
+{
+	if (aw_lockstep_begin(ls, sc, o))
+		return -1;
+	for (size_t i = 0; i < sc->nr_events; i++) {
+		int r = aw_lockstep_step(ls, &sc->events[i], sc->event_line ? sc->event_line[i] : 0);
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			return 0;
+	}
+	aw_lockstep_end(ls);
 	return 0;
 }
 

@@ -53,6 +53,7 @@ struct aw_lockstep_finding {
 	char cause[AW_CAUSES_MAX * (AW_CAUSE_LEN + 3)];
 	char signature[AW_CAUSES_MAX * (AW_CAUSE_LEN + 3) + 128];
 	char msg[320];
+	struct aw_event ev;		/* the event itself (event_text names it) */
 };
 
 struct aw_lockstep_opts {
@@ -99,6 +100,15 @@ struct aw_lockstep {
 	bool equiv_on;
 	struct aw_equiv equiv[AW_MAX_VARIANTS];
 	bool equiv_fired[AW_MAX_VARIANTS];	/* one equivalence finding per variant */
+	/* stepping (aw_lockstep_step): the event being applied, and where the run stands */
+	bool oracles, keep_going;
+	bool stopped;				/* a finding (without keep_going), an error, or the end */
+	bool describe_late;			/* findings' event_text filled by aw_lockstep_describe() */
+	bool has_cur;
+	struct aw_event cur_ev;
+	size_t cur_index;
+	uint32_t cur_line;
+	int seen[AW_MAX_VARIANTS];		/* oracle findings collected per variant */
 };
 
 /*
@@ -107,6 +117,21 @@ struct aw_lockstep {
  */
 int aw_lockstep_run(struct aw_lockstep *ls, const struct aw_scenario *sc,
 		    const struct aw_lockstep_opts *opts);
+/*
+ * The same run an event at a time, for streams that are never in memory
+ * whole (replay, .awpb): begin() takes sc for its config and names (its
+ * events are not read); step() applies the next event and returns 0, 1
+ * once the run has stopped at a finding (further events are ignored), or
+ * -1 with ls->err set; end() runs the end-of-stream checks.  run() is
+ * begin(), step() over sc's events, end().  With describe_late set after
+ * begin(), findings keep their event and aw_lockstep_describe() names it
+ * once the names are final (a trace renames a process at exec).
+ */
+int aw_lockstep_begin(struct aw_lockstep *ls, const struct aw_scenario *sc,
+		      const struct aw_lockstep_opts *opts);
+int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t line);
+void aw_lockstep_end(struct aw_lockstep *ls);
+void aw_lockstep_describe(struct aw_lockstep *ls);
 void aw_lockstep_free(struct aw_lockstep *ls);
 void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len);
 

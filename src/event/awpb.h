@@ -8,6 +8,7 @@
 #ifndef AW_AWPB_H
 #define AW_AWPB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,6 +34,22 @@ struct aw_awpb_reader {
 int aw_awpb_write_header(FILE *f, const struct aw_scenario *sc);
 int aw_awpb_write_event(FILE *f, const struct aw_event *ev, uint32_t line);
 int aw_awpb_write(FILE *f, const struct aw_scenario *sc);
+
+/*
+ * A stream whose header is final only at the end (awpb_spool.c): events
+ * spooled beside PATH as they come, then header + events renamed onto
+ * PATH by commit().  Each returns 0 or -1; abort() drops the spool.
+ */
+struct aw_awpb_spool {
+	const char *path;
+	FILE *events;
+	bool failed;
+	char events_tmp[4096];
+};
+int aw_awpb_spool_open(struct aw_awpb_spool *s, const char *path);
+int aw_awpb_spool_event(struct aw_awpb_spool *s, const struct aw_event *ev, uint32_t line);
+int aw_awpb_spool_commit(struct aw_awpb_spool *s, const struct aw_scenario *sc);
+void aw_awpb_spool_abort(struct aw_awpb_spool *s);
 
 /*
  * Reading.  Errors are one line "NAME: byte OFFSET: message" or

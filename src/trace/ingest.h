@@ -62,7 +62,9 @@ struct aw_ingest {
 	/* recorded aging (mm_vmscan_lru_gen_walk): the open group per node */
 	uint64_t last_walk_seq[AW_MAX_NODES];
 	bool seen_walk[AW_MAX_NODES];
-	size_t group_event[AW_MAX_NODES];	/* index of the AGE event emitted for it */
+	uint64_t group_at[AW_MAX_NODES];	/* its AGE event's index while held (emit.c) */
+	bool group_spilled[AW_MAX_NODES];	/* its AGE left the hold window unflagged */
+	int capture_node;			/* the next AGE opens this node's group, -1 */
 	int group_index[AW_MAX_NODES];		/* its entry in st->recorded */
 	uint32_t group_ran[AW_MAX_NODES];	/* processes that ran since the node's last pass */
 	const char *snap_dir;			/* OUT.procs, NULL if none */
@@ -71,7 +73,13 @@ struct aw_ingest {
 	const char *cur_comm;			/* comm of the current record's task, or NULL */
 	uint64_t next_kh;			/* --khugepaged-every: next synthesized wake-up */
 	int64_t kh_knob[AW_KH_KNOB_NR];		/* khugepaged knobs from the side file, -1 = unknown */
+	/* emit.c: where events go, and the events held behind an open recorded pass */
+	const struct aw_trace_sink *sink;	/* NULL: into sc's array */
+	struct aw_event *hold;			/* ring of AW_ING_HOLD */
+	uint64_t hold_head, hold_n;		/* index of the oldest held event, how many */
 };
+
+#define AW_ING_HOLD	65536		/* the hold window, events (a power of 2) */
 
 /* tidmap.c-like helpers (procs.c) */
 int aw_tidmap_get(const struct aw_tidmap *m, uint32_t key, int32_t *val);
@@ -79,8 +87,16 @@ int aw_tidmap_put(struct aw_tidmap *m, uint32_t key, int32_t val);
 void aw_tidmap_del(struct aw_tidmap *m, uint32_t key);
 void aw_tidmap_free(struct aw_tidmap *m);
 
-/* procs.c: emitting events */
+/* emit.c: emitting events in order, holding a recorded pass's AGE until its force flag is known */
+void aw_ing_emit_init(struct aw_ingest *in, const struct aw_trace_sink *sink);
 int aw_ing_emit(struct aw_ingest *in, const struct aw_event *ev);
+void aw_ing_capture_age(struct aw_ingest *in, int nid);	/* the next AGE event opens nid's group */
+int aw_ing_group_forced(struct aw_ingest *in, int nid);	/* flag its AGE forced, stop holding */
+int aw_ing_group_done(struct aw_ingest *in, int nid);		/* stop holding it as it is */
+int aw_ing_emit_finish(struct aw_ingest *in);			/* the end: everything held goes out */
+void aw_ing_emit_free(struct aw_ingest *in);
+
+/* procs.c: events from what the trace says */
 struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *comm, int cpu);
 struct aw_tproc *aw_ing_known(struct aw_ingest *in, uint32_t tid);
 int aw_ing_fork(struct aw_ingest *in, uint32_t parent, uint32_t child, uint64_t clone_flags,

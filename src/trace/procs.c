@@ -92,14 +92,6 @@ void aw_tidmap_free(struct aw_tidmap *m)
 
 /* ---- emitting -------------------------------------------------------------- */
 
-int aw_ing_emit(struct aw_ingest *in, const struct aw_event *ev)
-{
-	if (in->sc->nr_events >= 50000000)
-		return -1;	/* a stream this long would not fit comfortably; stop */
-	in->st->events_emitted++;
-	return aw_scenario_push(in->sc, ev, 0);
-}
-
 static int emit_time(struct aw_ingest *in)
 {
 	struct aw_event ev = { .kind = AW_EV_TIME };

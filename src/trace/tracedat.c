@@ -412,16 +412,15 @@ static int on_range(struct aw_reader *r, int t, uint32_t tid, int cpu, struct te
  * group with more walks than processes that ran was forced; the replayed
  * AGE event is marked so once the group is complete.
  */
-static void close_group(struct aw_ingest *in, int nid)
+static int close_group(struct aw_ingest *in, int nid)
 {
 	struct aw_recorded_pass *rp;
 
 	if (!in->seen_walk[nid])
-		return;
+		return 0;
 	rp = &in->st->recorded[in->group_index[nid]];
 	rp->forced = rp->walks > rp->ran;
-	if (rp->forced && in->group_event[nid] < in->sc->nr_events)
-		in->sc->events[in->group_event[nid]].flags |= AW_AGE_FORCE;
+	return rp->forced ? aw_ing_group_forced(in, nid) : aw_ing_group_done(in, nid);
 }
 
 /* vmscan:mm_vmscan_lru_gen_walk: the kernel aged; replay one pass per (nid, seq). */
@@ -438,7 +437,8 @@ static int on_walk(struct aw_reader *r, struct tep_record *rec)
 	if (!in->seen_walk[nid] || in->last_walk_seq[nid] != seq) {
 		uint32_t ran = 0;
 
-		close_group(in, (int)nid);
+		if (close_group(in, (int)nid))
+			return -1;
 		if (st->nr_recorded == st->cap_recorded) {
 			int cap = st->cap_recorded ? st->cap_recorded * 2 : 64;
 			void *a = realloc(st->recorded, cap * sizeof(*st->recorded));
@@ -456,18 +456,17 @@ static int on_walk(struct aw_reader *r, struct tep_record *rec)
 		rp->seq = seq;
 		rp->ran = ran;
 		in->group_index[nid] = st->nr_recorded++;
-		in->group_event[nid] = in->sc->nr_events;	/* the AGE event comes next */
 		in->seen_walk[nid] = true;
 		in->last_walk_seq[nid] = seq;
+		/* aw_ing_aging() may emit re-touches first: its AGE opens the group */
+		aw_ing_capture_age(in, (int)nid);
 		if (aw_ing_aging(in, (int)nid, false))
 			return -1;
-		/* aw_ing_aging() may emit re-touches first: find the AGE itself */
-		while (in->group_event[nid] < in->sc->nr_events &&
-		       in->sc->events[in->group_event[nid]].kind != AW_EV_AGE)
-			in->group_event[nid]++;
 	}
 	rp = &st->recorded[in->group_index[nid]];
-	rp->walks++;
+	/* more walks than processes that ran: forced, whatever follows */
+	if (++rp->walks == rp->ran + 1 && aw_ing_group_forced(in, (int)nid))
+		return -1;
 	rp->leaf_total += fld(r, TEV_LRU_GEN_WALK, 2, rec);
 	rp->leaf_associated += fld(r, TEV_LRU_GEN_WALK, 3, rec);
 	rp->empty += fld(r, TEV_LRU_GEN_WALK, 4, rec) != 0;
@@ -910,6 +909,7 @@ static int probe_open_crashes(const char *path)
 }
 
 int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struct aw_trace_stats *st,
+		    const struct aw_trace_sink *sink, int (*ready)(void *ctx, const struct aw_scenario *sc),
 		    char *err, size_t errlen)
 {
 	int sig;
@@ -926,6 +926,7 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->in.o = o;
 	r->in.sc = sc;
 	r->in.st = st;
+	aw_ing_emit_init(&r->in, sink);
 	r->in.next_age = o->age_every_ns ? o->age_every_ns : UINT64_MAX;
 	r->in.recorded_thp = -1;
 	r->in.next_kh = o->kh_every_ns ? o->kh_every_ns : UINT64_MAX;
@@ -983,6 +984,11 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	else
 		free(snap);
 	resolve(r);
+	/* the machine is known: the consumer can start before the first event */
+	if (ready && ready(sink ? sink->ctx : NULL, sc)) {
+		snprintf(err, errlen, "%s: cannot start the run", o->path);
+		goto out;
+	}
 	/* the recording machine's khugepaged knobs (side file), before anything runs */
 	for (int k = 1; k < AW_KH_KNOB_NR; k++)
 		if (r->in.kh_knob[k] >= 0 && aw_ing_khugepaged_set(&r->in, k, (uint64_t)r->in.kh_knob[k])) {
@@ -996,16 +1002,23 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	if (r->error)
 		goto out;
 	for (int n = 0; n < AW_MAX_NODES; n++)
-		close_group(&r->in, n);
+		if (close_group(&r->in, n))
+			goto oom;
 	/* a final pass after the last event, so the tail of the trace is aged too */
 	if (!st->had_aging_events && st->events_used && aw_ing_aging(&r->in, -1, false) == 0)
 		st->synthesized_passes++;
+	if (aw_ing_emit_finish(&r->in))
+		goto oom;
 	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "%s: the converted stream is too large or out of memory", o->path);
 out:
 	free((void *)r->in.snap_dir);
 	if (r->h)
 		tracecmd_close(r->h);
 	aw_ing_free(&r->in);
+	aw_ing_emit_free(&r->in);
 	free(r);
 	return ret;
 }

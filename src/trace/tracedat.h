@@ -85,8 +85,18 @@ struct aw_recorded_kh {
 	bool wakeup_open;
 };
 
+/*
+ * Where converted events go as they are made (emit.c), in stream order:
+ * event() returns 0, or -1 to stop the ingestion with an error.
+ */
+struct aw_trace_sink {
+	int (*event)(void *ctx, const struct aw_event *ev);
+	void *ctx;
+};
+
 struct aw_trace_stats {
 	uint64_t events_read, events_used, events_emitted, lost_events;
+	uint64_t late_forced;			/* recorded forced passes replayed non-forced (emit.c) */
 	uint64_t first_ts, last_ts;
 	uint64_t processes;
 	uint64_t synthesized_passes, recorded_walks;
@@ -107,10 +117,14 @@ struct aw_trace_stats {
 };
 
 /*
- * Read path into sc (events, names, config).  Returns 0, or -1 with a
- * one-line message in err ("FILE: ...").
+ * Read path into sc (names, config) and its events into sink, as they are
+ * made, or into sc's array when sink is NULL.  ready(), if given, is
+ * called once sc's config is final and before the first event, so the
+ * consumer can start.  Returns 0, or -1 with a one-line message in err
+ * ("FILE: ...").
  */
 int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struct aw_trace_stats *st,
+		    const struct aw_trace_sink *sink, int (*ready)(void *ctx, const struct aw_scenario *sc),
 		    char *err, size_t errlen);
 
 const char *aw_access_policy_name(enum aw_access_policy p);
