@@ -25,6 +25,7 @@
 #include "ktext_variants.h"
 #include "lockstep.h"
 #include "options.h"
+#include "pipeline.h"
 #include "version.h"
 
 enum aw_fmt { AW_FMT_NONE, AW_FMT_AWS, AW_FMT_AWPB, AW_FMT_FUZZ };
@@ -112,6 +113,24 @@ static int load_input(const char *path, enum aw_fmt fmt, struct aw_scenario *sc,
 		return aw_aws_parse_file(path, sc, err, errlen);
 	snprintf(err, errlen, "%s: unknown input format (use .aws, .awpb or .fuzz, or --from)", path);
 	return -1;
+}
+
+/* A .awpb's header (config, names, expectations) into sc; its events stay in the file. */
+static int load_header(const char *path, struct aw_scenario *sc, char *err, size_t errlen)
+{
+	struct aw_awpb_reader r;
+	FILE *f = fopen(path, "rb");
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open", path);
+		return -1;
+	}
+	sc->path = strdup(path);
+	ret = aw_awpb_open(&r, f, path, sc, err, errlen);
+	aw_awpb_close(&r);
+	fclose(f);
+	return ret;
 }
 
 /*
@@ -253,6 +272,7 @@ struct opts {
 	struct aw_model_opts m;
 	bool json, check, keep_going, no_oracles, help;
 	bool default_variants;		/* no --variants: base, or a fuzz input's own */
+	bool stream;			/* a .awpb file: events read as the run goes */
 	const char *walk_log, *from;
 };
 
@@ -311,6 +331,48 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
+/*
+ * A .awpb file run as a stream: its events are decoded as the run goes
+ * (pipeline.h), so a stream larger than memory runs in the memory of the
+ * model.  sc has the header already (load_header()).  Returns 0; -1 with
+ * ls->err set when the model refuses an event; -2 with err set when the
+ * file is malformed (the message the whole-file reader gives).
+ */
+static int stream_awpb(struct aw_lockstep *ls, const struct aw_scenario *sc, const struct aw_lockstep_opts *lo,
+		       char *err, size_t errlen)
+{
+	struct aw_scenario hdr;
+	struct aw_awpb_reader r;
+	struct aw_pipeline pl;
+	struct aw_event ev;
+	uint32_t line;
+	FILE *f = fopen(sc->path, "rb");
+	int got = -1, stepped;
+
+	aw_scenario_init(&hdr);
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open", sc->path);
+		return -2;
+	}
+	if (aw_lockstep_begin(ls, sc, lo)) {
+		fclose(f);
+		return -1;
+	}
+	if (aw_pipeline_start(&pl, ls, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1)) {
+		snprintf(ls->err, sizeof(ls->err), "out of memory");
+		fclose(f);
+		return -1;
+	}
+	if (!aw_awpb_open(&r, f, sc->path, &hdr, err, errlen))
+		while ((got = aw_awpb_next(&r, &ev, &line, err, errlen)) > 0)
+			aw_pipeline_push(&pl, &ev, line);
+	stepped = aw_pipeline_finish(&pl);
+	aw_awpb_close(&r);
+	fclose(f);
+	aw_scenario_free(&hdr);
+	return got < 0 ? -2 : stepped;
+}
+
 /* Exit status: 0 fine, 1 a finding or a failed expectation, 2 bad input. */
 static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp, FILE *walk_log)
 {
@@ -321,10 +383,17 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 	};
 	int status = 0;
 
+	char err[512];
+	int r;
+
 	aw_model_opts_apply(&o->m, &lo);
 
-	if (aw_lockstep_run(&ls, sc, &lo)) {
-		fprintf(stderr, "agewalk: %s\n", ls.err);
+	r = o->stream ? stream_awpb(&ls, sc, &lo, err, sizeof(err)) : aw_lockstep_run(&ls, sc, &lo);
+	if (r) {
+		if (r == -2)
+			fprintf(stderr, "%s\n", err);
+		else
+			fprintf(stderr, "agewalk: %s\n", ls.err);
 		aw_lockstep_free(&ls);
 		return 2;
 	}
@@ -365,12 +434,14 @@ static int cmd_run(int argc, char **argv)
 		return o.help ? 0 : 2;
 	}
 	aw_scenario_init(&sc);
+	o.stream = strcmp(o.file, "-") && (o.from ? fmt_parse(o.from) : fmt_of(o.file)) == AW_FMT_AWPB;
 	/*
 	 * A fuzz input run with khugepaged-* variants reads as that target's
 	 * input; without --variants, it runs base beside the variant it
 	 * chose, as its fuzz target did.
 	 */
-	if (load_input(o.file, o.from ? fmt_parse(o.from) : AW_FMT_NONE, &sc, err, sizeof(err),
+	if (o.stream ? load_header(o.file, &sc, err, sizeof(err)) :
+	    load_input(o.file, o.from ? fmt_parse(o.from) : AW_FMT_NONE, &sc, err, sizeof(err),
 		       aw_fuzz_target_of(o.m.variants[o.m.nr_variants - 1]) == AW_FUZZ_KHUGEPAGED ?
 		       AW_FUZZ_KHUGEPAGED : AW_FUZZ_LOCKSTEP, &fuzz_variant)) {
 		fprintf(stderr, "%s\n", err);

@@ -87,14 +87,14 @@ int aw_ing_emit(struct aw_ingest *in, const struct aw_event *ev)
 		in->group_spilled[in->capture_node] = false;
 		in->capture_node = -1;
 	}
+	if (in->hold_n == AW_ING_HOLD && spill(in))
+		return -1;
 	if (!in->hold_n && first_hold(in) != abs)
 		return deliver(in, ev);
 	if (!in->hold && !(in->hold = malloc(AW_ING_HOLD * sizeof(*in->hold))))
 		return -1;
 	if (!in->hold_n)
 		in->hold_head = abs;
-	if (in->hold_n == AW_ING_HOLD && spill(in))
-		return -1;
 	in->hold[(in->hold_head + in->hold_n) & (AW_ING_HOLD - 1)] = *ev;
 	in->hold_n++;
 	return 0;

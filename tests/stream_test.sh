@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# replay.stream: the streaming replay gives the same bytes on one thread
+# and on two (text and JSON, a finding-stopping run and --keep-going);
+# --save-stream leaves exactly the finished file (no spool, no temporary)
+# and `agewalk run` of it streams to the same figures as the replay; an
+# unwritable --save-stream and a truncated .awpb get one-line errors.
+# usage: stream_test.sh AGEWALK SRCDIR WORKDIR
+set -u
+aw=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+trace=$src/traces/memhog.dat
+
+for opts in "" "--json" "--variants base,pud,emptymap,rfc --keep-going" "--variants base,rfc --bug pud-reset-wrong-seq"; do
+	# shellcheck disable=SC2086  # opts: words
+	"$aw" replay "$trace" --no-progress $opts --threads 1 >"$work/t1.out" 2>"$work/t1.err"
+	r1=$?
+	# shellcheck disable=SC2086
+	"$aw" replay "$trace" --no-progress $opts --threads 2 >"$work/t2.out" 2>"$work/t2.err"
+	r2=$?
+	if [ "$r1" = "$r2" ] && cmp -s "$work/t1.out" "$work/t2.out" && cmp -s "$work/t1.err" "$work/t2.err"; then
+		ok
+	else
+		bad "[$opts]: --threads 1 and 2 differ (exit $r1, $r2): $(diff "$work/t1.out" "$work/t2.out" | head -3)"
+	fi
+done
+# the planted bug is found by the streamed run (exit 1), not lost in the queue
+grep -q '^  signature: ' "$work/t2.out" && ok || bad "planted bug: no finding in the streamed run"
+
+# --save-stream: the file and nothing else
+"$aw" replay "$trace" --no-progress --save-stream "$work/s.awpb" >"$work/save.out" 2>&1 || bad "--save-stream: exit $?"
+left=$(cd "$work" && ls | grep -v -e '^s\.awpb$' -e '\.out$' -e '\.err$')
+[ -s "$work/s.awpb" ] && [ -z "$left" ] && ok || bad "--save-stream left '$left'"
+# the run of the stream has the replay's table (the first line names the file)
+"$aw" run "$work/s.awpb" --variants base,pud >"$work/run.out" 2>&1 || bad "run s.awpb: exit $?"
+sed -n '/^agewalk run /,/^$/p' "$work/save.out" | tail -n +2 >"$work/a"
+sed -n '/^agewalk run /,/^$/p' "$work/run.out" | tail -n +2 >"$work/b"
+[ -s "$work/a" ] && cmp -s "$work/a" "$work/b" && ok || bad "run of the saved stream: $(diff "$work/a" "$work/b" | head -4)"
+
+# errors: one line, exit 2
+"$aw" replay "$trace" --no-progress --save-stream "$work/no/such/dir/s.awpb" >"$work/e.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/e.out")" = 1 ] && ok || bad "unwritable --save-stream: exit $rc: $(cat "$work/e.out")"
+head -c 300000 "$work/s.awpb" >"$work/cut.awpb"
+"$aw" run "$work/cut.awpb" >"$work/e.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/e.out")" = 1 ] && grep -q '^.*cut.awpb: event [0-9]* (byte [0-9]*): ' "$work/e.out" &&
+	ok || bad "truncated .awpb: exit $rc: $(cat "$work/e.out")"
+
+echo "replay.stream: $pass passed, $fail failed"
+[ "$fail" = 0 ]
