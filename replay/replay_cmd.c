@@ -292,7 +292,19 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 	for (int i = 0; i < st->nr_skipped; i++)
 		fprintf(f, "%s\"%s\":%llu", i ? "," : "", st->skipped[i].name,
 			(unsigned long long)st->skipped[i].count);
-	fprintf(f, "}},\"policy\":\"%s\"", policy);
+	fputc('}', f);
+	/* only when the recording lost events: the places (the first AW_TRACE_MAX_LOST) */
+	if (st->lost_places) {
+		fprintf(f, ",\"lost_places\":%llu,\"lost_ranges\":[", (unsigned long long)st->lost_places);
+		for (int i = 0; i < st->nr_lost; i++)
+			fprintf(f, "%s{\"cpu\":%d,\"from_ns\":%llu,\"to_ns\":%llu,\"events\":%lld}", i ? "," : "",
+				st->lost[i].cpu, (unsigned long long)st->lost[i].from_ns,
+				(unsigned long long)st->lost[i].to_ns, (long long)st->lost[i].events);
+		fputc(']', f);
+	}
+	if (st->late_forced)
+		fprintf(f, ",\"late_forced_passes\":%llu", (unsigned long long)st->late_forced);
+	fprintf(f, "},\"policy\":\"%s\"", policy);
 	recorded_json(f, ls, st);
 	recorded_kh_json(f, o, st);
 	fclose(f);
@@ -559,6 +571,26 @@ static void recorded_kh_text(FILE *out, const struct ropts *o, const struct aw_l
 	}
 }
 
+/* Where the recording lost events; the passes after them carry a '!' in the tables. */
+static void lost_text(FILE *out, const struct aw_trace_stats *st)
+{
+	if (!st->lost_places)
+		return;
+	fprintf(out, "note: the recording lost events (ring-buffer overruns) in %llu place%s; the passes after "
+		"them are marked ! (unreliable):", (unsigned long long)st->lost_places,
+		st->lost_places == 1 ? "" : "s");
+	for (int i = 0; i < st->nr_lost && i < 8; i++) {
+		const struct aw_lost_range *l = &st->lost[i];
+
+		fprintf(out, "%s cpu %d %.6f-%.6f s (", i ? ";" : "", l->cpu, l->from_ns / 1e9, l->to_ns / 1e9);
+		if (l->events >= 0)
+			fprintf(out, "%lld events)", (long long)l->events);
+		else
+			fputs("count unknown)", out);
+	}
+	fputs(st->lost_places > 8 ? "; ...\n" : "\n", out);
+}
+
 static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
 {
 	fprintf(out, "agewalk replay %s: %llu events read (%llu used), %llu lost, %llu processes, %.3f s of "
@@ -573,6 +605,10 @@ static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_s
 	if (st->unreplayable_migrations)
 		fprintf(out, "note: %llu migration events carry no addresses and were not replayed\n",
 			(unsigned long long)st->unreplayable_migrations);
+	lost_text(out, st);
+	if (st->late_forced)
+		fprintf(out, "note: %llu recorded forced passes were replayed non-forced: their walks came more "
+			"than %d events after the pass began\n", (unsigned long long)st->late_forced, AW_ING_HOLD);
 	if (st->nr_skipped) {
 		fprintf(out, "skipped:");
 		for (int i = 0; i < st->nr_skipped; i++)

@@ -10,6 +10,8 @@ writes, in OUTDIR:
   fixture.dat, fixture.topology           the scripted workload (synthesized aging)
   fixture_walk.dat, fixture_walk.topology the same machine with vmscan:mm_vmscan_lru_gen_walk
                                           recorded (recorded-aging mode)
+  fixture_lost.dat, fixture_lost.topology  the scripted workload with two ring-buffer overruns
+                                          (pages flagged RB_MISSED_EVENTS, one with its count)
   fixture_mremap.dat, fixture_mremap.topology
                                           mremap(MREMAP_FIXED) then a fault in the new range
   fixture_kh.dat, fixture_kh.topology     khugepaged: huge_memory:* records of a "khugepaged" task in
@@ -305,19 +307,39 @@ def rb_time_extend(delta):
                        delta >> TS_DELTA_BITS)
 
 
+RB_MISSED_EVENTS = 1 << 31          # commit flags: events were lost before this page
+RB_MISSED_STORED = 1 << 30          # ... and their count follows the page's data
+
+
 def cpu_pages(records):
-    """records: [(ts, payload bytes)] in time order -> raw per-CPU file contents."""
+    """records: [(ts, payload bytes)] in time order -> raw per-CPU file contents.
+    A record (ts, LostMark) ends the page: the next page says events were lost
+    before it, with their count stored after its data (or no count: None)."""
     pages = []
     page_ts = None
     body = bytearray()
     last = None
+    lost = [False, None]            # the page being filled follows lost events; how many
 
     def flush():
         if page_ts is not None:
-            page = struct.pack("<QQ", page_ts, len(body)) + bytes(body)
+            commit = len(body)
+            tail = b""
+            if lost[0]:
+                commit |= RB_MISSED_EVENTS
+                if lost[1] is not None:
+                    commit |= RB_MISSED_STORED
+                    tail = struct.pack("<Q", lost[1])
+            page = struct.pack("<QQ", page_ts, commit) + bytes(body) + tail
             pages.append(page.ljust(PAGE_SIZE, b"\0"))
+        lost[0], lost[1] = False, None
 
     for ts, data in records:
+        if isinstance(data, LostMark):
+            flush()
+            page_ts, body = None, bytearray()
+            lost[0], lost[1] = True, data.count
+            continue
         rec = None
         if page_ts is not None:
             delta = ts - last
@@ -327,7 +349,7 @@ def cpu_pages(records):
                 rec += rb_time_extend(delta)
                 delta = 0
             rec += rb_event(delta, data)
-            if len(body) + len(rec) > DATA_SIZE:
+            if len(body) + len(rec) > DATA_SIZE - 8:    # room for a lost-events count
                 flush()
                 page_ts, body, rec = None, bytearray(), None
         if page_ts is None:
@@ -337,6 +359,12 @@ def cpu_pages(records):
         last = ts
     flush()
     return b"".join(pages)
+
+
+class LostMark:
+    """A ring-buffer overrun in a script: ((ts, cpu, 0, LOST, dict(count=N or None))."""
+    def __init__(self, count):
+        self.count = count
 
 
 def run(cmd, cwd):
@@ -383,7 +411,10 @@ def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_over
     assert len(set(e[0] for e in script)) == len(script), "timestamps must be distinct"
     per_cpu = [[] for _ in range(nr_cpus)]
     for ts, cpu, pid, key, values in script:
-        per_cpu[cpu].append((ts, payload(ids[key], defs[key], pid, values)))
+        if key == LOST:
+            per_cpu[cpu].append((ts, LostMark(values["count"])))
+        else:
+            per_cpu[cpu].append((ts, payload(ids[key], defs[key], pid, values)))
     raws = []
     for cpu in range(nr_cpus):
         name = "cpu%d.raw" % cpu
@@ -396,7 +427,8 @@ def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_over
         f.write(topology)
     with open(os.path.join(outdir, stem + ".events"), "w") as f:
         for ts, cpu, pid, key, values in script:
-            f.write("%d %d %d %s:%s\n" % (ts, cpu, pid, key[0], key[1]))
+            if key != LOST:
+                f.write("%d %d %d %s:%s\n" % (ts, cpu, pid, key[0], key[1]))
     return out
 
 
@@ -425,6 +457,7 @@ WAKEUP = ("sched", "sched_wakeup")
 MIGRATE = ("migrate", "mm_migrate_pages")
 WALK = ("vmscan", "mm_vmscan_lru_gen_walk")
 DAMON = ("damon", "damon_aggregated")
+LOST = ("-", "lost")                # not an event: a ring-buffer overrun (LostMark)
 
 BASE_EVENTS = [FAULT, MMAP_IN, MMAP_OUT, MUNMAP, MADVISE, MPROTECT, BRK_IN, BRK_OUT, MREMAP,
                PRCTL, NEWTASK, EXEC, EXIT, SWITCH, WAKEUP, MIGRATE]
@@ -487,6 +520,16 @@ def main_script():
         (1600000, 0, 100, FAULT, fault(0x7f0000003000, 4)),
     ]
     return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
+
+
+def lost_script():
+    """The main workload with two overruns: 37 events lost on CPU 0 before the fault at 701.9 ms
+    (the first record of CPU 0 after 1.7 ms), an unknown number on CPU 1 before a fault at 1.2 s."""
+    s = [(t, cpu, pid, key, v) for t, cpu, pid, key, v in main_script()]
+    s.append((T0 + 701899 * US, 0, 0, LOST, dict(count=37)))
+    s.append((T0 + 1199999 * US, 1, 0, LOST, dict(count=None)))
+    s.append((T0 + 1200000 * US, 1, 101, FAULT, fault(0x7f0000004000, 4)))
+    return s
 
 
 def walk_script():
@@ -595,6 +638,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     build(outdir, "fixture", BASE_EVENTS, CMDLINES, main_script(), TOPOLOGY)
     build(outdir, "fixture_walk", BASE_EVENTS + [WALK], CMDLINES, walk_script(), TOPOLOGY)
+    build(outdir, "fixture_lost", BASE_EVENTS, CMDLINES, lost_script(), TOPOLOGY)
     build(outdir, "fixture_mremap", BASE_EVENTS, CMDLINES, mremap_script(), TOPOLOGY)
     build(outdir, "fixture_damon", BASE_EVENTS + [DAMON], CMDLINES, damon_script(), TOPOLOGY)
     with open(os.path.join(outdir, "fixture_damon.damon_targets"), "w") as f:

@@ -368,6 +368,15 @@ static void collect(struct aw_lockstep *ls, int v, int *seen)
 	}
 }
 
+/* The passes ev began on its node rest on a trace that lost events (AW_AGE_LOST). */
+static void mark_unreliable(struct aw_kernel *k, int node, int before)
+{
+	struct aw_node_stats *ns = &k->node_stats[node];
+
+	for (int p = before; p < ns->nr_passes; p++)
+		ns->passes[p].unreliable = true;
+}
+
 int aw_lockstep_begin(struct aw_lockstep *ls, const struct aw_scenario *sc,
 		      const struct aw_lockstep_opts *o)
 {
@@ -399,6 +408,8 @@ int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t
 	for (int v = 0; ls->equiv_on && v < ls->nr_variants; v++)
 		aw_equiv_event_begin(&ls->equiv[v]);
 	for (int v = 0; v < ls->nr_variants; v++) {
+		int before = ev->node < AW_MAX_NODES ? ls->k[v]->node_stats[ev->node].nr_passes : 0;
+
 		ls->k[v]->event_index = i;
 		if (aw_kernel_apply(ls->k[v], ev)) {
 			ls->failed_event = (long)i;
@@ -408,6 +419,8 @@ int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t
 			ls->stopped = true;
 			return -1;
 		}
+		if (ev->kind == AW_EV_AGE && (ev->flags & AW_AGE_LOST))
+			mark_unreliable(ls->k[v], ev->node, before);
 		collect(ls, v, ls->seen);
 	}
 	if (ls->oracles && !strcmp(ls->variant[0]->name, "base"))

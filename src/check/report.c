@@ -184,6 +184,7 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 			const struct aw_node_stats *ns = &k->node_stats[n];
 			struct aw_src tot = { .k = k, .node = n };
 			bool ok;
+			int unreliable;
 
 			fprintf(out, "\nvariant %s, node %d: %d passes", ls->variant[v]->name, n, ns->nr_passes);
 			/* 6.1/6.12 run_aging() -ERANGE: shown only when it happened */
@@ -193,15 +194,20 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 			for (int i = 0; i < NR_TABLE_KEYS; i++)
 				fprintf(out, " %9s", table_heads[i]);
 			fputc('\n', out);
+			unreliable = 0;
 			for (int p = 0; p < ns->nr_passes; p++) {
 				struct aw_src s = { .k = k, .node = n, .pass = &ns->passes[p] };
 				char label[24];
 
-				snprintf(label, sizeof(label), "%d%s", ns->passes[p].pass,
-					 ns->passes[p].forced ? " forced" : "");
+				snprintf(label, sizeof(label), "%d%s%s", ns->passes[p].pass,
+					 ns->passes[p].forced ? " forced" : "", ns->passes[p].unreliable ? " !" : "");
+				unreliable += ns->passes[p].unreliable;
 				table_row(out, label, &s);
 			}
 			table_row(out, "total", &tot);
+			if (unreliable)
+				fprintf(out, "  ! %d pass%s after events the trace lost (ring-buffer overrun): "
+					"unreliable figures\n", unreliable, unreliable == 1 ? "" : "es");
 			fprintf(out, "  evicted %.0f (single-touch %.0f, hot %.0f)  refaults %.0f  oom kills %.0f"
 				"  promoted %.0f  filter fill pmd %.0f pud %.0f\n",
 				metric(&tot, "evicted", &ok), metric(&tot, "single_touch_evicted", &ok),
@@ -232,8 +238,10 @@ static void json_pass(FILE *out, const struct aw_pass *p)
 			continue;
 		fprintf(out, ",\"%s\":%.0f", table_keys[i], pass_metric(p, table_keys[i], &ok));
 	}
-	fprintf(out, ",\"bloom_tests\":{\"pmd\":%lu,\"pud\":%lu}}", p->aw_stats[AW_WS_BLOOM_PMD],
+	fprintf(out, ",\"bloom_tests\":{\"pmd\":%lu,\"pud\":%lu}", p->aw_stats[AW_WS_BLOOM_PMD],
 		p->aw_stats[AW_WS_BLOOM_PUD]);
+	/* only where the trace lost events: older readers see the same objects */
+	fputs(p->unreliable ? ",\"unreliable\":true}" : "}", out);
 }
 
 static void json_evictions(FILE *out, const struct aw_node_stats *ns)

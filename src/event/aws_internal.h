@@ -69,7 +69,7 @@ extern const struct aw_prot_letter aw_prot_letters[3];
 
 /* The options of the reclaim keywords (age, age_*, evict), as bits. */
 enum {
-	AW_RO_NODE, AW_RO_MEMCG, AW_RO_FORCE, AW_RO_SWAPPINESS, AW_RO_NR, AW_RO_DIRECT
+	AW_RO_NODE, AW_RO_MEMCG, AW_RO_FORCE, AW_RO_SWAPPINESS, AW_RO_NR, AW_RO_DIRECT, AW_RO_LOST
 };
 #define AW_RO(x) (1u << AW_RO_##x)
 /* Which AW_RO_* bits each reclaim kind takes; 0 for other kinds. */

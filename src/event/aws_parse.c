@@ -101,7 +101,8 @@ const struct aw_prot_letter aw_prot_letters[3] = {
 };
 
 const unsigned int aw_reclaim_allowed[AW_EV_NR] = {
-	[AW_EV_AGE]		= AW_RO(NODE) | AW_RO(MEMCG) | AW_RO(FORCE) | AW_RO(SWAPPINESS),
+	[AW_EV_AGE]		= AW_RO(NODE) | AW_RO(MEMCG) | AW_RO(FORCE) | AW_RO(SWAPPINESS) |
+				  AW_RO(LOST),
 	[AW_EV_AGE_BEGIN]	= AW_RO(NODE) | AW_RO(MEMCG) | AW_RO(FORCE) | AW_RO(SWAPPINESS),
 	[AW_EV_AGE_STEP]	= AW_RO(NODE) | AW_RO(MEMCG),
 	[AW_EV_AGE_END]		= AW_RO(NODE) | AW_RO(MEMCG),
@@ -1257,7 +1258,7 @@ static int aw_h_prctl(struct aw_parser *p)
 static int aw_reclaim_opts(struct aw_parser *p, struct aw_event *ev, unsigned int allowed)
 {
 	static const char *const opts[] = {	/* indexed by AW_RO_* */
-		"node", "memcg", "force", "swappiness", "nr", "direct", NULL
+		"node", "memcg", "force", "swappiness", "nr", "direct", "lost", NULL
 	};
 	const struct aw_tok *t;
 	unsigned int seen = 0;
@@ -1283,6 +1284,7 @@ static int aw_reclaim_opts(struct aw_parser *p, struct aw_event *ev, unsigned in
 			break;
 		case AW_RO_NR: r = aw_need_num(p, "a page count", true, &ev->len, &t); break;
 		case AW_RO_DIRECT: ev->flags |= AW_EVICT_DIRECT; break;
+		case AW_RO_LOST: ev->flags |= AW_AGE_LOST; break;	/* a replayed trace's mark */
 		}
 	}
 	if (r)

@@ -262,6 +262,8 @@ static void aw_wreclaim(struct aw_writer *w, const struct aw_event *ev)
 		fprintf(w->out, " nr %llu", (unsigned long long)ev->len);
 	if ((allowed & AW_RO(SWAPPINESS)) && ev->swappiness != AW_SWAPPINESS_DEFAULT)
 		fprintf(w->out, " swappiness %u", ev->swappiness);
+	if ((allowed & AW_RO(LOST)) && (ev->flags & AW_AGE_LOST))
+		fputs(" lost", w->out);
 	if ((allowed & AW_RO(DIRECT)) && (ev->flags & AW_EVICT_DIRECT))
 		fputs(" direct", w->out);
 }

@@ -107,6 +107,12 @@ enum aw_thp_disable {
 
 /* AW_EV_AGE* flags */
 #define AW_AGE_FORCE		0x01	/* force_scan */
+/*
+ * AW_EV_AGE from a trace: events were lost (ring-buffer overrun) since the
+ * node's previous pass, so this pass's figures rest on an incomplete
+ * record.  The model ignores it; the lockstep engine marks the pass.
+ */
+#define AW_AGE_LOST		0x02
 
 /* AW_EV_EVICT flags */
 #define AW_EVICT_DIRECT		0x01	/* reclaimer without an mm_walk (direct/memcg reclaim) */

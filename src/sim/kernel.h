@@ -75,6 +75,7 @@ struct aw_pass {
 	unsigned long sticky_forced_walks;	/* ... set by a newly added mm, not by the pass */
 	unsigned long mm_stats[NR_MM_STATS];
 	unsigned long aw_stats[NR_AW_WALK_STATS];
+	bool unreliable;		/* report only: the trace lost events before it (AW_AGE_LOST) */
 };
 
 /*

@@ -64,6 +64,8 @@ struct aw_ingest {
 	bool seen_walk[AW_MAX_NODES];
 	uint64_t group_at[AW_MAX_NODES];	/* its AGE event's index while held (emit.c) */
 	bool group_spilled[AW_MAX_NODES];	/* its AGE left the hold window unflagged */
+	bool lost_since_pass[AW_MAX_NODES];	/* events lost since the node's last AGE */
+	uint64_t cpu_last_ts[AW_MAX_CPUS];	/* each CPU's previous record (lost ranges) */
 	int capture_node;			/* the next AGE opens this node's group, -1 */
 	int group_index[AW_MAX_NODES];		/* its entry in st->recorded */
 	uint32_t group_ran[AW_MAX_NODES];	/* processes that ran since the node's last pass */
@@ -78,8 +80,6 @@ struct aw_ingest {
 	struct aw_event *hold;			/* ring of AW_ING_HOLD */
 	uint64_t hold_head, hold_n;		/* index of the oldest held event, how many */
 };
-
-#define AW_ING_HOLD	65536		/* the hold window, events (a power of 2) */
 
 /* tidmap.c-like helpers (procs.c) */
 int aw_tidmap_get(const struct aw_tidmap *m, uint32_t key, int32_t *val);

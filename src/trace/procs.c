@@ -547,12 +547,14 @@ int aw_ing_aging(struct aw_ingest *in, int only_node, bool force)
 	for (uint32_t i = 0; i < in->nr_procs; i++)
 		if (in->procs[i].alive && damon_retouch(in, &in->procs[i]))
 			return -1;
-	ev.flags = force ? AW_AGE_FORCE : 0;
 	ev.memcg = in->o->memory_limit ? 1 : 0;
 	for (int n = 0; n < in->sc->cfg.nr_nodes; n++) {
 		if (only_node >= 0 && n != only_node)
 			continue;
 		ev.node = (uint16_t)n;
+		/* the trace lost events since this node's last pass: the report marks this one */
+		ev.flags = (force ? AW_AGE_FORCE : 0) | (in->lost_since_pass[n] ? AW_AGE_LOST : 0);
+		in->lost_since_pass[n] = false;
 		if (aw_ing_emit(in, &ev))
 			return -1;
 	}

@@ -717,6 +717,31 @@ static void progress(struct aw_reader *r, struct tep_record *rec)
 		frac > 0.01 ? now * (1 - frac) / frac : 0.0);
 }
 
+/*
+ * Events were lost on rec's CPU before rec (the ring buffer overran): a
+ * count, or -1 when the buffer could not say.  The place is kept for the
+ * report, and every node's next pass is marked as resting on a gap.
+ */
+static void note_lost(struct aw_ingest *in, const struct tep_record *rec)
+{
+	struct aw_trace_stats *st = in->st;
+	int cpu = rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0;
+
+	if (rec->missed_events > 0)
+		st->lost_events += (uint64_t)rec->missed_events;
+	if (st->nr_lost < AW_TRACE_MAX_LOST) {
+		struct aw_lost_range *l = &st->lost[st->nr_lost++];
+
+		l->cpu = rec->cpu;
+		l->from_ns = in->cpu_last_ts[cpu];
+		l->to_ns = in->now;
+		l->events = rec->missed_events > 0 ? rec->missed_events : -1;
+	}
+	st->lost_places++;
+	for (int n = 0; n < AW_MAX_NODES; n++)
+		in->lost_since_pass[n] = true;
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
 	struct aw_reader *r = data;
@@ -727,13 +752,14 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	(void)h;
 	(void)cpu;
 	in->st->events_read++;
-	if (rec->missed_events > 0)
-		in->st->lost_events += (uint64_t)rec->missed_events;
 	if (in->st->events_read == 1)
 		in->st->first_ts = rec->ts;
 	if (rec->ts > in->st->last_ts)
 		in->st->last_ts = rec->ts;
 	in->now = rec->ts - in->st->first_ts;
+	if (rec->missed_events)
+		note_lost(in, rec);
+	in->cpu_last_ts[rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0] = in->now;
 	progress(r, rec);
 	/*
 	 * Synthesized aging: one pass per period of trace time.  An idle gap

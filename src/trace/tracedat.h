@@ -94,9 +94,28 @@ struct aw_trace_sink {
 	void *ctx;
 };
 
+/* The window a recorded pass's AGE event waits in for its force flag (emit.c), events, a power of 2. */
+#define AW_ING_HOLD		65536
+
+#define AW_TRACE_MAX_LOST	64
+
+/*
+ * Where the recording lost events: ring-buffer overruns show as a count
+ * (or an unknown number) on the first record after the gap, on one CPU.
+ * The loss lies between that CPU's previous record and this one.
+ */
+struct aw_lost_range {
+	int cpu;
+	uint64_t from_ns, to_ns;	/* trace time, from the first event */
+	int64_t events;			/* -1: the ring buffer did not say how many */
+};
+
 struct aw_trace_stats {
 	uint64_t events_read, events_used, events_emitted, lost_events;
 	uint64_t late_forced;			/* recorded forced passes replayed non-forced (emit.c) */
+	int nr_lost;				/* places events were lost, the first AW_TRACE_MAX_LOST kept */
+	struct aw_lost_range lost[AW_TRACE_MAX_LOST];
+	uint64_t lost_places;			/* all of them */
 	uint64_t first_ts, last_ts;
 	uint64_t processes;
 	uint64_t synthesized_passes, recorded_walks;
