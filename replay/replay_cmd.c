@@ -28,11 +28,16 @@ static const char usage[] =
 	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
 	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
 	"         [--kernel 6.1|6.12|mainline] [--threads 1|2]\n"
+	"         [--start TIME] [--end TIME] [--pid PID]... [--comm COMM]...\n"
 	"Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
 	"non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
 	"khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
 	"--kh-gap apart (default 1s) are separate wake-ups, each replayed as one model wake-up;\n"
-	"--khugepaged-every synthesizes wake-ups instead (default: off).\n";
+	"--khugepaged-every synthesizes wake-ups instead (default: off).\n"
+	"--start/--end: a window, TIME after the first event (6s, 500ms) or a share of the\n"
+	"trace's duration (25%); before --start only processes and mappings are replayed.\n"
+	"--pid/--comm: replay only those processes (tgid, or comm at first sight or exec)\n"
+	"and their children, whole; aging and khugepaged stay the machine's.\n";
 
 static int parse_duration(const char *s, uint64_t *ns)
 {
@@ -82,8 +87,31 @@ static int parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+#define AW_REPLAY_MAX_KEEP	64
+
+/* TIME: a duration ("6s", "1500ms") or a share of the trace ("25%", "12.5%"). */
+static int parse_when(const char *s, uint64_t *ns, double *pct)
+{
+	size_t n = strlen(s);
+
+	*pct = -1;
+	*ns = 0;
+	if (n > 1 && s[n - 1] == '%') {
+		char *end;
+		double x = strtod(s, &end);
+
+		if (end != s + n - 1 || !(x >= 0 && x <= 100))
+			return -1;
+		*pct = x;
+		return 0;
+	}
+	return parse_duration(s, ns);
+}
+
 struct ropts {
 	struct aw_trace_opts t;
+	uint32_t pids[AW_REPLAY_MAX_KEEP];
+	const char *comms[AW_REPLAY_MAX_KEEP];
 	struct aw_model_opts m;		/* its thp goes to t.thp */
 	bool json, keep_going;
 	int threads;			/* 1: inline; 2: reading and the run on two threads */
@@ -189,6 +217,33 @@ static int parse(int argc, char **argv, struct ropts *o)
 				o->t.force_every = (int)x;
 			else
 				o->t.nr_nodes = (int)x;
+		} else if (!strcmp(a, "--start") || !strcmp(a, "--end")) {
+			bool end = a[2] == 'e';
+
+			if (parse_when(v, end ? &o->t.end_ns : &o->t.start_ns, end ? &o->t.end_pct : &o->t.start_pct) ||
+			    (end && !o->t.end_ns && o->t.end_pct <= 0)) {
+				fprintf(stderr, "agewalk replay: %s takes a time after the first event (6s, 500ms) "
+					"or a share of the trace (25%%)%s\n", a, end ? ", after 0" : "");
+				return -1;
+			}
+		} else if (!strcmp(a, "--pid")) {
+			char *end;
+			long x = strtol(v, &end, 10);
+
+			if (*end || end == v || x < 1 || x > 0x7fffffff || o->t.nr_pids == AW_REPLAY_MAX_KEEP) {
+				fprintf(stderr, "agewalk replay: --pid takes a pid (at most %d)\n", AW_REPLAY_MAX_KEEP);
+				return -1;
+			}
+			o->pids[o->t.nr_pids++] = (uint32_t)x;
+			o->t.pids = o->pids;
+		} else if (!strcmp(a, "--comm")) {
+			if (!*v || strlen(v) > 15 || o->t.nr_comms == AW_REPLAY_MAX_KEEP) {
+				fprintf(stderr, "agewalk replay: --comm takes a task name (1 to 15 characters, at most %d)\n",
+					AW_REPLAY_MAX_KEEP);
+				return -1;
+			}
+			o->comms[o->t.nr_comms++] = v;
+			o->t.comms = o->comms;
 		} else if (!strcmp(a, "--threads")) {
 			if (strcmp(v, "1") && strcmp(v, "2")) {
 				fprintf(stderr, "agewalk replay: --threads takes 1 or 2\n");
@@ -238,6 +293,23 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
 
+/* The window and the processes kept, when the command line narrowed the replay. */
+static void scope_text(const struct ropts *o, const struct aw_trace_stats *st, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (st->window_start_ns || st->window_end_ns) {
+		n += snprintf(buf + n, len - n, " window=%.6f-", st->window_start_ns / 1e9);
+		n += st->window_end_ns ? snprintf(buf + n, len - n, "%.6fs", st->window_end_ns / 1e9) :
+			snprintf(buf + n, len - n, "end");
+	}
+	for (int i = 0; i < o->t.nr_pids && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%u", i ? "," : " keep=pid:", o->t.pids[i]);
+	for (int i = 0; i < o->t.nr_comms && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "," : o->t.nr_pids ? " comm:" : " keep=comm:",
+			      o->t.comms[i]);
+}
+
 /* The policy line every report prints: what produced these figures. */
 static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, const struct aw_scenario *sc,
 			char *buf, size_t len)
@@ -260,6 +332,7 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 		 aw_kernel_profile_name(o->m.kernel >= 0 ? (enum aw_kernel_profile)o->m.kernel : sc->cfg.kernel),
 		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
 		 o->t.force_every ? " (every Nth pass forced)" : "", kh);
+	scope_text(o, st, buf + strlen(buf), len - strlen(buf));
 }
 
 static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw_trace_stats *st);
@@ -304,6 +377,13 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 	}
 	if (st->late_forced)
 		fprintf(f, ",\"late_forced_passes\":%llu", (unsigned long long)st->late_forced);
+	if (st->window_start_ns || st->window_end_ns)
+		fprintf(f, ",\"window\":{\"start_ns\":%llu,\"end_ns\":%llu,\"records_before_start\":%llu}",
+			(unsigned long long)st->window_start_ns, (unsigned long long)st->window_end_ns,
+			(unsigned long long)st->events_before_start);
+	if (o->t.nr_pids || o->t.nr_comms)
+		fprintf(f, ",\"filter\":{\"events_filtered\":%llu,\"processes_entered\":%llu}",
+			(unsigned long long)st->events_filtered, (unsigned long long)st->processes_entered);
 	fprintf(f, "},\"policy\":\"%s\"", policy);
 	recorded_json(f, ls, st);
 	recorded_kh_json(f, o, st);
@@ -606,6 +686,13 @@ static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_s
 		fprintf(out, "note: %llu migration events carry no addresses and were not replayed\n",
 			(unsigned long long)st->unreplayable_migrations);
 	lost_text(out, st);
+	if (st->events_before_start)
+		fprintf(out, "note: %llu records before --start touch or age memory and were not replayed (processes "
+			"and mappings were)\n", (unsigned long long)st->events_before_start);
+	if (o->t.nr_pids || o->t.nr_comms)
+		fprintf(out, "note: %llu converted events of processes the filter leaves out were not replayed; "
+			"%llu kept processes entered mid-stream with no mappings\n",
+			(unsigned long long)st->events_filtered, (unsigned long long)st->processes_entered);
 	if (st->late_forced)
 		fprintf(out, "note: %llu recorded forced passes were replayed non-forced: their walks came more "
 			"than %d events after the pass began\n", (unsigned long long)st->late_forced, AW_ING_HOLD);
@@ -665,7 +752,7 @@ static int sink_event(void *ctx, const struct aw_event *ev)
 static void report(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
 		   const struct aw_scenario *sc)
 {
-	char policy[512];
+	char policy[2048];
 
 	policy_text(o, st, sc, policy, sizeof(policy));
 	if (o->json) {

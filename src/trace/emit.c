@@ -80,7 +80,13 @@ static int spill(struct aw_ingest *in)
 
 int aw_ing_emit(struct aw_ingest *in, const struct aw_event *ev)
 {
-	uint64_t abs = in->st->events_emitted++;
+	uint64_t abs;
+
+	if (aw_ing_filtered_out(in, ev)) {
+		in->st->events_filtered++;
+		return 0;
+	}
+	abs = in->st->events_emitted++;
 
 	if (in->capture_node >= 0 && ev->kind == AW_EV_AGE) {
 		in->group_at[in->capture_node] = abs;	/* a recorded group's AGE: held */

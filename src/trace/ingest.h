@@ -19,6 +19,7 @@ struct aw_tproc {
 	int tasks;		/* live threads mapped to it */
 	int cpu;		/* last CPU it ran on */
 	bool alive;
+	bool kept;		/* the filter keeps it (filter.c): its events are replayed */
 	bool ran;		/* a RUN was emitted since the last aging pass */
 	uint8_t ran_nodes;	/* ran since that node's last aging pass (bit per node) */
 	uint64_t brk;		/* current program break, 0 = unknown */
@@ -116,6 +117,12 @@ int aw_ing_khugepaged_set(struct aw_ingest *in, int knob, uint64_t val);
 int aw_ing_damon(struct aw_ingest *in, uint32_t pid, uint64_t start, uint64_t end, uint32_t nr_accesses,
 		 int cpu);
 void aw_ing_free(struct aw_ingest *in);
+
+/* filter.c: --pid, --comm */
+bool aw_ing_filtering(const struct aw_ingest *in);
+bool aw_ing_matches(const struct aw_ingest *in, uint32_t tgid, const char *comm);
+bool aw_ing_filtered_out(const struct aw_ingest *in, const struct aw_event *ev);
+int aw_ing_enter(struct aw_ingest *in, struct aw_tproc *p, int cpu);
 
 /* sidefiles.c */
 int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t errlen);

@@ -147,6 +147,7 @@ static struct aw_tproc *new_proc(struct aw_ingest *in, uint32_t tid, uint32_t tg
 	p->tasks = 1;
 	p->cpu = cpu;
 	p->alive = true;
+	p->kept = aw_ing_matches(in, tgid, comm);
 	if (name_proc(in, p->id, comm, tgid) || aw_tidmap_put(&in->tids, tid, (int32_t)in->nr_procs))
 		return NULL;
 	in->nr_procs++;
@@ -306,6 +307,9 @@ int aw_ing_fork(struct aw_ingest *in, uint32_t parent, uint32_t child, uint64_t 
 	if (!cp)
 		return -1;
 	pp = &in->procs[pidx];		/* new_proc() may have moved the array */
+	cp->kept |= pp->kept;		/* a kept process's children are kept */
+	if (cp->kept && !pp->kept)
+		return aw_ing_enter(in, cp, cpu);
 	/* CLONE_VM without CLONE_THREAD (vfork, posix_spawn): shares the mm until exec */
 	ev.kind = (clone_flags & 0x100) ? AW_EV_VFORK : AW_EV_FORK;
 	ev.pid = pp->id;
@@ -330,6 +334,8 @@ int aw_ing_exec(struct aw_ingest *in, uint32_t tid, const char *comm, int cpu)
 	p->nr_vmas = 0;	/* a fresh mm: the model gives it its default layout */
 	p->brk = 0;
 	name_proc(in, p->id, comm, p->tgid);
+	if (!p->kept && aw_ing_matches(in, p->tgid, comm) && aw_ing_enter(in, p, cpu))
+		return -1;
 	ev.pid = p->id;
 	if (aw_ing_emit(in, &ev))
 		return -1;

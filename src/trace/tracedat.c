@@ -125,6 +125,7 @@ void aw_trace_opts_default(struct aw_trace_opts *o)
 	o->thp = -1;
 	o->kh_gap_ns = 1000000000ULL;
 	o->kh_pid = -1;
+	o->start_pct = o->end_pct = -1;
 }
 
 void aw_trace_stats_free(struct aw_trace_stats *st)
@@ -609,6 +610,20 @@ static int on_kh(struct aw_reader *r, int t, uint32_t tid, struct tep_record *re
 	return 0;
 }
 
+/* What the model must know before a --start window: processes and their mappings. */
+static bool structural(int t)
+{
+	switch (t) {
+	case TEV_MMAP_ENTER: case TEV_MMAP_EXIT: case TEV_BRK_ENTER: case TEV_BRK_EXIT:
+	case TEV_MUNMAP: case TEV_MREMAP: case TEV_MPROTECT: case TEV_MADVISE: case TEV_MBIND:
+	case TEV_SET_MEMPOLICY: case TEV_PRCTL: case TEV_NEWTASK: case TEV_FORK: case TEV_EXEC:
+	case TEV_EXIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 {
 	struct aw_ingest *in = &r->in;
@@ -748,25 +763,30 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	struct aw_ingest *in = &r->in;
 	int id = tep_data_type(r->tep, rec);
 	int t = lookup(r, id);
+	bool before;
 
 	(void)h;
 	(void)cpu;
-	in->st->events_read++;
-	if (in->st->events_read == 1)
+	if (!in->st->events_read)
 		in->st->first_ts = rec->ts;
+	/* --end: the window closes at the first record past it */
+	if (in->st->window_end_ns && rec->ts - in->st->first_ts >= in->st->window_end_ns)
+		return 1;
+	in->st->events_read++;
 	if (rec->ts > in->st->last_ts)
 		in->st->last_ts = rec->ts;
 	in->now = rec->ts - in->st->first_ts;
 	if (rec->missed_events)
 		note_lost(in, rec);
 	in->cpu_last_ts[rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0] = in->now;
+	before = in->now < in->st->window_start_ns;
 	progress(r, rec);
 	/*
 	 * Synthesized aging: one pass per period of trace time.  An idle gap
 	 * longer than 64 periods (or a corrupt timestamp) gets 64 passes, not
 	 * one per period: after that many every page is as old as it gets.
 	 */
-	if (!in->st->had_aging_events && in->now >= in->next_age) {
+	if (!before && !in->st->had_aging_events && in->now >= in->next_age) {
 		int catch_up = 0;
 
 		while (in->now >= in->next_age && catch_up++ < 64) {
@@ -785,7 +805,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 			in->next_age = in->now - in->now % in->o->age_every_ns + in->o->age_every_ns;
 	}
 	/* --khugepaged-every: wake-ups every period of trace time, at most 64 for one gap */
-	if (in->o->kh_every_ns && in->now >= in->next_kh) {
+	if (!before && in->o->kh_every_ns && in->now >= in->next_kh) {
 		uint64_t periods = (in->now - in->next_kh) / in->o->kh_every_ns + 1;
 
 		if (periods > 64)
@@ -807,6 +827,11 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		skipped(in->st, ev ? ev->name : "unknown");
 		return 0;
 	}
+	/* before --start: who exists and what is mapped, nothing that touches or ages memory */
+	if (before && !structural(t)) {
+		in->st->events_before_start++;
+		return 0;
+	}
 	in->st->events_used++;
 	{
 		int pid = tep_data_pid(r->tep, rec);
@@ -819,6 +844,62 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",
 			 in->o->path, (unsigned long long)in->st->events_read);
 		r->error = -1;
+		return -1;
+	}
+	return 0;
+}
+
+struct span {
+	bool seen;
+	uint64_t first, last;
+};
+
+static int span_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct span *s = data;
+
+	(void)h;
+	(void)cpu;
+	if (!s->seen)
+		s->first = rec->ts;
+	s->seen = true;
+	s->last = rec->ts > s->last ? rec->ts : s->last;
+	return 0;
+}
+
+/*
+ * --start/--end as trace time from the first event.  A share of the
+ * duration needs the duration: one pass over the records first, on a
+ * handle of its own (libtracecmd's iteration does not rewind).
+ */
+static int resolve_window(struct aw_reader *r, char *err, size_t errlen)
+{
+	const struct aw_trace_opts *o = r->in.o;
+	struct aw_trace_stats *st = r->in.st;
+	struct span s = { 0 };
+	uint64_t dur;
+
+	st->window_start_ns = o->start_ns;
+	st->window_end_ns = o->end_ns;
+	if (o->start_pct >= 0 || o->end_pct >= 0) {
+		struct tracecmd_input *h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+
+		if (!h) {
+			snprintf(err, errlen, "%s: cannot reopen to measure its duration", o->path);
+			return -1;
+		}
+		tracecmd_iterate_events(h, NULL, 0, span_record, &s);
+		tracecmd_close(h);
+		dur = s.last - s.first;
+		if (o->start_pct >= 0)
+			st->window_start_ns = (uint64_t)(dur * (o->start_pct / 100.0));
+		/* the last record itself is inside a 100% window */
+		if (o->end_pct >= 0)
+			st->window_end_ns = o->end_pct >= 100 ? dur + 1 : (uint64_t)(dur * (o->end_pct / 100.0));
+	}
+	if (st->window_end_ns && st->window_end_ns <= st->window_start_ns) {
+		snprintf(err, errlen, "%s: the window is empty: --end (%.6f s) is not after --start (%.6f s)",
+			 o->path, st->window_end_ns / 1e9, st->window_start_ns / 1e9);
 		return -1;
 	}
 	return 0;
@@ -953,9 +1034,7 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->in.sc = sc;
 	r->in.st = st;
 	aw_ing_emit_init(&r->in, sink);
-	r->in.next_age = o->age_every_ns ? o->age_every_ns : UINT64_MAX;
 	r->in.recorded_thp = -1;
-	r->in.next_kh = o->kh_every_ns ? o->kh_every_ns : UINT64_MAX;
 	for (int k = 0; k < AW_KH_KNOB_NR; k++)
 		r->in.kh_knob[k] = -1;
 	st->kh.pid = o->kh_pid;
@@ -1021,6 +1100,11 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 			snprintf(err, errlen, "%s: out of memory", o->path);
 			goto out;
 		}
+	if (resolve_window(r, err, errlen))
+		goto out;
+	/* synthesized aging and khugepaged start their clocks at the window */
+	r->in.next_age = o->age_every_ns ? st->window_start_ns + o->age_every_ns : UINT64_MAX;
+	r->in.next_kh = o->kh_every_ns ? st->window_start_ns + o->kh_every_ns : UINT64_MAX;
 	/* a truncated data section simply ends the iteration early */
 	tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
 	if (o->progress)

@@ -34,6 +34,18 @@ struct aw_trace_opts {
 	uint64_t kh_gap_ns;		/* khugepaged records further apart start a new wake-up */
 	uint64_t kh_every_ns;		/* synthesized khugepaged wake-ups (trace time), 0 = recorded */
 	int64_t kh_pid;			/* --kh-pid: khugepaged's pid, -1 = by comm */
+	/*
+	 * The window, trace time from the first event: before start only
+	 * process lifetimes and mappings are replayed; reading stops at end.
+	 * A share of the duration (start_pct/end_pct >= 0) is resolved
+	 * against the file's own span first.  end_ns 0 = the end.
+	 */
+	uint64_t start_ns, end_ns;
+	double start_pct, end_pct;	/* -1 = not a share */
+	const uint32_t *pids;		/* --pid (filter.c) */
+	int nr_pids;
+	const char *const *comms;	/* --comm */
+	int nr_comms;
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o);
@@ -113,6 +125,10 @@ struct aw_lost_range {
 struct aw_trace_stats {
 	uint64_t events_read, events_used, events_emitted, lost_events;
 	uint64_t late_forced;			/* recorded forced passes replayed non-forced (emit.c) */
+	uint64_t events_filtered;		/* converted events of processes left out (filter.c) */
+	uint64_t processes_entered;		/* kept processes that entered mid-stream */
+	uint64_t events_before_start;		/* records before --start not replayed */
+	uint64_t window_start_ns, window_end_ns;	/* the window as resolved (end 0 = none) */
 	int nr_lost;				/* places events were lost, the first AW_TRACE_MAX_LOST kept */
 	struct aw_lost_range lost[AW_TRACE_MAX_LOST];
 	uint64_t lost_places;			/* all of them */
