@@ -20,7 +20,7 @@
 #define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KERNEL)
 
 static const char usage[] =
-	"usage: agewalk replay FILE.dat [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
+	"usage: agewalk replay FILE.dat... [--merge] [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
 	"         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
 	"         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
 	"         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
@@ -36,6 +36,10 @@ static const char usage[] =
 	"--khugepaged-every synthesizes wake-ups instead (default: off).\n"
 	"--start/--end: a window, TIME after the first event (6s, 500ms) or a share of the\n"
 	"trace's duration (25%); before --start only processes and mappings are replayed.\n"
+	"Several files: replayed one after another, each continuing where the previous\n"
+	"ended (consecutive recordings), or with --merge interleaved by timestamp (one\n"
+	"machine, one clock); the first file's side files describe the machine.  Every\n"
+	"file's instance buffers (trace-cmd -B) are merged with its top buffer.\n"
 	"--pid/--comm: replay only those processes (tgid, or comm at first sight or exec)\n"
 	"and their children, whole; aging and khugepaged stay the machine's.\n";
 
@@ -110,6 +114,7 @@ static int parse_when(const char *s, uint64_t *ns, double *pct)
 
 struct ropts {
 	struct aw_trace_opts t;
+	const char *paths[AW_TRACE_MAX_FILES];
 	uint32_t pids[AW_REPLAY_MAX_KEEP];
 	const char *comms[AW_REPLAY_MAX_KEEP];
 	struct aw_model_opts m;		/* its thp goes to t.thp */
@@ -117,6 +122,18 @@ struct ropts {
 	int threads;			/* 1: inline; 2: reading and the run on two threads */
 	const char *save, *walk_log;
 };
+
+static int add_path(struct ropts *o, const char *path)
+{
+	if (o->t.nr_paths == AW_TRACE_MAX_FILES) {
+		fprintf(stderr, "agewalk replay: at most %d trace files\n", AW_TRACE_MAX_FILES);
+		return -1;
+	}
+	o->paths[o->t.nr_paths++] = path;
+	o->t.paths = o->paths;
+	o->t.path = o->paths[0];
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct ropts *o)
 {
@@ -136,6 +153,8 @@ static int parse(int argc, char **argv, struct ropts *o)
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = true, takes = false;
+		} else if (!strcmp(a, "--merge")) {
+			o->t.merge = true, takes = false;
 		} else if (!strcmp(a, "--keep-going")) {
 			o->keep_going = true, takes = false;
 		} else if (!strcmp(a, "--progress")) {
@@ -148,11 +167,8 @@ static int parse(int argc, char **argv, struct ropts *o)
 				return -1;
 			}
 			takes = false;
-			if (o->t.path) {
-				fprintf(stderr, "agewalk replay: one trace file only\n");
+			if (add_path(o, a))
 				return -1;
-			}
-			o->t.path = a;
 		} else if ((r = aw_model_opts_parse(&o->m, AW_REPLAY_OPTS, argc, argv, &i, err, sizeof(err)))) {
 			if (r < 0) {
 				fprintf(stderr, "agewalk replay: %s\n", err);
@@ -261,11 +277,8 @@ static int parse(int argc, char **argv, struct ropts *o)
 			return -1;
 		} else {
 			takes = false;
-			if (o->t.path) {
-				fprintf(stderr, "agewalk replay: one trace file only\n");
+			if (add_path(o, a))
 				return -1;
-			}
-			o->t.path = a;
 		}
 		if (takes)
 			i++;

@@ -643,6 +643,30 @@ for args in "--end 0s" "--start 200%" "--start 2s --end 1s" "--start soon"; do
 	expect_str "window $args: one line, exit 2" "2 1" "$? $(wc -l <"$work/bad.out")"
 done
 
+# ---- several inputs -------------------------------------------------------------------------
+# trace_fig ARGS...: events_read duration_ns synthesized_passes processes of a replay
+trace_fig() {
+	"$agewalk" replay "$@" --no-progress --json 2>/dev/null | "$py" -c '
+import json, sys
+t = json.load(sys.stdin)["trace"]
+print(t["events_read"], t["duration_ns"], t["synthesized_passes"], t["processes"])'
+}
+# one after another: the second copy's first record lands where the first ended (1.6 s), so
+# 2 x 28 records over 3.2 s; passes at 500 ms .. 3000 ms (6) and the final one; processes: 100
+# (alive across the seam), 102, and 102 again (it exited in the first copy): 3
+expect_str "two files in sequence: times continue, the process table carries over" \
+	"56 3200000000 7 3" "$(trace_fig "$work/fixture.dat" "$work/fixture.dat")"
+# --merge: one clock, so the copies interleave: 56 records over the same 1.6 s and its 4 passes
+expect_str "two files merged by timestamp: one machine's timeline" \
+	"56 1600000000 4 3" "$(trace_fig "$work/fixture.dat" "$work/fixture.dat" --merge)"
+# files with different event formats, merged: each buffer's ids and fields are its own, so the
+# khugepaged records of fixture_kh.dat are read as when it is alone (28 + 18 records)
+kh_alone=$("$agewalk" replay "$work/fixture_kh.dat" --no-progress --json 2>/dev/null |
+	"$py" -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["recorded_khugepaged"], sort_keys=True))')
+kh_merged=$("$agewalk" replay "$work/fixture.dat" "$work/fixture_kh.dat" --merge --no-progress --json 2>/dev/null |
+	"$py" -c 'import json, sys; d = json.load(sys.stdin); print(json.dumps(d["recorded_khugepaged"], sort_keys=True), d["trace"]["events_read"])')
+expect_str "files of different formats merged: each read with its own format" "$kh_alone 46" "$kh_merged"
+
 [ $todo -gt 0 ] && echo "($todo TODO checks document known ingester bugs; see above)"
 echo "trace fixtures: $pass passed, $fail failed"
 [ $fail -eq 0 ]

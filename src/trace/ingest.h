@@ -73,7 +73,12 @@ struct aw_ingest {
 	const char *snap_dir;			/* OUT.procs, NULL if none */
 	int recorded_thp;			/* THP mode from the side file, -1 if none */
 	struct aw_tidmap damon_targets;		/* DAMON target index -> pid */
-	const char *cur_comm;			/* comm of the current record's task, or NULL */
+	/* the current record's task: its comm looked up only when needed (aw_ing_cur_comm()) */
+	int cur_pid;
+	bool cur_comm_known;
+	const char *cur_comm;
+	const char *(*comm_of)(void *ctx, int pid);	/* the reader's lookup, NULL if none */
+	void *comm_ctx;
 	uint64_t next_kh;			/* --khugepaged-every: next synthesized wake-up */
 	int64_t kh_knob[AW_KH_KNOB_NR];		/* khugepaged knobs from the side file, -1 = unknown */
 	/* emit.c: where events go, and the events held behind an open recorded pass */
@@ -81,6 +86,16 @@ struct aw_ingest {
 	struct aw_event *hold;			/* ring of AW_ING_HOLD */
 	uint64_t hold_head, hold_n;		/* index of the oldest held event, how many */
 };
+
+/* The comm of the current record's task (saved cmdlines), or NULL: looked up once, on demand. */
+static inline const char *aw_ing_cur_comm(struct aw_ingest *in)
+{
+	if (!in->cur_comm_known) {
+		in->cur_comm = in->comm_of && in->cur_pid > 0 ? in->comm_of(in->comm_ctx, in->cur_pid) : NULL;
+		in->cur_comm_known = true;
+	}
+	return in->cur_comm;
+}
 
 /* tidmap.c-like helpers (procs.c) */
 int aw_tidmap_get(const struct aw_tidmap *m, uint32_t key, int32_t *val);

@@ -178,7 +178,7 @@ struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *com
 	if (p || tid == 0)
 		return p;
 	if (!comm)
-		comm = in->cur_comm;
+		comm = aw_ing_cur_comm(in);
 	if (!aw_tidmap_get(&in->tgids, tid, &tgid) && (uint32_t)tgid != tid &&
 	    (p = aw_ing_known(in, (uint32_t)tgid))) {
 		p->tasks++;

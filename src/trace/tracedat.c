@@ -19,6 +19,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "ingest.h"
+#include "source.h"
 
 enum aw_tev {
 	TEV_FAULT, TEV_MMAP_ENTER, TEV_MMAP_EXIT, TEV_MUNMAP, TEV_MREMAP, TEV_MPROTECT,
@@ -98,21 +99,32 @@ struct kh_syms {
 	struct { long long value; const char *str; } e[KH_MAX_SYMS];
 };
 
-struct aw_reader {
-	struct aw_ingest in;
-	struct tracecmd_input *h;
+/*
+ * What one buffer's format says, resolved once per (re)open: the event
+ * ids agewalk reads, their fields, the khugepaged status tables, and for
+ * every event id of the file what it is to agewalk (-1: not ingested,
+ * its entry in the skipped list once met).
+ */
+struct aw_tres {
 	struct tep_handle *tep;
 	int id[TEV_NR];
 	struct tep_format_field *field[TEV_NR][TEV_MAX_FIELDS];
-	struct tep_format_field *comm_field[TEV_NR];
-	uint64_t file_size;
+	bool use_newtask;
+	struct kh_syms status_syms[2];		/* scan_pmd, collapse */
+	int max_id;
+	int8_t *tev_of;				/* event id -> enum aw_tev, -1 */
+	int16_t *skip_slot;			/* event id -> st->skipped index, -1 unknown, -2 none */
+};
+
+struct aw_reader {
+	struct aw_ingest in;
+	struct aw_tsource src;
+	struct aw_tres *res;			/* the current record's buffer's */
 	int error;
 	char *err;
 	size_t errlen;
 	uint64_t progress_at;
 	double started;
-	bool use_newtask;
-	struct kh_syms status_syms[2];		/* scan_pmd, collapse */
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o)
@@ -145,18 +157,21 @@ const char *aw_access_policy_name(enum aw_access_policy p)
 	return (unsigned int)p < 3 ? names[p] : "unknown";
 }
 
-static void skipped(struct aw_trace_stats *st, const char *name)
+/* Count a record not replayed under name; its slot in the list, -2 when the list is full. */
+static int skipped(struct aw_trace_stats *st, const char *name)
 {
 	for (int i = 0; i < st->nr_skipped; i++) {
 		if (!strcmp(st->skipped[i].name, name)) {
 			st->skipped[i].count++;
-			return;
+			return i;
 		}
 	}
 	if (st->nr_skipped < AW_TRACE_MAX_SKIPPED) {
 		snprintf(st->skipped[st->nr_skipped].name, sizeof(st->skipped[0].name), "%s", name);
-		st->skipped[st->nr_skipped++].count = 1;
+		st->skipped[st->nr_skipped].count = 1;
+		return st->nr_skipped++;
 	}
+	return -2;
 }
 
 /* A field of the record, 0 if the event lacks it; syscall ints masked to 32 bits. */
@@ -164,7 +179,7 @@ static uint64_t fld(struct aw_reader *r, int tev, int i, struct tep_record *rec)
 {
 	unsigned long long v = 0;
 
-	if (!r->field[tev][i] || tep_read_number_field(r->field[tev][i], rec->data, &v))
+	if (!r->res->field[tev][i] || tep_read_number_field(r->res->field[tev][i], rec->data, &v))
 		return 0;
 	return v;
 }
@@ -174,7 +189,7 @@ static int64_t fld_ret(struct aw_reader *r, int tev, int i, struct tep_record *r
 {
 	uint64_t v = fld(r, tev, i, rec);
 
-	if (r->field[tev][i] && r->field[tev][i]->size == 4)
+	if (r->res->field[tev][i] && r->res->field[tev][i]->size == 4)
 		return (int32_t)(uint32_t)v;
 	return (int64_t)v;
 }
@@ -187,7 +202,7 @@ static uint32_t fld32(struct aw_reader *r, int tev, int i, struct tep_record *re
 static const char *comm_of(struct aw_reader *r, struct tep_record *rec, int pid)
 {
 	(void)rec;
-	return tep_data_comm_from_pid(r->tep, pid);
+	return tep_data_comm_from_pid(r->res->tep, pid);
 }
 
 /* The symbols of the first __print_symbolic(REC->status, ...) in the event's print fmt. */
@@ -214,13 +229,13 @@ static const struct tep_print_arg *find_symbolic(const struct tep_print_arg *a, 
 	return NULL;
 }
 
-static void kh_resolve_syms(struct aw_reader *r, int t, struct kh_syms *syms)
+static void kh_resolve_syms(struct aw_tres *res, int t, struct kh_syms *syms)
 {
 	struct tep_event *ev;
 	const struct tep_print_arg *a;
 
 	syms->nr = 0;
-	if (r->id[t] < 0 || !(ev = tep_find_event(r->tep, r->id[t])))
+	if (res->id[t] < 0 || !(ev = tep_find_event(res->tep, res->id[t])))
 		return;
 	a = find_symbolic(ev->print_fmt.args, "status", 0);
 	for (const struct tep_print_flag_sym *s = a ? a->symbol.symbols : NULL; s && syms->nr < KH_MAX_SYMS;
@@ -238,31 +253,93 @@ static void kh_resolve_syms(struct aw_reader *r, int t, struct kh_syms *syms)
 	}
 }
 
-static void resolve(struct aw_reader *r)
-{
-	for (int t = 0; t < TEV_NR; t++) {
-		struct tep_event *ev = tep_find_event_by_name(r->tep, tev_names[t].sys, tev_names[t].name);
+#define AW_TRES_MAX_ID	65535	/* ids above are looked up the slow way */
 
-		r->id[t] = ev ? ev->id : -1;
-		for (int i = 0; ev && i < TEV_MAX_FIELDS && tev_fields[t][i]; i++)
-			r->field[t][i] = tep_find_field(ev, tev_fields[t][i]);
-	}
-	r->use_newtask = r->id[TEV_NEWTASK] >= 0;
-	r->in.st->had_aging_events = r->id[TEV_LRU_GEN_WALK] >= 0;
-	r->in.st->kh.has_scan_pmd = r->id[TEV_KH_SCAN_PMD] >= 0;
-	r->in.st->kh.has_collapse = r->id[TEV_KH_COLLAPSE] >= 0;
-	r->in.st->kh.has_swapin = r->id[TEV_KH_SWAPIN] >= 0;
-	r->in.st->kh.has_scan = r->id[TEV_KH_SCAN] >= 0;
-	kh_resolve_syms(r, TEV_KH_SCAN_PMD, &r->status_syms[0]);
-	kh_resolve_syms(r, TEV_KH_COLLAPSE, &r->status_syms[1]);
+static void tres_free(struct aw_tres *res)
+{
+	if (!res)
+		return;
+	free(res->tev_of);
+	free(res->skip_slot);
+	free(res);
 }
 
-static int lookup(struct aw_reader *r, int id)
+/*
+ * A buffer's format, resolved by name once: event ids, fields, status
+ * tables, and the id -> event table that makes each record one lookup.
+ * What the file knows goes into the stats (any buffer of any file).
+ */
+static struct aw_tres *resolve(struct aw_reader *r, struct tep_handle *tep, struct aw_tres *res)
 {
+	int nr_events = tep_get_events_count(tep);
+	struct aw_trace_stats *st = r->in.st;
+
+	if (!res && !(res = calloc(1, sizeof(*res))))
+		return NULL;
+	free(res->tev_of);
+	free(res->skip_slot);
+	memset(res, 0, sizeof(*res));
+	res->tep = tep;
+	for (int i = 0; i < nr_events; i++) {
+		const struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->id > res->max_id && ev->id <= AW_TRES_MAX_ID)
+			res->max_id = ev->id;
+	}
+	res->tev_of = malloc(res->max_id + 1);
+	res->skip_slot = malloc((res->max_id + 1) * sizeof(*res->skip_slot));
+	if (!res->tev_of || !res->skip_slot) {
+		tres_free(res);
+		return NULL;
+	}
+	memset(res->tev_of, -1, res->max_id + 1);
+	for (int i = 0; i <= res->max_id; i++)
+		res->skip_slot[i] = -1;
+	for (int t = 0; t < TEV_NR; t++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, tev_names[t].sys, tev_names[t].name);
+
+		res->id[t] = ev ? ev->id : -1;
+		if (ev && ev->id >= 0 && ev->id <= res->max_id)
+			res->tev_of[ev->id] = (int8_t)t;
+		for (int i = 0; ev && i < TEV_MAX_FIELDS && tev_fields[t][i]; i++)
+			res->field[t][i] = tep_find_field(ev, tev_fields[t][i]);
+	}
+	res->use_newtask = res->id[TEV_NEWTASK] >= 0;
+	st->had_aging_events |= res->id[TEV_LRU_GEN_WALK] >= 0;
+	st->kh.has_scan_pmd |= res->id[TEV_KH_SCAN_PMD] >= 0;
+	st->kh.has_collapse |= res->id[TEV_KH_COLLAPSE] >= 0;
+	st->kh.has_swapin |= res->id[TEV_KH_SWAPIN] >= 0;
+	st->kh.has_scan |= res->id[TEV_KH_SCAN] >= 0;
+	kh_resolve_syms(res, TEV_KH_SCAN_PMD, &res->status_syms[0]);
+	kh_resolve_syms(res, TEV_KH_COLLAPSE, &res->status_syms[1]);
+	return res;
+}
+
+static int lookup(const struct aw_tres *res, int id)
+{
+	if (id >= 0 && id <= res->max_id)
+		return res->tev_of[id];
 	for (int t = 0; t < TEV_NR; t++)
-		if (r->id[t] == id)
+		if (res->id[t] == id)
 			return t;
 	return -1;
+}
+
+/* A record of an event agewalk does not replay: counted under its name, the name found once per id. */
+static void skip_event(struct aw_reader *r, int id)
+{
+	struct aw_trace_stats *st = r->in.st;
+	struct tep_event *ev;
+	int slot;
+
+	if (id >= 0 && id <= r->res->max_id && r->res->skip_slot[id] >= 0) {
+		st->skipped[r->res->skip_slot[id]].count++;
+		return;
+	}
+	ev = tep_find_event(r->res->tep, id);
+	slot = skipped(st, ev ? ev->name : "unknown");
+	if (id >= 0 && id <= r->res->max_id && slot >= 0)
+		r->res->skip_slot[id] = (int16_t)slot;
 }
 
 /* Linux madvise() advice numbers -> agewalk's */
@@ -486,7 +563,7 @@ static bool is_khugepaged(struct aw_reader *r, uint32_t tid, int t)
 		return (int64_t)tid == r->in.o->kh_pid || t == TEV_KH_SCAN;
 	if (kh->pid >= 0 && (int64_t)tid == kh->pid)
 		return true;
-	if (t == TEV_KH_SCAN || (r->in.cur_comm && !strcmp(r->in.cur_comm, "khugepaged"))) {
+	if (t == TEV_KH_SCAN || (aw_ing_cur_comm(&r->in) && !strcmp(aw_ing_cur_comm(&r->in), "khugepaged"))) {
 		if (kh->pid < 0)
 			kh->pid = tid;
 		return true;
@@ -496,10 +573,10 @@ static bool is_khugepaged(struct aw_reader *r, uint32_t tid, int t)
 
 static const char *kh_status(struct aw_reader *r, int t, int i, struct tep_record *rec, char *buf, size_t len)
 {
-	const struct kh_syms *syms = &r->status_syms[t == TEV_KH_SCAN_PMD ? 0 : 1];
+	const struct kh_syms *syms = &r->res->status_syms[t == TEV_KH_SCAN_PMD ? 0 : 1];
 	long long v;
 
-	if (!r->field[t][i])
+	if (!r->res->field[t][i])
 		return "no_status_field";
 	v = fld_ret(r, t, i, rec);
 	for (int k = 0; k < syms->nr; k++)
@@ -577,7 +654,7 @@ static int on_kh(struct aw_reader *r, int t, uint32_t tid, struct tep_record *re
 		break;
 	case TEV_KH_COLLAPSE: {
 		const char *s = kh_status(r, t, 2, rec, buf, sizeof(buf));
-		bool ok = r->status_syms[1].nr ? !strcmp(s, "succeeded") : fld_ret(r, t, 2, rec) == 1;
+		bool ok = r->res->status_syms[1].nr ? !strcmp(s, "succeeded") : fld_ret(r, t, 2, rec) == 1;
 
 		if (!khd) {
 			kh->other_collapses++;
@@ -627,7 +704,7 @@ static bool structural(int t)
 static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 {
 	struct aw_ingest *in = &r->in;
-	uint32_t tid = (uint32_t)tep_data_pid(r->tep, rec);
+	uint32_t tid = (uint32_t)r->in.cur_pid;
 	int cpu = rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0;
 
 	switch (t) {
@@ -671,7 +748,7 @@ static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 		return aw_ing_fork(in, tid, child, fld(r, t, 1, rec), comm_of(r, rec, (int)tid), cpu);
 	}
 	case TEV_FORK:
-		if (r->use_newtask)
+		if (r->res->use_newtask)
 			return 0;	/* task_newtask carries the clone flags */
 		return aw_ing_fork(in, (uint32_t)fld(r, t, 0, rec), (uint32_t)fld(r, t, 1, rec), 0,
 				   comm_of(r, rec, (int)tid), cpu);
@@ -679,7 +756,7 @@ static int dispatch(struct aw_reader *r, int t, struct tep_record *rec)
 		return aw_ing_exec(in, (uint32_t)fld(r, t, 0, rec), comm_of(r, rec, (int)tid), cpu);
 	case TEV_EXIT:
 		return aw_ing_exit(in, (uint32_t)fld(r, t, 0, rec),
-				   r->field[t][1] ? fld(r, t, 1, rec) != 0 : false);
+				   r->res->field[t][1] ? fld(r, t, 1, rec) != 0 : false);
 	case TEV_SWITCH: {
 		uint32_t next = (uint32_t)fld(r, t, 0, rec);
 
@@ -715,17 +792,17 @@ static double wall(void)
 }
 
 /* percent of the file, events/s, ETA: on a terminal only (--progress) */
-static void progress(struct aw_reader *r, struct tep_record *rec)
+static void progress(struct aw_reader *r, struct tep_record *rec, const struct aw_tbuf *buf)
 {
 	double now, frac, rate;
 
-	if (!r->in.o->progress || !r->file_size || r->in.st->events_read < r->progress_at)
+	if (!r->in.o->progress || r->in.st->events_read < r->progress_at)
 		return;
 	if (!r->started)
 		r->started = wall();
 	r->progress_at = r->in.st->events_read + 100000;
 	now = wall() - r->started;
-	frac = (double)rec->offset / (double)r->file_size;
+	frac = aw_tsource_progress(&r->src, rec, buf);
 	rate = now > 0 ? r->in.st->events_read / now : 0;
 	fprintf(stderr, "\ragewalk replay: %5.1f%%  %llu events  %.0f events/s  ETA %.0f s   ",
 		100.0 * frac, (unsigned long long)r->in.st->events_read, rate,
@@ -757,30 +834,31 @@ static void note_lost(struct aw_ingest *in, const struct tep_record *rec)
 		in->lost_since_pass[n] = true;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+/*
+ * One record, at replay timestamp ts (the file's own, or shifted to follow
+ * the previous file).  Returns 0, 1 at the end of the window, -1 on error.
+ */
+static int on_record(struct aw_reader *r, struct tep_record *rec, const struct aw_tbuf *buf, uint64_t ts)
 {
-	struct aw_reader *r = data;
 	struct aw_ingest *in = &r->in;
-	int id = tep_data_type(r->tep, rec);
-	int t = lookup(r, id);
+	int id = tep_data_type(r->res->tep, rec);
+	int t = lookup(r->res, id);
 	bool before;
 
-	(void)h;
-	(void)cpu;
 	if (!in->st->events_read)
-		in->st->first_ts = rec->ts;
+		in->st->first_ts = ts;
 	/* --end: the window closes at the first record past it */
-	if (in->st->window_end_ns && rec->ts - in->st->first_ts >= in->st->window_end_ns)
+	if (in->st->window_end_ns && ts - in->st->first_ts >= in->st->window_end_ns)
 		return 1;
 	in->st->events_read++;
-	if (rec->ts > in->st->last_ts)
-		in->st->last_ts = rec->ts;
-	in->now = rec->ts - in->st->first_ts;
+	if (ts > in->st->last_ts)
+		in->st->last_ts = ts;
+	in->now = ts - in->st->first_ts;
 	if (rec->missed_events)
 		note_lost(in, rec);
 	in->cpu_last_ts[rec->cpu >= 0 && rec->cpu < AW_MAX_CPUS ? rec->cpu : 0] = in->now;
 	before = in->now < in->st->window_start_ns;
-	progress(r, rec);
+	progress(r, rec, buf);
 	/*
 	 * Synthesized aging: one pass per period of trace time.  An idle gap
 	 * longer than 64 periods (or a corrupt timestamp) gets 64 passes, not
@@ -822,9 +900,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 			      UINT64_MAX : in->now - in->now % in->o->kh_every_ns + in->o->kh_every_ns;
 	}
 	if (t < 0) {
-		struct tep_event *ev = tep_find_event(r->tep, id);
-
-		skipped(in->st, ev ? ev->name : "unknown");
+		skip_event(r, id);
 		return 0;
 	}
 	/* before --start: who exists and what is mapped, nothing that touches or ages memory */
@@ -833,13 +909,9 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 		return 0;
 	}
 	in->st->events_used++;
-	{
-		int pid = tep_data_pid(r->tep, rec);
-
-		/* a task seen for the first time is named after its saved comm */
-		in->cur_comm = pid > 0 && tep_is_pid_registered(r->tep, pid) ?
-			       tep_data_comm_from_pid(r->tep, pid) : NULL;
-	}
+	/* a task seen for the first time is named after its saved comm, looked up then */
+	in->cur_pid = tep_data_pid(r->res->tep, rec);
+	in->cur_comm_known = false;
 	if (dispatch(r, t, rec)) {
 		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",
 			 in->o->path, (unsigned long long)in->st->events_read);
@@ -849,48 +921,43 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	return 0;
 }
 
-struct span {
-	bool seen;
-	uint64_t first, last;
-};
-
-static int span_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
-{
-	struct span *s = data;
-
-	(void)h;
-	(void)cpu;
-	if (!s->seen)
-		s->first = rec->ts;
-	s->seen = true;
-	s->last = rec->ts > s->last ? rec->ts : s->last;
-	return 0;
-}
-
 /*
  * --start/--end as trace time from the first event.  A share of the
  * duration needs the duration: one pass over the records first, on a
- * handle of its own (libtracecmd's iteration does not rewind).
+ * source of its own.
  */
 static int resolve_window(struct aw_reader *r, char *err, size_t errlen)
 {
 	const struct aw_trace_opts *o = r->in.o;
 	struct aw_trace_stats *st = r->in.st;
-	struct span s = { 0 };
-	uint64_t dur;
+	uint64_t first = 0, last = 0, ts, dur;
+	bool seen = false;
 
 	st->window_start_ns = o->start_ns;
 	st->window_end_ns = o->end_ns;
 	if (o->start_pct >= 0 || o->end_pct >= 0) {
-		struct tracecmd_input *h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		struct aw_tsource *span = calloc(1, sizeof(*span));
+		struct tep_record *rec;
+		struct aw_tbuf *buf;
+		int got;
 
-		if (!h) {
-			snprintf(err, errlen, "%s: cannot reopen to measure its duration", o->path);
+		if (!span || aw_tsource_open(span, o->paths, o->nr_paths, o->merge, err, errlen)) {
+			if (!span)
+				snprintf(err, errlen, "%s: out of memory", o->path);
+			free(span);
 			return -1;
 		}
-		tracecmd_iterate_events(h, NULL, 0, span_record, &s);
-		tracecmd_close(h);
-		dur = s.last - s.first;
+		while ((got = aw_tsource_next(span, &rec, &buf, &ts, err, errlen)) > 0) {
+			first = seen ? first : ts;
+			last = ts > last ? ts : last;
+			seen = true;
+			aw_tsource_put(span, rec);
+		}
+		aw_tsource_close(span);
+		free(span);
+		if (got < 0)
+			return -1;
+		dur = last - first;
 		if (o->start_pct >= 0)
 			st->window_start_ns = (uint64_t)(dur * (o->start_pct / 100.0));
 		/* the last record itself is inside a 100% window */
@@ -940,7 +1007,8 @@ static int setup_topology(struct aw_reader *r, char *err, size_t errlen)
 	} else {
 		/* --nodes N, or one node: CPUs spread evenly */
 		int n = o->nr_nodes ? o->nr_nodes : 1;
-		int cpus = tep_get_cpus(r->tep) > 0 ? tep_get_cpus(r->tep) : 1;
+		struct tep_handle *tep = r->src.files[0].bufs[0].tep;
+		int cpus = tep && tep_get_cpus(tep) > 0 ? tep_get_cpus(tep) : 1;
 
 		cfg->nr_nodes = n;
 		for (int i = 0; i < n; i++) {
@@ -976,50 +1044,51 @@ static int setup_topology(struct aw_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * libtracecmd trusts the file's headers: some corruptions there make
- * tracecmd_open() crash in its own error path (tracecmd_close() on a half
- * built handle) or ask for absurd allocations, before any agewalk code can
- * check anything.  So the headers are opened once in a child first; if the
- * child dies of a signal (or a sanitizer stops it), the file is reported as
- * corrupt instead of taking the replay (and whatever it was writing) down
- * with it.  Returns the signal, -1 for a sanitizer's exit, 0 if it survived.
- */
-static int probe_open_crashes(const char *path)
+/* The comm the saved cmdlines give pid (ingest.h: looked up on demand), NULL if none. */
+static const char *comm_lookup(void *ctx, int pid)
 {
-	pid_t pid;
-	int status;
+	struct aw_reader *r = ctx;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 0;	/* no probe: open directly, as before */
-	if (pid == 0) {
-		struct tracecmd_input *h;
-		int devnull = open("/dev/null", O_WRONLY);
+	return tep_is_pid_registered(r->res->tep, pid) ? tep_data_comm_from_pid(r->res->tep, pid) : NULL;
+}
 
-		if (devnull >= 0)
-			dup2(devnull, STDERR_FILENO);	/* the crash's own report is noise here */
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (h)
-			tracecmd_close(h);
-		_exit(0);
+/* Each buffer's format, once per (re)open of its file. */
+static int resolve_buf(struct aw_reader *r, struct aw_tbuf *buf)
+{
+	struct aw_tres *res = buf->user;
+
+	if (res && res->tep == buf->tep)
+		return 0;
+	res = resolve(r, buf->tep, res);
+	buf->user = res;
+	return res ? 0 : -1;
+}
+
+/* Every record of every input, in replay order, through on_record(). */
+static int read_records(struct aw_reader *r)
+{
+	struct tep_record *rec;
+	struct aw_tbuf *buf;
+	uint64_t ts;
+	int got, stop = 0;
+
+	while (!stop && (got = aw_tsource_next(&r->src, &rec, &buf, &ts, r->err, r->errlen)) > 0) {
+		if (resolve_buf(r, buf)) {
+			aw_tsource_put(&r->src, rec);
+			snprintf(r->err, r->errlen, "%s: out of memory", r->src.files[buf->file].path);
+			return -1;
+		}
+		r->res = buf->user;
+		stop = on_record(r, rec, buf, ts);
+		aw_tsource_put(&r->src, rec);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (WIFSIGNALED(status))
-		return WTERMSIG(status);
-	/* a sanitizer that caught the library exits with its own status */
-	return WIFEXITED(status) && WEXITSTATUS(status) ? -1 : 0;
+	return stop < 0 || got < 0 ? -1 : 0;
 }
 
 int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struct aw_trace_stats *st,
 		    const struct aw_trace_sink *sink, int (*ready)(void *ctx, const struct aw_scenario *sc),
 		    char *err, size_t errlen)
 {
-	int sig;
 	struct aw_reader *r = calloc(1, sizeof(*r));
 	struct stat sb;
 	char *snap, *tg;
@@ -1040,27 +1109,19 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	st->kh.pid = o->kh_pid;
 	r->err = err;
 	r->errlen = errlen;
-	if (stat(o->path, &sb) || !S_ISREG(sb.st_mode)) {
-		snprintf(err, errlen, "%s: cannot read: %s", o->path, S_ISREG(sb.st_mode) ? strerror(errno) :
-			 "not a regular file");
+	if (aw_tsource_open(&r->src, o->paths, o->nr_paths, o->merge, err, errlen))
 		goto out;
-	}
-	r->file_size = (uint64_t)sb.st_size;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	sig = probe_open_crashes(o->path);
-	if (sig) {
-		snprintf(err, errlen, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", o->path,
-			 sig > 0 ? strsignal(sig) : "failed a memory check");
-		goto out;
-	}
-	r->h = tracecmd_open(o->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!r->h) {
-		snprintf(err, errlen, "%s: not a readable trace.dat (bad magic, unsupported version, or "
-			 "truncated headers)", o->path);
-		goto out;
-	}
-	r->tep = tracecmd_get_tep(r->h);
-	st->long_size = tep_get_long_size(r->tep);
+	r->in.comm_of = comm_lookup;
+	r->in.comm_ctx = r;
+	/* every buffer's format now: what the files know decides the stream's header */
+	for (int i = 0; i < r->src.nr_files; i++)
+		for (int b = 0; b < r->src.files[i].nr_bufs; b++)
+			if (resolve_buf(r, &r->src.files[i].bufs[b])) {
+				snprintf(err, errlen, "%s: out of memory", o->path);
+				goto out;
+			}
+	r->res = r->src.files[0].bufs[0].user;
+	st->long_size = tep_get_long_size(r->res->tep);
 	sc->path = strdup(o->path);
 	aw_config_default(&sc->cfg);
 	if (setup_topology(r, err, errlen))
@@ -1088,7 +1149,6 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 		r->in.snap_dir = snap;
 	else
 		free(snap);
-	resolve(r);
 	/* the machine is known: the consumer can start before the first event */
 	if (ready && ready(sink ? sink->ctx : NULL, sc)) {
 		snprintf(err, errlen, "%s: cannot start the run", o->path);
@@ -1106,11 +1166,13 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->in.next_age = o->age_every_ns ? st->window_start_ns + o->age_every_ns : UINT64_MAX;
 	r->in.next_kh = o->kh_every_ns ? st->window_start_ns + o->kh_every_ns : UINT64_MAX;
 	/* a truncated data section simply ends the iteration early */
-	tracecmd_iterate_events(r->h, NULL, 0, on_record, r);
+	if (read_records(r)) {
+		if (o->progress)
+			fputc('\n', stderr);
+		goto out;
+	}
 	if (o->progress)
 		fputc('\n', stderr);
-	if (r->error)
-		goto out;
 	for (int n = 0; n < AW_MAX_NODES; n++)
 		if (close_group(&r->in, n))
 			goto oom;
@@ -1125,8 +1187,10 @@ oom:
 	snprintf(err, errlen, "%s: the converted stream is too large or out of memory", o->path);
 out:
 	free((void *)r->in.snap_dir);
-	if (r->h)
-		tracecmd_close(r->h);
+	for (int i = 0; i < r->src.nr_files; i++)
+		for (int b = 0; b < AW_TSRC_MAX_BUFS; b++)
+			tres_free(r->src.files[i].bufs[b].user);
+	aw_tsource_close(&r->src);
 	aw_ing_free(&r->in);
 	aw_ing_emit_free(&r->in);
 	free(r);

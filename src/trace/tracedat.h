@@ -19,8 +19,13 @@ enum aw_access_policy {
 	AW_ACCESS_ALL_RESIDENT,		/* every page faulted and still mapped stays hot */
 };
 
+#define AW_TRACE_MAX_FILES	64	/* inputs of one replay */
+
 struct aw_trace_opts {
-	const char *path;
+	const char *path;		/* the first input: its side files describe the machine */
+	const char *const *paths;	/* every input (source.h), paths[0] == path */
+	int nr_paths;
+	bool merge;			/* several inputs interleaved by timestamp, not one after another */
 	uint64_t age_every_ns;		/* synthesized aging period (trace time) */
 	int force_every;		/* every Nth synthesized pass is forced, 0 = none */
 	uint64_t memory_limit;		/* bytes; all traced processes in one limited memcg */
