@@ -392,6 +392,7 @@ int aw_lockstep_begin(struct aw_lockstep *ls, const struct aw_scenario *sc,
 		snprintf(ls->err, sizeof(ls->err), "cannot attach the equivalence oracles");
 		return -1;
 	}
+	ls->differential = o->oracles && !strcmp(ls->variant[0]->name, "base");
 	return 0;
 }
 
@@ -423,7 +424,7 @@ int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t
 			mark_unreliable(ls->k[v], ev->node, before);
 		collect(ls, v, ls->seen);
 	}
-	if (ls->oracles && !strcmp(ls->variant[0]->name, "base"))
+	if (ls->differential)
 		check_differential(ls, i);
 	if (ls->oracles)
 		check_agreement(ls, i);

@@ -102,6 +102,7 @@ struct aw_lockstep {
 	bool equiv_fired[AW_MAX_VARIANTS];	/* one equivalence finding per variant */
 	/* stepping (aw_lockstep_step): the event being applied, and where the run stands */
 	bool oracles, keep_going;
+	bool differential;			/* base runs first: the differential oracle is on */
 	bool stopped;				/* a finding (without keep_going), an error, or the end */
 	bool describe_late;			/* findings' event_text filled by aw_lockstep_describe() */
 	bool has_cur;

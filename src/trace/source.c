@@ -236,9 +236,52 @@ out:
 	return ret;
 }
 
+/* Resident bytes of this process, 0 if unknown. */
+static uint64_t resident(void)
+{
+	unsigned long long size = 0, rss = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &size, &rss) != 2)
+			rss = 0;
+		fclose(f);
+	}
+	return (uint64_t)rss * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The library's caches have grown past the budget: reopen every file being read. */
+static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
+{
+	uint64_t rss;
+
+	s->check_at = s->records + AW_TSRC_CHECK;
+	rss = resident();
+	if (!s->rss_base || rss < s->rss_base) {
+		s->rss_base = rss;
+		return 0;
+	}
+	if (rss - s->rss_base < AW_TSRC_BUDGET)
+		return 0;
+	for (int i = 0; i < s->nr_files; i++) {
+		struct aw_tfile *f = &s->files[i];
+
+		if (f->done || !f->since_open)
+			continue;
+		if (reopen(s, f)) {
+			snprintf(err, errlen, "%s: cannot reopen it to continue (bounded memory)", f->path);
+			return -1;
+		}
+	}
+	s->rss_base = resident();
+	return 0;
+}
+
 int aw_tsource_next(struct aw_tsource *s, struct tep_record **rec, struct aw_tbuf **buf, uint64_t *ts,
 		    char *err, size_t errlen)
 {
+	if (s->records >= s->check_at && check_memory(s, err, errlen))
+		return -1;
 	for (;;) {
 		int lo = s->merge ? 0 : s->cur, hi = s->merge ? s->nr_files : s->cur + 1;
 		struct aw_tbuf *best = NULL;
@@ -248,10 +291,6 @@ int aw_tsource_next(struct aw_tsource *s, struct tep_record **rec, struct aw_tbu
 		for (int i = lo; i < hi; i++) {
 			struct aw_tfile *f = &s->files[i];
 
-			if (f->since_open >= AW_TSRC_REOPEN && reopen(s, f)) {
-				snprintf(err, errlen, "%s: cannot reopen it to continue (bounded memory)", f->path);
-				return -1;
-			}
 			for (int b = 0; b < f->nr_bufs; b++)
 				for (int c = 0; c < f->bufs[b].ncpu; c++) {
 					const struct tep_record *r = f->bufs[b].next[c];
@@ -273,6 +312,7 @@ int aw_tsource_next(struct aw_tsource *s, struct tep_record **rec, struct aw_tbu
 			*rec = best->next[best_cpu];
 			best->next[best_cpu] = tracecmd_read_data(best->h, best_cpu);
 			f->since_open++;
+			s->records++;
 			f->last_ts = (*rec)->ts;
 			*buf = best;
 			*ts = (uint64_t)best_ts;

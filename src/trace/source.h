@@ -10,9 +10,12 @@
  *
  * Memory stays bounded whatever the length: libtracecmd 1.3 keeps every
  * decompressed chunk of a compressed file (and every mapped page of an
- * uncompressed one) until the file is closed, so each file is closed and
- * reopened every AW_TSRC_REOPEN records, every buffer resuming at its
- * next record (tracecmd_read_at()).
+ * uncompressed one) until the file is closed, so when the process has
+ * grown by AW_TSRC_BUDGET since the files were (re)opened, they are
+ * closed and reopened, every buffer resuming at its next record
+ * (tracecmd_read_at()).  The resident size is read every AW_TSRC_CHECK
+ * records (/proc/self/statm); a reopen costs what an open costs (mostly
+ * the file's kallsyms), so it happens only as often as memory demands.
  */
 #ifndef AW_TRACE_SOURCE_H
 #define AW_TRACE_SOURCE_H
@@ -27,7 +30,8 @@
 
 #define AW_TSRC_MAX_FILES	AW_TRACE_MAX_FILES
 #define AW_TSRC_MAX_BUFS	16	/* top + instances per file */
-#define AW_TSRC_REOPEN		(1u << 21)
+#define AW_TSRC_CHECK		(1u << 16)	/* records between two looks at the memory */
+#define AW_TSRC_BUDGET		(32u << 20)	/* growth, bytes, that makes the files reopen */
 
 /* One buffer of one file: its CPUs' next records. */
 struct aw_tbuf {
@@ -57,6 +61,8 @@ struct aw_tsource {
 	bool merge;
 	int cur;			/* sequential: the file being read */
 	uint64_t reopens;
+	uint64_t records, check_at;	/* records given; the next memory check */
+	uint64_t rss_base;		/* resident bytes after the last (re)open */
 	uint64_t last_out;		/* the replay timestamp of the last record given */
 };
 
