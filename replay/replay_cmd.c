@@ -142,6 +142,9 @@ static int parse(int argc, char **argv, struct ropts *o)
 	aw_trace_opts_default(&o->t);
 	aw_model_opts_init(&o->m);
 	o->threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	/* a test's knob: reopen the inputs this often, to check that reading resumes exactly */
+	if (getenv("AGEWALK_REOPEN_EVERY"))
+		o->t.reopen_every = strtoull(getenv("AGEWALK_REOPEN_EVERY"), NULL, 10);
 	o->t.progress = isatty(2);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -108,7 +108,7 @@ static void close_bufs(struct aw_tfile *f)
 }
 
 /* The handle's buffers: the top one and each instance, their CPU cursors at the start. */
-static int open_bufs(struct aw_tfile *f, int file)
+static int open_bufs(struct aw_tsource *s, struct aw_tfile *f, int file)
 {
 	int n;
 
@@ -130,6 +130,7 @@ static int open_bufs(struct aw_tfile *f, int file)
 		if (!buf->h)
 			return -1;
 		buf->tep = tracecmd_get_tep(buf->h);
+		buf->generation = ++s->generations;
 		buf->ncpu = buf->tep && tep_get_cpus(buf->tep) > 0 ? tep_get_cpus(buf->tep) : 0;
 		buf->next = calloc(buf->ncpu ? buf->ncpu : 1, sizeof(*buf->next));
 		if (!buf->next)
@@ -182,7 +183,7 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 				 sig > 0 ? strsignal(sig) : "failed a memory check");
 			return -1;
 		}
-		if (open_bufs(f, i)) {
+		if (open_bufs(s, f, i)) {
 			char comp[32];
 
 			if (compression_of(f->path, comp, sizeof(comp)))
@@ -213,7 +214,7 @@ static int reopen(struct aw_tsource *s, struct aw_tfile *f)
 			off[b][c] = f->bufs[b].next[c] ? f->bufs[b].next[c]->offset : 0;
 	}
 	close_bufs(f);
-	if (open_bufs(f, (int)(f - s->files)) || f->nr_bufs != nr_bufs)
+	if (open_bufs(s, f, (int)(f - s->files)) || f->nr_bufs != nr_bufs)
 		goto out;
 	for (int b = 0; b < nr_bufs; b++) {
 		if (f->bufs[b].ncpu != ncpu[b])
@@ -282,6 +283,14 @@ int aw_tsource_next(struct aw_tsource *s, struct tep_record **rec, struct aw_tbu
 {
 	if (s->records >= s->check_at && check_memory(s, err, errlen))
 		return -1;
+	if (s->reopen_every && s->records && s->records % s->reopen_every == 0 && s->records != s->reopened_at) {
+		s->reopened_at = s->records;
+		for (int i = 0; i < s->nr_files; i++)
+			if (!s->files[i].done && s->files[i].since_open && reopen(s, &s->files[i])) {
+				snprintf(err, errlen, "%s: cannot reopen it to continue", s->files[i].path);
+				return -1;
+			}
+	}
 	for (;;) {
 		int lo = s->merge ? 0 : s->cur, hi = s->merge ? s->nr_files : s->cur + 1;
 		struct aw_tbuf *best = NULL;

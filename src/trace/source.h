@@ -37,6 +37,7 @@
 struct aw_tbuf {
 	struct tracecmd_input *h;	/* the file's handle, or an instance's */
 	struct tep_handle *tep;		/* changes when the file is reopened */
+	uint64_t generation;		/* a new one at each (re)open: the tep may reuse an address */
 	int file, index;		/* index 0 = the top buffer */
 	int ncpu;
 	struct tep_record **next;	/* per CPU, NULL when done */
@@ -61,8 +62,11 @@ struct aw_tsource {
 	bool merge;
 	int cur;			/* sequential: the file being read */
 	uint64_t reopens;
+	uint64_t generations;		/* buffers opened so far (aw_tbuf.generation) */
 	uint64_t records, check_at;	/* records given; the next memory check */
 	uint64_t rss_base;		/* resident bytes after the last (re)open */
+	uint64_t reopen_every;		/* also reopen every this many records (tests), 0 = never */
+	uint64_t reopened_at;
 	uint64_t last_out;		/* the replay timestamp of the last record given */
 };
 

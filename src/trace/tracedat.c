@@ -107,6 +107,7 @@ struct kh_syms {
  */
 struct aw_tres {
 	struct tep_handle *tep;
+	uint64_t generation;			/* the buffer's (re)open it was resolved for */
 	int id[TEV_NR];
 	struct tep_format_field *field[TEV_NR][TEV_MAX_FIELDS];
 	bool use_newtask;
@@ -1057,11 +1058,15 @@ static int resolve_buf(struct aw_reader *r, struct aw_tbuf *buf)
 {
 	struct aw_tres *res = buf->user;
 
-	if (res && res->tep == buf->tep)
+	/* after a reopen the new tep may sit where the old one was: compare generations */
+	if (res && res->generation == buf->generation)
 		return 0;
 	res = resolve(r, buf->tep, res);
 	buf->user = res;
-	return res ? 0 : -1;
+	if (!res)
+		return -1;
+	res->generation = buf->generation;
+	return 0;
 }
 
 /* Every record of every input, in replay order, through on_record(). */
@@ -1111,6 +1116,7 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	r->errlen = errlen;
 	if (aw_tsource_open(&r->src, o->paths, o->nr_paths, o->merge, err, errlen))
 		goto out;
+	r->src.reopen_every = o->reopen_every;
 	r->in.comm_of = comm_lookup;
 	r->in.comm_ctx = r;
 	/* every buffer's format now: what the files know decides the stream's header */

@@ -26,6 +26,7 @@ struct aw_trace_opts {
 	const char *const *paths;	/* every input (source.h), paths[0] == path */
 	int nr_paths;
 	bool merge;			/* several inputs interleaved by timestamp, not one after another */
+	uint64_t reopen_every;		/* reopen the inputs every N records (AGEWALK_REOPEN_EVERY, tests) */
 	uint64_t age_every_ns;		/* synthesized aging period (trace time) */
 	int force_every;		/* every Nth synthesized pass is forced, 0 = none */
 	uint64_t memory_limit;		/* bytes; all traced processes in one limited memcg */
