@@ -28,7 +28,7 @@ static const char usage[] =
 	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
 	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
 	"         [--kernel 6.1|6.12|mainline] [--threads 1|2]\n"
-	"         [--start TIME] [--end TIME] [--pid PID]... [--comm COMM]...\n"
+	"         [--start TIME] [--end TIME] [--pid PID]... [--comm COMM]... [--cgroup PATH]...\n"
 	"Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
 	"non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
 	"khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
@@ -40,8 +40,9 @@ static const char usage[] =
 	"ended (consecutive recordings), or with --merge interleaved by timestamp (one\n"
 	"machine, one clock); the first file's side files describe the machine.  Every\n"
 	"file's instance buffers (trace-cmd -B) are merged with its top buffer.\n"
-	"--pid/--comm: replay only those processes (tgid, or comm at first sight or exec)\n"
-	"and their children, whole; aging and khugepaged stay the machine's.\n";
+	"--pid/--comm/--cgroup: replay only those processes (tgid, comm at first sight or\n"
+	"exec, cgroup from the recording's OUT.procs/PID/cgroup or below) and their\n"
+	"children, whole; aging and khugepaged stay the machine's.\n";
 
 static int parse_duration(const char *s, uint64_t *ns)
 {
@@ -117,6 +118,7 @@ struct ropts {
 	const char *paths[AW_TRACE_MAX_FILES];
 	uint32_t pids[AW_REPLAY_MAX_KEEP];
 	const char *comms[AW_REPLAY_MAX_KEEP];
+	const char *cgroups[AW_REPLAY_MAX_KEEP];
 	struct aw_model_opts m;		/* its thp goes to t.thp */
 	bool json, keep_going;
 	int threads;			/* 1: inline; 2: reading and the run on two threads */
@@ -263,6 +265,14 @@ static int parse(int argc, char **argv, struct ropts *o)
 			}
 			o->comms[o->t.nr_comms++] = v;
 			o->t.comms = o->comms;
+		} else if (!strcmp(a, "--cgroup")) {
+			if (v[0] != '/' || o->t.nr_cgroups == AW_REPLAY_MAX_KEEP) {
+				fprintf(stderr, "agewalk replay: --cgroup takes a cgroup v2 path such as "
+					"/system.slice/foo.service (at most %d)\n", AW_REPLAY_MAX_KEEP);
+				return -1;
+			}
+			o->cgroups[o->t.nr_cgroups++] = v;
+			o->t.cgroups = o->cgroups;
 		} else if (!strcmp(a, "--threads")) {
 			if (strcmp(v, "1") && strcmp(v, "2")) {
 				fprintf(stderr, "agewalk replay: --threads takes 1 or 2\n");
@@ -324,6 +334,9 @@ static void scope_text(const struct ropts *o, const struct aw_trace_stats *st, c
 	for (int i = 0; i < o->t.nr_comms && (size_t)n < len; i++)
 		n += snprintf(buf + n, len - n, "%s%s", i ? "," : o->t.nr_pids ? " comm:" : " keep=comm:",
 			      o->t.comms[i]);
+	for (int i = 0; i < o->t.nr_cgroups && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "," : o->t.nr_pids || o->t.nr_comms ? " cgroup:" :
+			      " keep=cgroup:", o->t.cgroups[i]);
 }
 
 /* The policy line every report prints: what produced these figures. */
@@ -397,7 +410,7 @@ static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, 
 		fprintf(f, ",\"window\":{\"start_ns\":%llu,\"end_ns\":%llu,\"records_before_start\":%llu}",
 			(unsigned long long)st->window_start_ns, (unsigned long long)st->window_end_ns,
 			(unsigned long long)st->events_before_start);
-	if (o->t.nr_pids || o->t.nr_comms)
+	if (o->t.nr_pids || o->t.nr_comms || o->t.nr_cgroups)
 		fprintf(f, ",\"filter\":{\"events_filtered\":%llu,\"processes_entered\":%llu}",
 			(unsigned long long)st->events_filtered, (unsigned long long)st->processes_entered);
 	fprintf(f, "},\"policy\":\"%s\"", policy);
@@ -705,7 +718,7 @@ static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_s
 	if (st->events_before_start)
 		fprintf(out, "note: %llu records before --start touch or age memory and were not replayed (processes "
 			"and mappings were)\n", (unsigned long long)st->events_before_start);
-	if (o->t.nr_pids || o->t.nr_comms)
+	if (o->t.nr_pids || o->t.nr_comms || o->t.nr_cgroups)
 		fprintf(out, "note: %llu converted events of processes the filter leaves out were not replayed; "
 			"%llu kept processes entered mid-stream with no mappings\n",
 			(unsigned long long)st->events_filtered, (unsigned long long)st->processes_entered);

@@ -6,6 +6,8 @@
  * fault, from its first event on.  A process is kept when
  *  - its tgid is a --pid, or
  *  - its comm is a --comm, when first seen or after an exec, or
+ *  - its cgroup is a --cgroup or below one (cgroup v2 path from the
+ *    recording's OUT.procs/TGID/cgroup; a child has its parent's), or
  *  - its parent was kept when it forked (a build's compilers follow make).
  * Aging and khugepaged are the machine's and always replayed.  A kept
  * process whose parent is not kept, or that starts being kept at an exec,
@@ -18,7 +20,22 @@
 
 bool aw_ing_filtering(const struct aw_ingest *in)
 {
-	return in->o->nr_pids || in->o->nr_comms;
+	return in->o->nr_pids || in->o->nr_comms || in->o->nr_cgroups;
+}
+
+/* In a --cgroup or below it: "/a" keeps "/a" and "/a/b", not "/ab". */
+bool aw_ing_cgroup_matches(const struct aw_ingest *in, const char *cgroup)
+{
+	for (int i = 0; cgroup[0] && i < in->o->nr_cgroups; i++) {
+		const char *want = in->o->cgroups[i];
+		size_t n = strlen(want);
+
+		while (n > 1 && want[n - 1] == '/')
+			n--;
+		if (!strncmp(cgroup, want, n) && (cgroup[n] == 0 || cgroup[n] == '/' || n == 1))
+			return true;
+	}
+	return false;
 }
 
 bool aw_ing_matches(const struct aw_ingest *in, uint32_t tgid, const char *comm)

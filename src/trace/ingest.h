@@ -20,6 +20,7 @@ struct aw_tproc {
 	int cpu;		/* last CPU it ran on */
 	bool alive;
 	bool kept;		/* the filter keeps it (filter.c): its events are replayed */
+	char cgroup[128];	/* its cgroup (OUT.procs/TGID/cgroup, or its parent's), "" = unknown */
 	bool ran;		/* a RUN was emitted since the last aging pass */
 	uint8_t ran_nodes;	/* ran since that node's last aging pass (bit per node) */
 	uint64_t brk;		/* current program break, 0 = unknown */
@@ -136,6 +137,7 @@ void aw_ing_free(struct aw_ingest *in);
 /* filter.c: --pid, --comm */
 bool aw_ing_filtering(const struct aw_ingest *in);
 bool aw_ing_matches(const struct aw_ingest *in, uint32_t tgid, const char *comm);
+bool aw_ing_cgroup_matches(const struct aw_ingest *in, const char *cgroup);
 bool aw_ing_filtered_out(const struct aw_ingest *in, const struct aw_event *ev);
 int aw_ing_enter(struct aw_ingest *in, struct aw_tproc *p, int cpu);
 
@@ -144,5 +146,6 @@ int aw_side_topology(struct aw_ingest *in, const char *path, char *err, size_t e
 void aw_side_tgids(struct aw_ingest *in, const char *path);
 void aw_side_damon_targets(struct aw_ingest *in, const char *path);
 int aw_side_snapshot(struct aw_ingest *in, struct aw_tproc *p);
+void aw_side_cgroup(struct aw_ingest *in, struct aw_tproc *p);
 
 #endif /* AW_INGEST_H */

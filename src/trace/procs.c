@@ -189,6 +189,8 @@ struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *com
 	p = new_proc(in, tid, aw_tidmap_get(&in->tgids, tid, &tgid) ? tid : (uint32_t)tgid, comm, cpu);
 	if (!p)
 		return NULL;
+	aw_side_cgroup(in, p);
+	p->kept |= aw_ing_cgroup_matches(in, p->cgroup);
 	ev.pid = p->id;
 	ev.cpu = (uint16_t)cpu;
 	ev.memcg = in->o->memory_limit ? 1 : 0;
@@ -307,6 +309,7 @@ int aw_ing_fork(struct aw_ingest *in, uint32_t parent, uint32_t child, uint64_t 
 	if (!cp)
 		return -1;
 	pp = &in->procs[pidx];		/* new_proc() may have moved the array */
+	memcpy(cp->cgroup, pp->cgroup, sizeof(cp->cgroup));	/* fork stays in the parent's cgroup */
 	cp->kept |= pp->kept;		/* a kept process's children are kept */
 	if (cp->kept && !pp->kept)
 		return aw_ing_enter(in, cp, cpu);

@@ -161,6 +161,36 @@ static int touch_resident(struct aw_ingest *in, struct aw_tproc *p, uint64_t *st
  * each mapping: the snapshot gives counts, not addresses -- the report
  * says so).
  */
+/*
+ * OUT.procs/TGID/cgroup as /proc/PID/cgroup had it at the start: the v2
+ * line "0::PATH", else the first line's path (v1).
+ */
+void aw_side_cgroup(struct aw_ingest *in, struct aw_tproc *p)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	if (!in->snap_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%u/cgroup", in->snap_dir, p->tgid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+		char *s = c ? strchr(c + 1, ':') : NULL;
+
+		if (!s)
+			continue;
+		s[strcspn(s, "\n")] = 0;
+		if (!p->cgroup[0] || !strncmp(line, "0::", 3))
+			snprintf(p->cgroup, sizeof(p->cgroup), "%s", s + 1);
+		if (!strncmp(line, "0::", 3))
+			break;
+	}
+	fclose(f);
+}
+
 int aw_side_snapshot(struct aw_ingest *in, struct aw_tproc *p)
 {
 	char path[4096], line[1024];

@@ -52,6 +52,8 @@ struct aw_trace_opts {
 	int nr_pids;
 	const char *const *comms;	/* --comm */
 	int nr_comms;
+	const char *const *cgroups;	/* --cgroup: v2 paths, a process in one or below it */
+	int nr_cgroups;
 };
 
 void aw_trace_opts_default(struct aw_trace_opts *o);
