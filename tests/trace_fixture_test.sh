@@ -643,29 +643,29 @@ for args in "--end 0s" "--start 200%" "--start 2s --end 1s" "--start soon"; do
 	expect_str "window $args: one line, exit 2" "2 1" "$? $(wc -l <"$work/bad.out")"
 done
 
-# --cgroup: a copy of fixture.dat whose process 100 was in /work.slice/a at the start
+# --cgroup: a copy of fixture.dat whose process 100 was in /app.slice/a at the start
 # (fixture_cg.procs/100/cgroup, as traces/record writes it: no maps, so no snapshot). 102 is
-# forked by 100 and stays in its cgroup. --cgroup /work.slice keeps both, so the stream is the
-# unfiltered one; --cgroup /work.slice/ab keeps neither (a prefix must end at a '/'): only
+# forked by 100 and stays in its cgroup. --cgroup /app.slice keeps both, so the stream is the
+# unfiltered one; --cgroup /app.slice/ab keeps neither (a prefix must end at a '/'): only
 # the machine's aging and time are left
 cp "$work/fixture.dat" "$work/fixture_cg.dat"
 cp "$work/fixture.topology" "$work/fixture_cg.topology"
 mkdir -p "$work/fixture_cg.procs/100"
-printf '0::/work.slice/a\n' >"$work/fixture_cg.procs/100/cgroup"
+printf '0::/app.slice/a\n' >"$work/fixture_cg.procs/100/cgroup"
 cg_stream() {
 	"$agewalk" replay "$work/fixture_cg.dat" --no-progress --save-stream "$work/cg.awpb" "$@" >/dev/null 2>&1 ||
 		echo "replay exit $?"
 	"$agewalk" convert "$work/cg.awpb" - --to aws | grep -v -e '^#' -e '^node ' -e '^thp ' -e '^modes ' \
 		-e '^swap ' -e '^mmap_base ' -e '^skip_empty '
 }
-expect_str "filter --cgroup /work.slice: the process and its child, as unfiltered" \
-	"$(cg_stream)" "$(cg_stream --cgroup /work.slice)"
-expect_str "filter --cgroup /work.slice/ab: not a prefix at a '/': only the machine's events" "time +701900us
+expect_str "filter --cgroup /app.slice: the process and its child, as unfiltered" \
+	"$(cg_stream)" "$(cg_stream --cgroup /app.slice)"
+expect_str "filter --cgroup /app.slice/ab: not a prefix at a '/': only the machine's events" "time +701900us
 $ages
 time +898100us
 $ages
 $ages
-$ages" "$(cg_stream --cgroup /work.slice/ab)"
+$ages" "$(cg_stream --cgroup /app.slice/ab)"
 
 # ---- several inputs -------------------------------------------------------------------------
 # trace_fig ARGS...: events_read duration_ns synthesized_passes processes of a replay
