@@ -273,7 +273,7 @@ struct opts {
 	bool json, check, keep_going, no_oracles, help;
 	bool default_variants;		/* no --variants: base, or a fuzz input's own */
 	bool stream;			/* a .awpb file: events read as the run goes */
-	const char *walk_log, *from;
+	const char *walk_log, *from, *html;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -303,6 +303,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			}
 		} else if (!strcmp(a, "--walk-log") && i + 1 < argc) {
 			o->walk_log = argv[++i];
+		} else if (!strcmp(a, "--html") && i + 1 < argc) {
+			o->html = argv[++i];
 		} else if (!strcmp(a, "--from") && i + 1 < argc) {
 			o->from = argv[++i];
 			if (fmt_parse(o->from) == AW_FMT_NONE) {
@@ -373,6 +375,29 @@ static int stream_awpb(struct aw_lockstep *ls, const struct aw_scenario *sc, con
 	return got < 0 ? -2 : stepped;
 }
 
+/* --html FILE: the page of the report --json would print (report_html.c). */
+static int html_page(const char *out, const struct aw_lockstep *ls, const char *extra, const char *name)
+{
+	char *buf = NULL, err[512];
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int ret = -1;
+
+	if (f) {
+		aw_report_json(f, ls, extra);
+		if (!fclose(f))
+			ret = aw_report_html_write(name, buf, n, out, err, sizeof(err));
+		else
+			snprintf(err, sizeof(err), "%s: out of memory", out);
+	} else {
+		snprintf(err, sizeof(err), "%s: out of memory", out);
+	}
+	if (ret)
+		fprintf(stderr, "agewalk: %s\n", err);
+	free(buf);
+	return ret;
+}
+
 /* Exit status: 0 fine, 1 a finding or a failed expectation, 2 bad input. */
 static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp, FILE *walk_log)
 {
@@ -401,6 +426,8 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		aw_report_json(stdout, &ls, NULL);
 	else if (!o->check)
 		aw_report_table(stdout, &ls);
+	if (o->html && html_page(o->html, &ls, NULL, sc->path ? sc->path : "-"))
+		status = 2;
 	aw_report_findings(o->json ? stderr : stdout, &ls);
 	if (ls.nr_findings)
 		status = 1;
@@ -493,6 +520,7 @@ static const struct aw_cmd {
 	{ "minimize",	aw_cmd_minimize, "CRASH [-o OUT.aws] [--max-time S] [--variants V] [--bug NAME] [--kernel K]" },
 	{ "kdiff",	aw_cmd_kdiff,	 "FILE.aws|FILE.awpb [--tree NAME]...   (model against kernel text)" },
 	{ "compare",	aw_cmd_compare,	 "MODEL.json KERNEL.json [--variant NAME] [--tolerance KEY=REL%[+ABS[/walk]]]..." },
+	{ "report",	aw_cmd_report,	 "RUN.json -o REPORT.html   (an HTML page of a --json report)" },
 	{ "help",	cmd_help,	 "[COMMAND]   (or agewalk COMMAND --help)" },
 };
 #define AW_NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -584,7 +612,7 @@ static const char run_options[] =
 	"                 [--khugepaged-rev seed|v8] [--khugepaged base|patched]\n"
 	"                 [--khugepaged-prctl-enter] [--kernel 6.1|6.12|mainline]\n"
 	"                 [--json] [--check] [--keep-going] [--no-oracles] [--walk-log FILE]\n"
-	"                 [--from aws|awpb|fuzz]\n";
+	"                 [--from aws|awpb|fuzz] [--html REPORT.html]\n";
 
 static void run_usage(FILE *out)
 {

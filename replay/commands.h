@@ -18,6 +18,14 @@ int aw_cmd_replay(int argc, char **argv);	/* replay_cmd.c */
 int aw_cmd_minimize(int argc, char **argv);	/* minimize.c */
 int aw_cmd_kdiff(int argc, char **argv);	/* kdiff_cmd.c */
 int aw_cmd_compare(int argc, char **argv);	/* compare_cmd.c */
+int aw_cmd_report(int argc, char **argv);	/* report_html.c */
+/*
+ * report_html.c: the HTML page of a --json report held in text (named
+ * json_path in messages), written atomically to out.  0, or -1 with one
+ * line in err.
+ */
+int aw_report_html_write(const char *json_path, const char *text, size_t len, const char *out, char *err,
+			 size_t errlen);
 
 /*
  * agewalk.c: a usage error of command cmd as one line on stderr, "agewalk

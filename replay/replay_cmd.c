@@ -25,7 +25,8 @@ static const char usage[] =
 	"         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
 	"         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
 	"         [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
-	"         [--json] [--save-stream OUT.awpb] [--walk-log FILE] [--progress|--no-progress]\n"
+	"         [--json] [--html REPORT.html] [--save-stream OUT.awpb] [--walk-log FILE]\n"
+	"         [--progress|--no-progress]\n"
 	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
 	"         [--kernel 6.1|6.12|mainline] [--threads 1|2]\n"
 	"         [--start TIME] [--end TIME] [--pid PID]... [--comm COMM]... [--cgroup PATH]...\n"
@@ -122,7 +123,7 @@ struct ropts {
 	struct aw_model_opts m;		/* its thp goes to t.thp */
 	bool json, keep_going;
 	int threads;			/* 1: inline; 2: reading and the run on two threads */
-	const char *save, *walk_log;
+	const char *save, *walk_log, *html;
 };
 
 static int add_path(struct ropts *o, const char *path)
@@ -285,6 +286,8 @@ static int parse(int argc, char **argv, struct ropts *o)
 			o->save = v;
 		} else if (!strcmp(a, "--walk-log")) {
 			o->walk_log = v;
+		} else if (!strcmp(a, "--html")) {
+			o->html = v;
 		} else if (a[0] == '-') {
 			aw_option_error("replay", usage, a);
 			return -1;
@@ -778,8 +781,30 @@ static int sink_event(void *ctx, const struct aw_event *ev)
 	return aw_pipeline_push(&rr->pl, ev, 0);
 }
 
-static void report(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
-		   const struct aw_scenario *sc)
+/* --html FILE: the page of the --json report (report_html.c). */
+static int html_page(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
+		     const char *policy)
+{
+	char *extra = trace_json(o, st, policy, &rr->ls), *buf = NULL, err[512];
+	size_t n = 0;
+	FILE *f = extra ? open_memstream(&buf, &n) : NULL;
+	int ret = -1;
+
+	snprintf(err, sizeof(err), "%s: out of memory", o->html);
+	if (f) {
+		aw_report_json(f, &rr->ls, extra);
+		if (!fclose(f))
+			ret = aw_report_html_write(o->t.path, buf, n, o->html, err, sizeof(err));
+	}
+	if (ret)
+		fprintf(stderr, "agewalk: %s\n", err);
+	free(buf);
+	free(extra);
+	return ret;
+}
+
+static int report(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
+		  const struct aw_scenario *sc)
 {
 	char policy[2048];
 
@@ -796,6 +821,7 @@ static void report(const struct ropts *o, struct replay_run *rr, const struct aw
 		recorded_kh_text(stdout, o, &rr->ls, st);
 	}
 	aw_report_findings(o->json ? stderr : stdout, &rr->ls);
+	return o->html ? html_page(o, rr, st, policy) : 0;
 }
 
 int aw_cmd_replay(int argc, char **argv)
@@ -841,8 +867,9 @@ int aw_cmd_replay(int argc, char **argv)
 		}
 		if (!status) {
 			aw_lockstep_describe(&rr.ls);
-			report(&o, &rr, &st, &sc);
-			if (rr.ls.nr_findings)
+			if (report(&o, &rr, &st, &sc))
+				status = 2;
+			else if (rr.ls.nr_findings)
 				status = 1;
 		}
 		aw_trace_stats_free(&st);

@@ -10,7 +10,7 @@
 set -uo pipefail
 aw=$1 version=$2 src=$3
 scenario=$src/corpus/scenarios/s3-cold-pud.aws
-commands="run convert replay minimize kdiff compare"
+commands="run convert replay minimize kdiff compare report"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }

@@ -55,7 +55,7 @@ complete_words() {	# complete_words WORD...: the completions of the last word
 		"$completion" "$@"
 }
 bash -n "$completion" && ok || bad "completion: syntax"
-[ "$(complete_words agewalk r)" = "run replay" ] && ok || bad "complete 'agewalk r': $(complete_words agewalk r)"
+[ "$(complete_words agewalk r)" = "run replay report" ] && ok || bad "complete 'agewalk r': $(complete_words agewalk r)"
 [ "$(complete_words agewalk run --th)" = "--thp" ] && ok || bad "complete 'run --th': $(complete_words agewalk run --th)"
 [ "$(complete_words agewalk run --thp "")" = "always never madvise" ] && ok ||
 	bad "complete 'run --thp': $(complete_words agewalk run --thp "")"

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agewalk report RUN.json -o report.html: one self-contained page (inline
+ * SVG and CSS, no script, nothing fetched) from a `run --json` or
+ * `replay --json` report, for a review without a terminal.  Per node, a
+ * chart per figure (leaf entries, young, PMD slots read, PUDs skipped,
+ * walks) with one series per variant and one point per pass; per variant,
+ * a residency and a young heatmap of the regions over the passes; the
+ * findings, each with its event and reproducer; the khugepaged block; for
+ * a replay the policy line, and the passes after lost events shaded.
+ * Every point and cell has a hover title with the exact figures.
+ *
+ * The page is written to a temporary file and renamed: a bad or truncated
+ * input never leaves half a page.  Input that is not an agewalk report
+ * (not JSON, JSON of another shape, a report of another version) is one
+ * line on stderr and exit 2.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#define AW_REPORT_MAX_BYTES	(1UL << 30)
+
+static const char usage[] =
+	"usage: agewalk report RUN.json -o REPORT.html\n"
+	"  RUN.json from agewalk run --json or agewalk replay --json ('-': stdin);\n"
+	"  writes one self-contained HTML page (inline SVG: per node and pass the\n"
+	"  figures of every variant, the regions' residency and young heatmaps,\n"
+	"  the findings, khugepaged); hover a point for its exact figures\n";
+
+/* The charts: JSON key, title; one chart per node and key. */
+static const char *const charts[][2] = {
+	{ "leaf_total", "leaf entries read (T)" },
+	{ "young", "young entries (Y)" },
+	{ "pmd_entries_read", "PMD slots read (P)" },
+	{ "pud_skipped", "PUDs skipped by the filter (S)" },
+	{ "walks", "mm walks" },
+};
+#define NR_CHARTS	(sizeof(charts) / sizeof(charts[0]))
+
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b" };
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static long long num(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) ?
+	       json_object_get_int64(v) : 0;
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+static size_t len_of(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* Text into HTML (element content and attribute values alike). */
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/*
+ * Is this the report of this agewalk?  The keys every report has, with
+ * their types, and per variant and node what the charts read: a report of
+ * another version lacks one of them, and says which.
+ */
+static int check_shape(json_object *root, char *why, size_t len)
+{
+	static const char *const top[] = { "input", "thp", "kernel", "events", "variants", "findings" };
+	json_object *vs;
+
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(why, len, "not an agewalk report (JSON, but not an object)");
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (!get(root, top[i])) {
+			snprintf(why, len, "not an agewalk run report, or one of another version: no \"%s\"", top[i]);
+			return -1;
+		}
+	vs = get(root, "variants");
+	if (!json_object_is_type(vs, json_type_array) || !len_of(vs)) {
+		snprintf(why, len, "not an agewalk run report: \"variants\" is not a list of variants");
+		return -1;
+	}
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v), *nodes = get(var, "nodes");
+
+		if (!json_object_is_type(nodes, json_type_array) || !get(var, "name")) {
+			snprintf(why, len, "a report of another agewalk version: variant %zu has no \"name\" or "
+				 "\"nodes\" list", v);
+			return -1;
+		}
+		for (size_t n = 0; n < len_of(nodes); n++)
+			if (!json_object_is_type(get(json_object_array_get_idx(nodes, n), "per_pass"),
+						 json_type_array)) {
+				snprintf(why, len, "a report of another agewalk version: variant %s node %zu has no "
+					 "\"per_pass\" list", str(var, "name"), n);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* ---- the page ---------------------------------------------------------------------- */
+
+static void head(FILE *f, json_object *root)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>agewalk: ", f);
+	esc(f, str(root, "input"));
+	fputs("</title>\n<style>\n"
+	      "body{font:14px/1.4 sans-serif;margin:1.5em;color:#222}h1{font-size:1.4em}h2{font-size:1.15em;"
+	      "margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1em}.meta,.policy{font-family:monospace}"
+	      ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-weight:bold}"
+	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+	      "th:first-child,td:first-child{text-align:left}.legend span{margin-right:1.2em}"
+	      ".swatch{display:inline-block;width:1em;height:0.6em;margin-right:0.3em}"
+	      ".finding{margin-bottom:0.6em}.sig{font-family:monospace}.lostnote{color:#8a4b00}\n"
+	      "</style></head>\n<body>\n<h1>agewalk: ", f);
+	esc(f, str(root, "input"));
+	fprintf(f, "</h1>\n<p class=\"meta\">thp=");
+	esc(f, str(root, "thp"));
+	fputs(" kernel=", f);
+	esc(f, str(root, "kernel"));
+	fputs(" empty-contract=", f);
+	esc(f, str(root, "empty_contract"));
+	fprintf(f, " events=%lld</p>\n", num(root, "events"));
+	if (get(root, "policy")) {
+		fputs("<p class=\"policy\">policy: ", f);
+		esc(f, str(root, "policy"));
+		fputs("</p>\n", f);
+	}
+}
+
+static void legend(FILE *f, json_object *vs)
+{
+	fputs("<p class=\"legend\">", f);
+	for (size_t v = 0; v < len_of(vs); v++) {
+		fprintf(f, "<span><span class=\"swatch\" style=\"background:%s\"></span>",
+			palette[v % (sizeof(palette) / sizeof(palette[0]))]);
+		esc(f, str(json_object_array_get_idx(vs, v), "name"));
+		fputs("</span>", f);
+	}
+	fputs("</p>\n", f);
+}
+
+/* Lost events and where they put the passes' figures in doubt (replay). */
+static void lost(FILE *f, json_object *root)
+{
+	json_object *t = get(root, "trace"), *ranges = get(t, "lost_ranges");
+
+	if (!t || !num(t, "lost_places"))
+		return;
+	fprintf(f, "<p class=\"lostnote\">The recording lost events in %lld place%s (ring-buffer overruns): ",
+		num(t, "lost_places"), num(t, "lost_places") == 1 ? "" : "s");
+	for (size_t i = 0; i < len_of(ranges); i++) {
+		json_object *r = json_object_array_get_idx(ranges, i);
+
+		fprintf(f, "%scpu %lld %.6f-%.6f s (", i ? "; " : "", num(r, "cpu"), num(r, "from_ns") / 1e9,
+			num(r, "to_ns") / 1e9);
+		if (num(r, "events") >= 0)
+			fprintf(f, "%lld events)", num(r, "events"));
+		else
+			fputs("count unknown)", f);
+	}
+	fputs(". The passes after them are shaded in the charts.</p>\n", f);
+}
+
+#define CW	360	/* chart width, height, margins */
+#define CH	200
+#define ML	56
+#define MB	28
+#define MT	10
+#define MR	10
+
+/* One chart: the figure key of every variant's passes on node n. */
+static void chart(FILE *f, json_object *vs, size_t n, const char *key, const char *title)
+{
+	size_t passes = 0;
+	long long max = 1;
+	double pw;
+
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *pp = get(json_object_array_get_idx(get(json_object_array_get_idx(vs, v), "nodes"), n),
+				      "per_pass");
+
+		passes = len_of(pp) > passes ? len_of(pp) : passes;
+		for (size_t p = 0; p < len_of(pp); p++)
+			max = num(json_object_array_get_idx(pp, p), key) > max ?
+			      num(json_object_array_get_idx(pp, p), key) : max;
+	}
+	pw = passes > 1 ? (double)(CW - ML - MR) / (double)(passes - 1) : 0;
+	fprintf(f, "<figure class=\"chart\" data-node=\"%zu\" data-metric=\"%s\"><figcaption>node %zu: %s</figcaption>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"role=\"img\">\n", n, key, n, title, CW, CH, CW, CH);
+	/* the passes after lost events (any variant marks the same passes: one stream) */
+	{
+		json_object *pp = get(json_object_array_get_idx(get(json_object_array_get_idx(vs, 0), "nodes"), n),
+				      "per_pass");
+
+		for (size_t p = 0; p < len_of(pp); p++) {
+			json_object *u = get(json_object_array_get_idx(pp, p), "unreliable");
+
+			if (u && json_object_get_boolean(u)) {
+				double band = pw ? pw : 12, x = ML + pw * p - band / 2, w = band;
+
+				if (x < ML) {		/* the first pass: half a band, inside the axes */
+					w -= ML - x;
+					x = ML;
+				}
+				fprintf(f, "<rect class=\"lost\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+					"fill=\"#f6d7b0\"><title>pass %zu follows events the recording lost: "
+					"unreliable</title></rect>\n", x, MT, w, CH - MT - MB, p + 1);
+			}
+		}
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>"
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n",
+		ML, CH - MB, CW - MR, CH - MB, ML, MT, ML, CH - MB);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%lld</text>"
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">0</text>"
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">pass 1..%zu</text>\n",
+		ML - 4, MT + 10, max, ML - 4, CH - MB, (ML + CW - MR) / 2, CH - 8, passes);
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v);
+		json_object *pp = get(json_object_array_get_idx(get(var, "nodes"), n), "per_pass");
+		const char *color = palette[v % (sizeof(palette) / sizeof(palette[0]))];
+
+		fputs("<g class=\"series\" data-variant=\"", f);
+		esc(f, str(var, "name"));
+		fprintf(f, "\" data-points=\"%zu\">\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+			"points=\"", len_of(pp), color);
+		for (size_t p = 0; p < len_of(pp); p++)
+			fprintf(f, "%s%.1f,%.1f", p ? " " : "", ML + pw * p,
+				CH - MB - (double)(CH - MT - MB) * num(json_object_array_get_idx(pp, p), key) / max);
+		fputs("\"/>\n", f);
+		for (size_t p = 0; p < len_of(pp); p++) {
+			json_object *ps = json_object_array_get_idx(pp, p);
+
+			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>",
+				ML + pw * p, CH - MB - (double)(CH - MT - MB) * num(ps, key) / max, color);
+			esc(f, str(var, "name"));
+			fprintf(f, ", node %zu, pass %lld%s: %s %lld (walks %lld, T %lld, Y %lld, P %lld, S %lld)"
+				"</title></circle>\n", n, num(ps, "pass"),
+				get(ps, "forced") && json_object_get_boolean(get(ps, "forced")) ? " (forced)" : "",
+				key, num(ps, key), num(ps, "walks"), num(ps, "leaf_total"), num(ps, "young"),
+				num(ps, "pmd_entries_read"), num(ps, "pud_skipped"));
+		}
+		fputs("</g>\n", f);
+	}
+	fputs("</svg></figure>\n", f);
+}
+
+static void node_totals(FILE *f, json_object *vs, size_t n)
+{
+	static const char *const keys[] = { "passes", "walks", "leaf_total", "young", "pmd_entries_read",
+					     "pud_skipped", "evicted", "hot_evicted", "refaults", "oom_kills",
+					     "promoted" };
+
+	fputs("<table class=\"totals\"><tr><th>variant</th>", f);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		fprintf(f, "<th>%s</th>", keys[k]);
+	fputs("</tr>\n", f);
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v);
+		json_object *node = json_object_array_get_idx(get(var, "nodes"), n);
+
+		fputs("<tr><td>", f);
+		esc(f, str(var, "name"));
+		fputs("</td>", f);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			fprintf(f, "<td>%lld</td>", num(node, keys[k]));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Rows: regions; columns: their per-pass entries (node, pass); colour: key against its maximum. */
+static void heatmap(FILE *f, json_object *var, const char *key, const char *title)
+{
+	json_object *regions = get(var, "regions");
+	size_t cols = 0;
+	long long max = 1;
+	const int cw = 14, rh = 16, lw = 120;
+
+	for (size_t r = 0; r < len_of(regions); r++) {
+		json_object *pp = get(json_object_array_get_idx(regions, r), "per_pass");
+
+		cols = len_of(pp) > cols ? len_of(pp) : cols;
+		for (size_t c = 0; c < len_of(pp); c++)
+			max = num(json_object_array_get_idx(pp, c), key) > max ?
+			      num(json_object_array_get_idx(pp, c), key) : max;
+	}
+	fputs("<figure class=\"heatmap\" data-variant=\"", f);
+	esc(f, str(var, "name"));
+	fprintf(f, "\" data-metric=\"%s\"><figcaption>", key);
+	esc(f, str(var, "name"));
+	fprintf(f, ": %s per region and pass (darker: more, up to %lld)</figcaption>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" role=\"img\">\n", title, max,
+		lw + cols * cw + 4, len_of(regions) * rh + 4);
+	for (size_t r = 0; r < len_of(regions); r++) {
+		json_object *reg = json_object_array_get_idx(regions, r), *pp = get(reg, "per_pass");
+
+		fprintf(f, "<text x=\"0\" y=\"%zu\" font-size=\"11\">", r * rh + 12);
+		esc(f, str(reg, "name"));
+		fputs("</text>\n", f);
+		for (size_t c = 0; c < len_of(pp); c++) {
+			json_object *e = json_object_array_get_idx(pp, c);
+			int shade = (int)(235 - 200 * (double)num(e, key) / (double)max);
+
+			fprintf(f, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,255)\">"
+				"<title>", lw + c * cw, r * rh + 2, cw - 1, rh - 2, shade, shade);
+			esc(f, str(reg, "name"));
+			fprintf(f, ", node %lld, pass %lld: resident %lld, young %lld, T %lld, P %lld, S %lld</title>"
+				"</rect>\n", num(e, "node"), num(e, "pass"), num(e, "resident"), num(e, "young"),
+				num(e, "leaf_total"), num(e, "pmd_entries_read"), num(e, "pud_skipped"));
+		}
+	}
+	fputs("</svg></figure>\n", f);
+}
+
+static void findings(FILE *f, json_object *root)
+{
+	json_object *fs = get(root, "findings");
+
+	fprintf(f, "<h2 id=\"findings\">Findings (%zu)</h2>\n", len_of(fs));
+	if (!len_of(fs))
+		fputs("<p>No oracle found anything.</p>\n", f);
+	for (size_t i = 0; i < len_of(fs); i++) {
+		json_object *x = json_object_array_get_idx(fs, i), *known = get(x, "known");
+
+		fprintf(f, "<div class=\"finding\" id=\"finding-%zu\"><div class=\"sig\">", i + 1);
+		esc(f, str(x, "signature"));
+		fprintf(f, "</div>at event %lld", num(x, "event"));
+		if (num(x, "line"))
+			fprintf(f, " (line %lld)", num(x, "line"));
+		fputs(": <code>", f);
+		esc(f, str(x, "event_text"));
+		fputs("</code><br>", f);
+		esc(f, str(x, "explanation"));
+		if (known && json_object_is_type(known, json_type_object)) {
+			fputs("<br>known finding; reproducer <a href=\"", f);
+			esc(f, str(known, "reproducer"));
+			fputs("\">", f);
+			esc(f, str(known, "reproducer"));
+			fputs("</a>: ", f);
+			esc(f, str(known, "explanation"));
+		}
+		fputs("</div>\n", f);
+	}
+}
+
+static void khugepaged(FILE *f, json_object *vs)
+{
+	static const char *const keys[] = { "wakeups", "calls", "full_scans", "progress", "collapsed",
+					     "madv_collapsed", "lazyfree_skips" };
+	bool any = false;
+
+	for (size_t v = 0; v < len_of(vs); v++)
+		any |= num(get(json_object_array_get_idx(vs, v), "khugepaged"), "calls") > 0 ||
+		       num(get(json_object_array_get_idx(vs, v), "khugepaged"), "madv_collapsed") > 0;
+	if (!any)
+		return;
+	fputs("<h2>khugepaged</h2>\n<table class=\"khugepaged\"><tr><th>variant</th><th>patched</th>", f);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		fprintf(f, "<th>%s</th>", keys[k]);
+	fputs("</tr>\n", f);
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v), *kh = get(var, "khugepaged");
+
+		fputs("<tr><td>", f);
+		esc(f, str(var, "name"));
+		fprintf(f, "</td><td>%s</td>", get(kh, "patched") && json_object_get_boolean(get(kh, "patched")) ?
+			"yes" : "no");
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			fprintf(f, "<td>%lld</td>", num(kh, keys[k]));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static int page(FILE *f, json_object *root)
+{
+	json_object *vs = get(root, "variants");
+	size_t nodes = len_of(get(json_object_array_get_idx(vs, 0), "nodes"));
+
+	head(f, root);
+	lost(f, root);
+	findings(f, root);
+	for (size_t n = 0; n < nodes; n++) {
+		fprintf(f, "<h2 id=\"node-%zu\">Node %zu</h2>\n", n, n);
+		if (!len_of(get(json_object_array_get_idx(get(json_object_array_get_idx(vs, 0), "nodes"), n),
+				"per_pass"))) {
+			fputs("<p>No aging pass on this node.</p>\n", f);
+			continue;
+		}
+		legend(f, vs);
+		fputs("<div class=\"charts\">\n", f);
+		for (size_t c = 0; c < NR_CHARTS; c++)
+			chart(f, vs, n, charts[c][0], charts[c][1]);
+		fputs("</div>\n", f);
+		node_totals(f, vs, n);
+	}
+	if (len_of(get(json_object_array_get_idx(vs, 0), "regions"))) {
+		fputs("<h2 id=\"regions\">Regions</h2>\n<div class=\"charts\">\n", f);
+		for (size_t v = 0; v < len_of(vs); v++) {
+			heatmap(f, json_object_array_get_idx(vs, v), "resident", "resident pages");
+			heatmap(f, json_object_array_get_idx(vs, v), "young", "young entries");
+		}
+		fputs("</div>\n", f);
+	}
+	khugepaged(f, vs);
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+/* Parse text as one JSON value; on error the byte where it went wrong. */
+static json_object *parse(const char *path, const char *text, size_t len, char *why, size_t whylen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *root;
+	enum json_tokener_error e;
+
+	if (!tok) {
+		snprintf(why, whylen, "%s: out of memory", path);
+		return NULL;
+	}
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	e = json_tokener_get_error(tok);
+	if (!root || e != json_tokener_success) {
+		snprintf(why, whylen, "%s: byte %zu: not JSON (%s)", path, json_tokener_get_parse_end(tok),
+			 e == json_tokener_continue ? "it ends early: truncated" : json_tokener_error_desc(e));
+		json_object_put(root);
+		root = NULL;
+	} else if (json_tokener_get_parse_end(tok) < len && text[json_tokener_get_parse_end(tok)] &&
+		   strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") < len - json_tokener_get_parse_end(tok)) {
+		snprintf(why, whylen, "%s: byte %zu: more after the JSON report", path, json_tokener_get_parse_end(tok));
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
+int aw_report_html_write(const char *json_path, const char *text, size_t len, const char *out, char *err,
+			 size_t errlen)
+{
+	json_object *root = parse(json_path, text, len, err, errlen);
+	char tmp[4096], why[256];
+	FILE *f;
+	int ret = -1;
+
+	if (!root)
+		return -1;
+	if (check_shape(root, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", json_path, why);
+		json_object_put(root);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
+	f = fopen(tmp, "w");
+	if (f && !page(f, root) && !fflush(f) && !fsync(fileno(f))) {
+		ret = fclose(f);
+		f = NULL;
+		if (!ret)
+			ret = rename(tmp, out);
+	}
+	if (f)
+		fclose(f);
+	if (ret) {
+		snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
+		unlink(tmp);
+	}
+	json_object_put(root);
+	return ret;
+}
+
+int aw_cmd_report(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+	char err[512];
+	uint8_t *text;
+	size_t len;
+	int ret;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 >= argc)
+				return aw_option_error("report", usage, argv[i]);
+			out = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return aw_option_error("report", usage, argv[i]);
+		} else if (!in) {
+			in = argv[i];
+		} else {
+			return aw_usage_error("report", "one report only");
+		}
+	}
+	if (!in || !out)
+		return aw_usage_error("report", !in ? "no RUN.json" : "no -o REPORT.html");
+	text = aw_slurp(in, AW_REPORT_MAX_BYTES, &len);
+	if (!text) {
+		fprintf(stderr, "agewalk report: %s: cannot read: %s\n", in, errno ? strerror(errno) : "too large");
+		return 2;
+	}
+	ret = aw_report_html_write(in, (const char *)text, len, out, err, sizeof(err));
+	free(text);
+	if (ret) {
+		fprintf(stderr, "agewalk report: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
