@@ -375,29 +375,6 @@ static int stream_awpb(struct aw_lockstep *ls, const struct aw_scenario *sc, con
 	return got < 0 ? -2 : stepped;
 }
 
-/* --html FILE: the page of the report --json would print (report_html.c). */
-static int html_page(const char *out, const struct aw_lockstep *ls, const char *extra, const char *name)
-{
-	char *buf = NULL, err[512];
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	int ret = -1;
-
-	if (f) {
-		aw_report_json(f, ls, extra);
-		if (!fclose(f))
-			ret = aw_report_html_write(name, buf, n, out, err, sizeof(err));
-		else
-			snprintf(err, sizeof(err), "%s: out of memory", out);
-	} else {
-		snprintf(err, sizeof(err), "%s: out of memory", out);
-	}
-	if (ret)
-		fprintf(stderr, "agewalk: %s\n", err);
-	free(buf);
-	return ret;
-}
-
 /* Exit status: 0 fine, 1 a finding or a failed expectation, 2 bad input. */
 static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp, FILE *walk_log)
 {
@@ -426,8 +403,10 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		aw_report_json(stdout, &ls, NULL);
 	else if (!o->check)
 		aw_report_table(stdout, &ls);
-	if (o->html && html_page(o->html, &ls, NULL, sc->path ? sc->path : "-"))
+	if (o->html && aw_report_html_of(&ls, NULL, sc->path ? sc->path : "-", o->html, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
 		status = 2;
+	}
 	aw_report_findings(o->json ? stderr : stdout, &ls);
 	if (ls.nr_findings)
 		status = 1;

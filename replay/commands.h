@@ -26,6 +26,10 @@ int aw_cmd_report(int argc, char **argv);	/* report_html.c */
  */
 int aw_report_html_write(const char *json_path, const char *text, size_t len, const char *out, char *err,
 			 size_t errlen);
+/* --html FILE of run and replay: the page of ls's --json report (extra: as aw_report_json()'s). */
+struct aw_lockstep;
+int aw_report_html_of(const struct aw_lockstep *ls, const char *extra, const char *name, const char *out,
+		      char *err, size_t errlen);
 
 /*
  * agewalk.c: a usage error of command cmd as one line on stderr, "agewalk

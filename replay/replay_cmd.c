@@ -785,20 +785,14 @@ static int sink_event(void *ctx, const struct aw_event *ev)
 static int html_page(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
 		     const char *policy)
 {
-	char *extra = trace_json(o, st, policy, &rr->ls), *buf = NULL, err[512];
-	size_t n = 0;
-	FILE *f = extra ? open_memstream(&buf, &n) : NULL;
+	char *extra = trace_json(o, st, policy, &rr->ls), err[512];
 	int ret = -1;
 
 	snprintf(err, sizeof(err), "%s: out of memory", o->html);
-	if (f) {
-		aw_report_json(f, &rr->ls, extra);
-		if (!fclose(f))
-			ret = aw_report_html_write(o->t.path, buf, n, o->html, err, sizeof(err));
-	}
+	if (extra)
+		ret = aw_report_html_of(&rr->ls, extra, o->t.path, o->html, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "agewalk: %s\n", err);
-	free(buf);
 	free(extra);
 	return ret;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "lockstep.h"
 
 #define AW_REPORT_MAX_BYTES	(1UL << 30)
 
@@ -502,6 +503,24 @@ int aw_report_html_write(const char *json_path, const char *text, size_t len, co
 		unlink(tmp);
 	}
 	json_object_put(root);
+	return ret;
+}
+
+int aw_report_html_of(const struct aw_lockstep *ls, const char *extra, const char *name, const char *out,
+		      char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int ret = -1;
+
+	snprintf(err, errlen, "%s: out of memory", out);
+	if (f) {
+		aw_report_json(f, ls, extra);
+		if (!fclose(f))
+			ret = aw_report_html_write(name, buf, n, out, err, errlen);
+	}
+	free(buf);
 	return ret;
 }
 

@@ -88,7 +88,7 @@ void aw_tsource_put(struct aw_tsource *s, struct tep_record *rec);
 double aw_tsource_progress(const struct aw_tsource *s, const struct tep_record *rec, const struct aw_tbuf *buf);
 void aw_tsource_close(struct aw_tsource *s);
 
-/* trace.c-side: probe a file's headers in a child; the signal, -1 for a sanitizer, 0 if fine */
+/* Open path's headers in a child first: the signal that killed it, -1 for a sanitizer's exit, 0 if fine. */
 int aw_tsource_probe(const char *path);
 
 #endif /* AW_TRACE_SOURCE_H */

@@ -121,7 +121,6 @@ struct aw_reader {
 	struct aw_ingest in;
 	struct aw_tsource src;
 	struct aw_tres *res;			/* the current record's buffer's */
-	int error;
 	char *err;
 	size_t errlen;
 	uint64_t progress_at;
@@ -874,7 +873,6 @@ static int on_record(struct aw_reader *r, struct tep_record *rec, const struct a
 			if (aw_ing_aging(in, -1, force)) {
 				snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large",
 					 in->o->path, (unsigned long long)in->st->events_read);
-				r->error = -1;
 				return -1;
 			}
 			in->st->synthesized_passes++;
@@ -892,7 +890,6 @@ static int on_record(struct aw_reader *r, struct tep_record *rec, const struct a
 		if (aw_ing_khugepaged(in, (uint32_t)periods)) {
 			snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large",
 				 in->o->path, (unsigned long long)in->st->events_read);
-			r->error = -1;
 			return -1;
 		}
 		in->st->kh.synthesized_wakeups += periods;
@@ -916,7 +913,6 @@ static int on_record(struct aw_reader *r, struct tep_record *rec, const struct a
 	if (dispatch(r, t, rec)) {
 		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",
 			 in->o->path, (unsigned long long)in->st->events_read);
-		r->error = -1;
 		return -1;
 	}
 	return 0;
