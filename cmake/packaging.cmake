@@ -60,6 +60,6 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libprotobuf-c1 (>= 1.3.1), libtracecmd1 (>= 3.1.4), libtraceevent1")
+    "libc6 (>= 2.34), libjson-c5 (>= 0.15), libprotobuf-c1 (>= 1.3.1), libtracecmd1 (>= 3.1.4), libtraceevent1")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "trace-cmd, bash-completion, man-db")
 include(CPack)
