@@ -4,7 +4,8 @@
  * SVG and CSS, no script, nothing fetched) from a `run --json` or
  * `replay --json` report, for a review without a terminal.  Per node, a
  * chart per figure (leaf entries, young, PMD slots read, PUDs skipped,
- * walks) with one series per variant and one point per pass; per variant,
+ * walks, evictions and refaults until the next pass) with one series per
+ * variant and one point per pass; per variant,
  * a residency and a young heatmap of the regions over the passes; the
  * findings, each with its event and reproducer; the khugepaged block; for
  * a replay the policy line, and the passes after lost events shaded.
@@ -42,6 +43,8 @@ static const char *const charts[][2] = {
 	{ "pmd_entries_read", "PMD slots read (P)" },
 	{ "pud_skipped", "PUDs skipped by the filter (S)" },
 	{ "walks", "mm walks" },
+	{ "evicted", "folios evicted until the next pass" },
+	{ "refaults", "refaults until the next pass" },
 };
 #define NR_CHARTS	(sizeof(charts) / sizeof(charts[0]))
 

@@ -50,6 +50,14 @@ for i in range(1, int(sys.argv[3]) + 1):
         bad += 1
         continue
     seen.update(k for k in doc)
+    # a pass's evictions and refaults are its share of the node's: they cannot add up to more
+    for var in doc.get("variants", []):
+        for node in var.get("nodes", []):
+            for key in ("evicted", "refaults"):
+                if sum(p.get(key, 0) for p in node.get("per_pass", [])) > node.get(key, 0):
+                    print("FAIL: %s: %s node %s: the passes' %s add up to more than the node's" %
+                          (path, var.get("name"), node.get("node"), key))
+                    bad += 1
     if doc.get("findings"):
         seen.add("findings (non-empty)")
     for err in v.iter_errors(doc):

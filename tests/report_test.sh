@@ -86,8 +86,8 @@ charts = [c for c in p.charts if c]
 bad = []
 names = [v["name"] for v in run["variants"]]
 nodes_with_passes = [n for n in range(len(run["variants"][0]["nodes"])) if run["variants"][0]["nodes"][n]["per_pass"]]
-if len(charts) != 5 * len(nodes_with_passes):
-    bad.append("%d charts, %d expected" % (len(charts), 5 * len(nodes_with_passes)))
+if len(charts) != 7 * len(nodes_with_passes):
+    bad.append("%d charts, %d expected" % (len(charts), 7 * len(nodes_with_passes)))
 for node, metric, series in charts:
     if sorted(series) != sorted(names):
         bad.append("node %d %s: series %s" % (node, metric, sorted(series)))
@@ -106,8 +106,8 @@ if len(p.heat) != (2 * len(names) if run["variants"][0]["regions"] else 0):
 if p.findings != len(run["findings"]):
     bad.append("%d findings shown, %d in the JSON" % (p.findings, len(run["findings"])))
 unreliable = sum(1 for n in run["variants"][0]["nodes"] for q in n["per_pass"] if q.get("unreliable"))
-if p.lost != 5 * unreliable:
-    bad.append("%d shaded bands, %d unreliable passes x 5 charts" % (p.lost, unreliable))
+if p.lost != 7 * unreliable:
+    bad.append("%d shaded bands, %d unreliable passes x 7 charts" % (p.lost, unreliable))
 for b in bad:
     print("   ", b)
 sys.exit(1 if bad else 0)

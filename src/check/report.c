@@ -228,7 +228,13 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_pass(FILE *out, const struct aw_pass *p)
+/*
+ * One pass; next is the node's following pass, NULL for the last: the
+ * folios evicted and the refaults from this pass's start to the next's
+ * (to the end of the run for the last) are the pass's interval.
+ */
+static void json_pass(FILE *out, const struct aw_pass *p, const struct aw_pass *next,
+		      const struct aw_node_stats *ns)
 {
 	bool ok;
 
@@ -240,6 +246,8 @@ static void json_pass(FILE *out, const struct aw_pass *p)
 	}
 	fprintf(out, ",\"bloom_tests\":{\"pmd\":%lu,\"pud\":%lu}", p->aw_stats[AW_WS_BLOOM_PMD],
 		p->aw_stats[AW_WS_BLOOM_PUD]);
+	fprintf(out, ",\"evicted\":%lu,\"refaults\":%lu", (next ? next->evicted_at : ns->evicted) - p->evicted_at,
+		(next ? next->refaults_at : ns->refaults) - p->refaults_at);
 	/* only where the trace lost events: older readers see the same objects */
 	fputs(p->unreliable ? ",\"unreliable\":true}" : "}", out);
 }
@@ -291,7 +299,7 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 	for (int p = 0; p < ns->nr_passes; p++) {
 		if (p)
 			fputc(',', out);
-		json_pass(out, &ns->passes[p]);
+		json_pass(out, &ns->passes[p], p + 1 < ns->nr_passes ? &ns->passes[p + 1] : NULL, ns);
 	}
 	fputs("]}", out);
 }

@@ -224,6 +224,9 @@ int aw_pass_begin(struct aw_kernel *k, struct lruvec *lruvec, bool force_scan, u
 	p->memcg = lruvec->memcg;
 	p->forced = force_scan;
 	p->seq = seq;
+	/* what follows the pass until the next one on the node, for the report */
+	p->evicted_at = ns->evicted;
+	p->refaults_at = ns->refaults;
 	return ns->nr_passes++;
 }
 

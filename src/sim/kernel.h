@@ -76,6 +76,7 @@ struct aw_pass {
 	unsigned long mm_stats[NR_MM_STATS];
 	unsigned long aw_stats[NR_AW_WALK_STATS];
 	bool unreliable;		/* report only: the trace lost events before it (AW_AGE_LOST) */
+	unsigned long evicted_at, refaults_at;	/* report only: the node's counters when it began */
 };
 
 /*
