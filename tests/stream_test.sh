@@ -14,7 +14,7 @@ ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 trace=$src/traces/memhog.dat
 
-for opts in "" "--json" "--variants base,pud,emptymap,rfc --keep-going" "--variants base,rfc --bug pud-reset-wrong-seq"; do
+for opts in "--json" "--variants base,pud,emptymap,rfc --keep-going" "--variants base,rfc --bug pud-reset-wrong-seq"; do
 	# shellcheck disable=SC2086  # opts: words
 	"$aw" replay "$trace" --no-progress $opts --threads 1 >"$work/t1.out" 2>"$work/t1.err"
 	r1=$?
