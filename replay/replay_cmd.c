@@ -820,28 +820,32 @@ static int report(const struct ropts *o, struct replay_run *rr, const struct aw_
 
 int aw_cmd_replay(int argc, char **argv)
 {
-	static struct replay_run rr;	/* big (the lockstep engine); one per process */
+	struct replay_run *rr = calloc(1, sizeof(*rr));	/* big: the lockstep engine */
 	struct ropts o = { 0 };
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
-	struct aw_trace_sink sink = { sink_event, &rr };
+	struct aw_trace_sink sink = { sink_event, rr };
 	char err[512];
 	int status = 0, ingested;
 
-	if (parse(argc, argv, &o)) {
-		aw_model_opts_free(&o.m);
+	if (!rr) {
+		fprintf(stderr, "agewalk replay: out of memory\n");
 		return 2;
 	}
-	memset(&rr, 0, sizeof(rr));
-	rr.o = &o;
-	rr.st = &st;
+	if (parse(argc, argv, &o)) {
+		aw_model_opts_free(&o.m);
+		free(rr);
+		return 2;
+	}
+	rr->o = &o;
+	rr->st = &st;
 	aw_scenario_init(&sc);
-	if (o.save && aw_awpb_spool_open(&rr.spool, o.save)) {
+	if (o.save && aw_awpb_spool_open(&rr->spool, o.save)) {
 		fprintf(stderr, "agewalk: cannot write %s\n", o.save);
 		status = 2;
 	}
-	rr.saving = o.save != NULL;
-	if (!status && o.walk_log && !(rr.walk_log = fopen(o.walk_log, "w"))) {
+	rr->saving = o.save != NULL;
+	if (!status && o.walk_log && !(rr->walk_log = fopen(o.walk_log, "w"))) {
 		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
 		status = 2;
 	}
@@ -850,30 +854,31 @@ int aw_cmd_replay(int argc, char **argv)
 
 		ingested = aw_trace_ingest(&o.t, &sc, &st, &sink, ready, err, sizeof(err));
 		/* the consumer drains what was queued, even after a failed read */
-		stepped = rr.started ? aw_pipeline_finish(&rr.pl) : 0;
+		stepped = rr->started ? aw_pipeline_finish(&rr->pl) : 0;
 		if (ingested || stepped) {
-			fprintf(stderr, "agewalk: %s\n", rr.ls.err[0] ? rr.ls.err : err);
+			fprintf(stderr, "agewalk: %s\n", rr->ls.err[0] ? rr->ls.err : err);
 			status = 2;
 		}
-		if (!status && o.save && aw_awpb_spool_commit(&rr.spool, &sc)) {
+		if (!status && o.save && aw_awpb_spool_commit(&rr->spool, &sc)) {
 			fprintf(stderr, "agewalk: cannot write %s\n", o.save);
 			status = 2;
 		}
 		if (!status) {
-			aw_lockstep_describe(&rr.ls);
-			if (report(&o, &rr, &st, &sc))
+			aw_lockstep_describe(&rr->ls);
+			if (report(&o, rr, &st, &sc))
 				status = 2;
-			else if (rr.ls.nr_findings)
+			else if (rr->ls.nr_findings)
 				status = 1;
 		}
 		aw_trace_stats_free(&st);
 	}
-	if (rr.begun)
-		aw_lockstep_free(&rr.ls);
-	aw_awpb_spool_abort(&rr.spool);
-	if (rr.walk_log)
-		fclose(rr.walk_log);
+	if (rr->begun)
+		aw_lockstep_free(&rr->ls);
+	aw_awpb_spool_abort(&rr->spool);
+	if (rr->walk_log)
+		fclose(rr->walk_log);
 	aw_scenario_free(&sc);
 	aw_model_opts_free(&o.m);
+	free(rr);
 	return status;
 }
