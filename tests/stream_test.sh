@@ -61,6 +61,14 @@ sed -n '/^agewalk run /,/^$/p' "$work/run.out" | tail -n +2 >"$work/b"
 "$aw" replay "$trace" --no-progress --save-stream "$work/no/such/dir/s.awpb" >"$work/e.out" 2>&1
 rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$work/e.out")" = 1 ] && ok || bad "unwritable --save-stream: exit $rc: $(cat "$work/e.out")"
+# bad values of the options that narrow a replay, and a missing second file: one line, exit 2
+for args in "--pid abc" "--pid 0" "--comm 0123456789abcdefX" "--cgroup relative/path" "--threads 3" \
+	"--start 5%x" "$trace $work/does-not-exist.dat"; do
+	# shellcheck disable=SC2086  # args: words
+	"$aw" replay "$trace" --no-progress $args >"$work/e.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$work/e.out")" = 1 ] && ok || bad "replay $args: exit $rc: $(cat "$work/e.out")"
+done
 head -c 300000 "$work/s.awpb" >"$work/cut.awpb"
 "$aw" run "$work/cut.awpb" >"$work/e.out" 2>&1
 rc=$?
