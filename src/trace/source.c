@@ -8,6 +8,7 @@
  * buffer, then file) on a tie.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -157,6 +159,8 @@ static void load_heads(struct aw_tfile *f)
 
 int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool merge, char *err, size_t errlen)
 {
+	struct timespec t0 = { 0 }, t1;
+
 	memset(s, 0, sizeof(*s));
 	s->merge = merge;
 	if (n < 1 || n > AW_TSRC_MAX_FILES) {
@@ -178,6 +182,7 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 		}
 		f->size = (uint64_t)sb.st_size;
 		sig = aw_tsource_probe(f->path);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (sig) {
 			snprintf(err, errlen, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", f->path,
 				 sig > 0 ? strsignal(sig) : "failed a memory check");
@@ -195,6 +200,11 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 			return -1;
 		}
 		load_heads(f);
+		if (i == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			s->open_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ULL + (uint64_t)t1.tv_nsec -
+				     (uint64_t)t0.tv_nsec;
+		}
 	}
 	return 0;
 }
@@ -262,7 +272,7 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 		s->rss_base = rss;
 		return 0;
 	}
-	if (rss - s->rss_base < AW_TSRC_BUDGET)
+	if (rss - s->rss_base < (s->open_ns < AW_TSRC_CHEAP_NS ? AW_TSRC_BUDGET_CHEAP : AW_TSRC_BUDGET))
 		return 0;
 	for (int i = 0; i < s->nr_files; i++) {
 		struct aw_tfile *f = &s->files[i];
@@ -274,6 +284,8 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* what the closed handles held goes back to the system, or the base would only creep up */
+	malloc_trim(0);
 	s->rss_base = resident();
 	return 0;
 }

@@ -15,7 +15,9 @@
  * closed and reopened, every buffer resuming at its next record
  * (tracecmd_read_at()).  The resident size is read every AW_TSRC_CHECK
  * records (/proc/self/statm); a reopen costs what an open costs (mostly
- * the file's kallsyms), so it happens only as often as memory demands.
+ * the file's kallsyms), so it happens only as often as memory demands, and
+ * the budget shrinks to AW_TSRC_BUDGET_CHEAP when the first open took
+ * under AW_TSRC_CHEAP_NS (a file without kallsyms reopens in a millisecond).
  */
 #ifndef AW_TRACE_SOURCE_H
 #define AW_TRACE_SOURCE_H
@@ -32,6 +34,8 @@
 #define AW_TSRC_MAX_BUFS	16	/* top + instances per file */
 #define AW_TSRC_CHECK		(1u << 16)	/* records between two looks at the memory */
 #define AW_TSRC_BUDGET		(32u << 20)	/* growth, bytes, that makes the files reopen */
+#define AW_TSRC_BUDGET_CHEAP	(8u << 20)	/* ... when opening them is cheap (no kallsyms) */
+#define AW_TSRC_CHEAP_NS	20000000ULL	/* an open under 20 ms is cheap */
 
 /* One buffer of one file: its CPUs' next records. */
 struct aw_tbuf {
@@ -65,6 +69,7 @@ struct aw_tsource {
 	uint64_t generations;		/* buffers opened so far (aw_tbuf.generation) */
 	uint64_t records, check_at;	/* records given; the next memory check */
 	uint64_t rss_base;		/* resident bytes after the last (re)open */
+	uint64_t open_ns;		/* how long the first file took to open */
 	uint64_t reopen_every;		/* also reopen every this many records (tests), 0 = never */
 	uint64_t reopened_at;
 	uint64_t last_out;		/* the replay timestamp of the last record given */
