@@ -79,29 +79,8 @@ def main():
     nproc = int(sys.argv[3]) if len(sys.argv) == 4 else 16
     events = [tf.FAULT, tf.MMAP_IN, tf.MMAP_OUT, tf.MUNMAP, tf.SWITCH]
     work = out + ".build"
-    shutil.rmtree(work, ignore_errors=True)
-    tdir = os.path.join(work, "tracing")
-    os.makedirs(os.path.join(tdir, "events", "ftrace", "print"))
-    with open(os.path.join(tdir, "events", "header_page"), "w") as f:
-        f.write(tf.HEADER_PAGE)
-    with open(os.path.join(tdir, "events", "header_event"), "w") as f:
-        f.write(tf.HEADER_EVENT)
-    with open(os.path.join(tdir, "events", "ftrace", "print", "format"), "w") as f:
-        f.write(tf.FTRACE_PRINT)
-    ids = {}
-    for i, key in enumerate(events):
-        ids[key] = 300 + i
-        d = os.path.join(tdir, "events", key[0], key[1])
-        os.makedirs(d)
-        with open(os.path.join(d, "format"), "w") as f:
-            f.write(tf.format_text(key[0], key[1], ids[key], tf.EVENT_DEFS[key]))
     pids = [1000 + p for p in range(nproc)]
-    with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
-        f.write("".join("%d work%d\n" % (pid, i) for i, pid in enumerate(pids)))
-    open(os.path.join(tdir, "printk_formats"), "w").close()
-    kallsyms = os.path.join(work, "kallsyms")
-    open(kallsyms, "w").close()
-    tf.run(["trace-cmd", "restore", "-c", "-t", tdir, "-k", kallsyms, "-o", "head.dat"], work)
+    ids = tf.write_head(work, events, tf.EVENT_DEFS, {pid: "work%d" % i for i, pid in enumerate(pids)})
 
     fault_s = struct.Struct("<HBBiQQQ")             # common header, address, ip, error_code
     def fault(pid, addr):

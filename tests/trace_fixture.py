@@ -376,12 +376,10 @@ def run(cmd, cwd):
         sys.exit(1)
 
 
-def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_override=None):
-    """events: the (system, event) pairs the fake kernel knows; script: [(ts, cpu, pid, (sys, ev), values)];
-    defs: event definitions replacing EVENT_DEFS' (older layouts)."""
-    defs = dict(EVENT_DEFS)
-    defs.update(defs_override or {})
-    work = os.path.join(outdir, stem + ".build")
+def write_head(work, events, defs, cmdlines):
+    """The headers of a trace.dat in WORK/head.dat: a fake tracing directory (header pages, the
+    events' formats, saved cmdlines, an empty kallsyms) through `trace-cmd restore -c`.
+    events: the (system, event) pairs; cmdlines: {pid: comm}. Returns {(system, event): id}."""
     shutil.rmtree(work, ignore_errors=True)
     tdir = os.path.join(work, "tracing")
     os.makedirs(os.path.join(tdir, "events", "ftrace", "print"))
@@ -400,12 +398,21 @@ def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_over
             f.write(format_text(key[0], key[1], ids[key], defs[key]))
     with open(os.path.join(tdir, "saved_cmdlines"), "w") as f:
         f.write("".join("%d %s\n" % (pid, comm) for pid, comm in sorted(cmdlines.items())))
-    with open(os.path.join(tdir, "printk_formats"), "w") as f:
-        pass
+    open(os.path.join(tdir, "printk_formats"), "w").close()
     # an empty kallsyms: otherwise trace-cmd copies the host's /proc/kallsyms
     kallsyms = os.path.join(work, "kallsyms")
     open(kallsyms, "w").close()
     run(["trace-cmd", "restore", "-c", "-t", tdir, "-k", kallsyms, "-o", "head.dat"], work)
+    return ids
+
+
+def build(outdir, stem, events, cmdlines, script, topology, nr_cpus=2, defs_override=None):
+    """events: the (system, event) pairs the fake kernel knows; script: [(ts, cpu, pid, (sys, ev), values)];
+    defs: event definitions replacing EVENT_DEFS' (older layouts)."""
+    defs = dict(EVENT_DEFS)
+    defs.update(defs_override or {})
+    work = os.path.join(outdir, stem + ".build")
+    ids = write_head(work, events, defs, cmdlines)
 
     script = sorted(script, key=lambda e: e[0])
     assert len(set(e[0] for e in script)) == len(script), "timestamps must be distinct"

@@ -564,9 +564,11 @@ expect_str "fixture_lost: the text report says where and marks the passes" \
 8" "$(grep '^note: the recording lost' "$work/fixture_lost.txt"; grep -c '^  [12] ! ' "$work/fixture_lost.txt")"
 
 # ---- windows and filters on fixture.dat ----------------------------------------------------
-# stream_of ARGS...: the converted stream's events (no header) of a replay of fixture.dat
+# stream_of ARGS...: the converted stream's events (no header) of a replay of $stream_input
+# (fixture.dat unless set)
+stream_input=fixture
 stream_of() {
-	"$agewalk" replay "$work/fixture.dat" --no-progress --save-stream "$work/scope.awpb" "$@" \
+	"$agewalk" replay "$work/$stream_input.dat" --no-progress --save-stream "$work/scope.awpb" "$@" \
 		>"$work/scope.out" 2>&1 || echo "replay exit $?"
 	"$agewalk" convert "$work/scope.awpb" - --to aws | grep -v -e '^#' -e '^node ' -e '^thp ' \
 		-e '^modes ' -e '^swap ' -e '^mmap_base ' -e '^skip_empty '
@@ -652,20 +654,15 @@ cp "$work/fixture.dat" "$work/fixture_cg.dat"
 cp "$work/fixture.topology" "$work/fixture_cg.topology"
 mkdir -p "$work/fixture_cg.procs/100"
 printf '0::/app.slice/a\n' >"$work/fixture_cg.procs/100/cgroup"
-cg_stream() {
-	"$agewalk" replay "$work/fixture_cg.dat" --no-progress --save-stream "$work/cg.awpb" "$@" >/dev/null 2>&1 ||
-		echo "replay exit $?"
-	"$agewalk" convert "$work/cg.awpb" - --to aws | grep -v -e '^#' -e '^node ' -e '^thp ' -e '^modes ' \
-		-e '^swap ' -e '^mmap_base ' -e '^skip_empty '
-}
+stream_input=fixture_cg
 expect_str "filter --cgroup /app.slice: the process and its child, as unfiltered" \
-	"$(cg_stream)" "$(cg_stream --cgroup /app.slice)"
+	"$(stream_of)" "$(stream_of --cgroup /app.slice)"
 expect_str "filter --cgroup /app.slice/ab: not a prefix at a '/': only the machine's events" "time +701900us
 $ages
 time +898100us
 $ages
 $ages
-$ages" "$(cg_stream --cgroup /app.slice/ab)"
+$ages" "$(stream_of --cgroup /app.slice/ab)"
 
 # ---- several inputs -------------------------------------------------------------------------
 # trace_fig ARGS...: events_read duration_ns synthesized_passes processes of a replay
