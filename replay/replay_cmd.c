@@ -11,6 +11,7 @@
 
 #include "awpb.h"
 #include "commands.h"
+#include "guard.h"
 #include "lockstep.h"
 #include "options.h"
 #include "pipeline.h"
@@ -825,6 +826,7 @@ int aw_cmd_replay(int argc, char **argv)
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
 	struct aw_trace_sink sink = { sink_event, rr };
+	struct aw_tguard guard;
 	char err[512];
 	int status = 0, ingested;
 
@@ -839,6 +841,13 @@ int aw_cmd_replay(int argc, char **argv)
 	}
 	rr->o = &o;
 	rr->st = &st;
+	/*
+	 * The rest runs in a child its parent watches, so that each file is
+	 * opened once, not probed first (guard.h); before any output file
+	 * exists and before the pipeline's thread.
+	 */
+	if (!aw_tguard_start(&guard, 2))
+		o.t.guard = &guard;
 	aw_scenario_init(&sc);
 	if (o.save && aw_awpb_spool_open(&rr->spool, o.save)) {
 		fprintf(stderr, "agewalk: cannot write %s\n", o.save);

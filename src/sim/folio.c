@@ -62,6 +62,8 @@ void aw_mem_destroy(struct aw_mem *mem)
 
 int aw_pfn_nid(const struct aw_mem *mem, uint64_t pfn)
 {
+	if (mem->nr_nodes == 1)		/* a replayed machine's memory: no division */
+		return pfn - mem->node[0].start_pfn < mem->node[0].spanned ? 0 : -1;
 	/* equal-sized nodes (the common case): one division, no loop */
 	if (mem->uniform) {
 		uint64_t n;

@@ -122,24 +122,31 @@ struct folio *aw_pfn_folio_slow(const struct aw_mem *mem, uint64_t pfn);
 /*
  * A hot lookup of the model (every PTE the walk finds goes through it), so
  * equal-sized power-of-two nodes take a shift and a mask instead of a
- * search.
+ * search, and a single node (a replayed machine's odd-sized memory) one
+ * comparison.
  */
 static inline struct folio *pfn_folio(const struct aw_mem *mem, uint64_t pfn)
 {
-	if (mem->node_shift) {
-		uint64_t off = pfn - mem->node[0].start_pfn;
-		uint64_t n = off >> mem->node_shift;
-		const struct aw_block *blk;
+	const struct aw_node_mem *nm = &mem->node[0];
+	uint64_t off = pfn - nm->start_pfn;	/* below node 0: wraps, too large */
+	const struct aw_block *blk;
 
-		if (n >= (uint64_t)mem->nr_nodes)	/* also below node 0: off wrapped */
+	if (mem->node_shift) {
+		uint64_t n = off >> mem->node_shift;
+
+		if (n >= (uint64_t)mem->nr_nodes)
 			return NULL;
+		nm = &mem->node[n];
 		off &= (1ULL << mem->node_shift) - 1;
-		blk = &mem->node[n].blocks[off / HPAGE_PMD_NR];
-		if (!blk->folios || blk->state == AW_BLOCK_UNUSED)
-			return NULL;
-		return blk->state == AW_BLOCK_THP ? &blk->folios[0] : &blk->folios[off % HPAGE_PMD_NR];
+	} else if (mem->nr_nodes != 1) {
+		return aw_pfn_folio_slow(mem, pfn);
+	} else if (off >= nm->spanned) {
+		return NULL;
 	}
-	return aw_pfn_folio_slow(mem, pfn);
+	blk = &nm->blocks[off / HPAGE_PMD_NR];
+	if (!blk->folios || blk->state == AW_BLOCK_UNUSED)
+		return NULL;
+	return blk->state == AW_BLOCK_THP ? &blk->folios[0] : &blk->folios[off % HPAGE_PMD_NR];
 }
 
 /* the pfn of a folio (its head) */

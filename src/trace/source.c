@@ -157,9 +157,20 @@ static void load_heads(struct aw_tfile *f)
 		}
 }
 
-int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool merge, char *err, size_t errlen)
+/* CPU time, ns: of the calling thread (an open) or of the whole process (the replay since). */
+static uint64_t cpu_ns(clockid_t clock)
 {
-	struct timespec t0 = { 0 }, t1;
+	struct timespec t;
+
+	if (clock_gettime(clock, &t))
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool merge, struct aw_tguard *guard,
+		    char *err, size_t errlen)
+{
+	uint64_t t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 
 	memset(s, 0, sizeof(*s));
 	s->merge = merge;
@@ -171,7 +182,7 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 	for (int i = 0; i < n; i++) {
 		struct aw_tfile *f = &s->files[i];
 		struct stat sb;
-		int sig;
+		int sig, bad;
 
 		f->path = paths[i];
 		s->nr_files = i + 1;
@@ -181,14 +192,18 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 			return -1;
 		}
 		f->size = (uint64_t)sb.st_size;
-		sig = aw_tsource_probe(f->path);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		sig = aw_tguard_active(guard) ? 0 : aw_tsource_probe(f->path);
 		if (sig) {
 			snprintf(err, errlen, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", f->path,
 				 sig > 0 ? strsignal(sig) : "failed a memory check");
 			return -1;
 		}
-		if (open_bufs(s, f, i)) {
+		if (aw_tguard_active(guard))
+			aw_tguard_enter(guard, f->path);
+		bad = open_bufs(s, f, i);
+		if (aw_tguard_active(guard))
+			aw_tguard_leave(guard);
+		if (bad) {
 			char comp[32];
 
 			if (compression_of(f->path, comp, sizeof(comp)))
@@ -200,12 +215,9 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 			return -1;
 		}
 		load_heads(f);
-		if (i == 0) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			s->open_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ULL + (uint64_t)t1.tv_nsec -
-				     (uint64_t)t0.tv_nsec;
-		}
 	}
+	s->open_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	s->opened_cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	return 0;
 }
 
@@ -261,10 +273,14 @@ static uint64_t resident(void)
 	return (uint64_t)rss * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* The library's caches have grown past the budget: reopen every file being read. */
+/*
+ * The library's caches have grown past the budget (source.h): reopen
+ * every file being read, if the replay has worked long enough since the
+ * last (re)open to pay for one more.
+ */
 static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 {
-	uint64_t rss;
+	uint64_t rss, t0, grown;
 
 	s->check_at = s->records + AW_TSRC_CHECK;
 	rss = resident();
@@ -272,8 +288,13 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 		s->rss_base = rss;
 		return 0;
 	}
-	if (rss - s->rss_base < (s->open_ns < AW_TSRC_CHEAP_NS ? AW_TSRC_BUDGET_CHEAP : AW_TSRC_BUDGET))
+	grown = rss - s->rss_base;
+	if (grown < AW_TSRC_BUDGET_MIN)
 		return 0;
+	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	if (grown < AW_TSRC_BUDGET_MAX && t0 - s->opened_cpu_ns < AW_TSRC_REOPEN_SHARE * s->open_ns)
+		return 0;
+	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (int i = 0; i < s->nr_files; i++) {
 		struct aw_tfile *f = &s->files[i];
 
@@ -287,6 +308,8 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 	/* what the closed handles held goes back to the system, or the base would only creep up */
 	malloc_trim(0);
 	s->rss_base = resident();
+	s->open_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	s->opened_cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	return 0;
 }
 

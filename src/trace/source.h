@@ -10,14 +10,16 @@
  *
  * Memory stays bounded whatever the length: libtracecmd 1.3 keeps every
  * decompressed chunk of a compressed file (and every mapped page of an
- * uncompressed one) until the file is closed, so when the process has
- * grown by AW_TSRC_BUDGET since the files were (re)opened, they are
- * closed and reopened, every buffer resuming at its next record
- * (tracecmd_read_at()).  The resident size is read every AW_TSRC_CHECK
- * records (/proc/self/statm); a reopen costs what an open costs (mostly
- * the file's kallsyms), so it happens only as often as memory demands, and
- * the budget shrinks to AW_TSRC_BUDGET_CHEAP when the first open took
- * under AW_TSRC_CHEAP_NS (a file without kallsyms reopens in a millisecond).
+ * uncompressed one) until the file is closed, so the files are closed and
+ * reopened, every buffer resuming at its next record (tracecmd_read_at()),
+ * once the process has grown by AW_TSRC_BUDGET_MIN since they were
+ * (re)opened.  A reopen costs what an open costs (every event format and
+ * the kallsyms of a file written by trace-cmd extract: 0.1 s and more),
+ * so it also waits until the CPU time spent since the last (re)open is
+ * AW_TSRC_REOPEN_SHARE times what that (re)open took: reopening then
+ * costs at most a tenth of the replay, unless the growth reaches
+ * AW_TSRC_BUDGET_MAX first.  The resident size is read every
+ * AW_TSRC_CHECK records (/proc/self/statm).
  */
 #ifndef AW_TRACE_SOURCE_H
 #define AW_TRACE_SOURCE_H
@@ -28,14 +30,15 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "guard.h"
 #include "tracedat.h"
 
 #define AW_TSRC_MAX_FILES	AW_TRACE_MAX_FILES
 #define AW_TSRC_MAX_BUFS	16	/* top + instances per file */
 #define AW_TSRC_CHECK		(1u << 16)	/* records between two looks at the memory */
-#define AW_TSRC_BUDGET		(32u << 20)	/* growth, bytes, that makes the files reopen */
-#define AW_TSRC_BUDGET_CHEAP	(8u << 20)	/* ... when opening them is cheap (no kallsyms) */
-#define AW_TSRC_CHEAP_NS	20000000ULL	/* an open under 20 ms is cheap */
+#define AW_TSRC_BUDGET_MIN	(8u << 20)	/* growth, bytes, before the files may reopen */
+#define AW_TSRC_BUDGET_MAX	(128u << 20)	/* growth that makes them reopen, whatever the cost */
+#define AW_TSRC_REOPEN_SHARE	10		/* CPU since the last (re)open, in (re)open costs */
 
 /* One buffer of one file: its CPUs' next records. */
 struct aw_tbuf {
@@ -69,17 +72,21 @@ struct aw_tsource {
 	uint64_t generations;		/* buffers opened so far (aw_tbuf.generation) */
 	uint64_t records, check_at;	/* records given; the next memory check */
 	uint64_t rss_base;		/* resident bytes after the last (re)open */
-	uint64_t open_ns;		/* how long the first file took to open */
+	uint64_t open_ns;		/* CPU the last (re)open of the files took */
+	uint64_t opened_cpu_ns;		/* the process's CPU time when it ended */
 	uint64_t reopen_every;		/* also reopen every this many records (tests), 0 = never */
 	uint64_t reopened_at;
 	uint64_t last_out;		/* the replay timestamp of the last record given */
 };
 
 /*
- * Open the files (each first probed in a child: corrupt headers can crash
- * libtracecmd itself).  Returns 0, or -1 with "FILE: ..." in err.
+ * Open the files.  Corrupt headers can crash libtracecmd itself: with an
+ * active guard (guard.h) the opens are watched by the parent process,
+ * else each file is first probed in a child (aw_tsource_probe()).
+ * Returns 0, or -1 with "FILE: ..." in err.
  */
-int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool merge, char *err, size_t errlen);
+int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool merge, struct aw_tguard *guard,
+		    char *err, size_t errlen);
 /*
  * The next record: 1 with *rec, *buf and *ts (the replay timestamp:
  * shifted for files after the first when they are replayed in sequence),

@@ -938,7 +938,7 @@ static int resolve_window(struct aw_reader *r, char *err, size_t errlen)
 		struct aw_tbuf *buf;
 		int got;
 
-		if (!span || aw_tsource_open(span, o->paths, o->nr_paths, o->merge, err, errlen)) {
+		if (!span || aw_tsource_open(span, o->paths, o->nr_paths, o->merge, o->guard, err, errlen)) {
 			if (!span)
 				snprintf(err, errlen, "%s: out of memory", o->path);
 			free(span);
@@ -1110,7 +1110,7 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 	st->kh.pid = o->kh_pid;
 	r->err = err;
 	r->errlen = errlen;
-	if (aw_tsource_open(&r->src, o->paths, o->nr_paths, o->merge, err, errlen))
+	if (aw_tsource_open(&r->src, o->paths, o->nr_paths, o->merge, o->guard, err, errlen))
 		goto out;
 	r->src.reopen_every = o->reopen_every;
 	r->in.comm_of = comm_lookup;

@@ -13,6 +13,8 @@
 
 #include "scenario.h"
 
+struct aw_tguard;
+
 enum aw_access_policy {
 	AW_ACCESS_FAULTS_ONLY,		/* a fault is the only access the trace shows */
 	AW_ACCESS_RECENT_FAULTS,	/* pages faulted within a window stay hot */
@@ -27,6 +29,7 @@ struct aw_trace_opts {
 	int nr_paths;
 	bool merge;			/* several inputs interleaved by timestamp, not one after another */
 	uint64_t reopen_every;		/* reopen the inputs every N records (AGEWALK_REOPEN_EVERY, tests) */
+	struct aw_tguard *guard;	/* guard.h: opens watched by a parent; NULL: each file probed in a child */
 	uint64_t age_every_ns;		/* synthesized aging period (trace time) */
 	int force_every;		/* every Nth synthesized pass is forced, 0 = none */
 	uint64_t memory_limit;		/* bytes; all traced processes in one limited memcg */
