@@ -113,6 +113,41 @@ static void kh_wakeup(struct rng *g, uint8_t *r)
 	aw_fuzz_rec_set(r, AW_FR_REPEAT, next(g));
 }
 
+/*
+ * Swap-in during a collapse (__collapse_huge_page_swapin(), and the copy
+ * that must read the swapped-in pages) needs swap PTEs in a range that is
+ * still worth collapsing: a present page or two beside a few swapped-out
+ * ones.  A random MADV_PAGEOUT seldom lands there (it takes the whole
+ * record's range, and one swap PTE too many fails khugepaged's
+ * max_ptes_swap test), so: page out the first pages of a write, with swap
+ * configured, then MADV_COLLAPSE the range or advise it and wake khugepaged.
+ */
+static size_t swap_then_collapse(uint8_t *d, size_t size, size_t max, struct rng *g)
+{
+	size_t n = nrec(size), j = pick_kind(d, n, g, AW_FK_WRITE);
+	uint16_t len;
+	uint8_t *r;
+
+	if (j >= n || !(r = insert_at(d, &size, max, j + 1)))
+		return size;
+	len = aw_fuzz_rec_get_u16(rec(d, j), AW_FR_LEN) % AW_FUZZ_ACCESS_PAGES;	/* pages - 1 */
+	memcpy(r, rec(d, j), R);
+	aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MADVISE);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, AW_FUZZ_EXACT);
+	aw_fuzz_rec_set_u16(r, AW_FR_LEN, len ? below(g, len) : 0);	/* leave a page present */
+	set_advice(r, AW_MADV_PAGEOUT);
+	if (aw_fuzz_hdr_get(d, AW_FH_SWAP) % 4 == 0)
+		aw_fuzz_hdr_set(d, AW_FH_SWAP, 1);
+	if (!(r = insert_at(d, &size, max, j + 2)))
+		return size;
+	memcpy(r, rec(d, j + 1), R);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);	/* widened to the 2 MiB range */
+	set_advice(r, below(g, 2) ? AW_MADV_COLLAPSE : AW_MADV_HUGEPAGE);
+	if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, j + 3)))
+		kh_wakeup(g, r);
+	return size;
+}
+
 static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng *g)
 {
 	size_t n = nrec(size), j;
@@ -144,6 +179,9 @@ static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng 
 			set_advice(rec(d, j), adv[below(g, 5)]);
 		break;
 	}
+	case 3:		/* swap out a few pages of an accessed range, then collapse it */
+		size = swap_then_collapse(d, size, max, g);
+		break;
 	default:	/* madvise hugepage (or collapse) of an accessed range, then khugepaged */
 		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
 		    (r = insert_at(d, &size, max, j + 1))) {

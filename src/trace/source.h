@@ -37,7 +37,7 @@
 #define AW_TSRC_MAX_BUFS	16	/* top + instances per file */
 #define AW_TSRC_CHECK		(1u << 16)	/* records between two looks at the memory */
 #define AW_TSRC_BUDGET_MIN	(8u << 20)	/* growth, bytes, before the files may reopen */
-#define AW_TSRC_BUDGET_MAX	(128u << 20)	/* growth that makes them reopen, whatever the cost */
+#define AW_TSRC_BUDGET_MAX	(64u << 20)	/* growth that makes them reopen, whatever the cost */
 #define AW_TSRC_REOPEN_SHARE	10		/* CPU since the last (re)open, in (re)open costs */
 
 /* One buffer of one file: its CPUs' next records. */
