@@ -236,7 +236,7 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 	size_t n = nrec(size), i = n ? below(g, (uint32_t)n) : 0, j;
 	uint8_t *r, tmp[R];
 
-	switch (below(g, 20)) {
+	switch (below(g, 21)) {
 	case 0:		/* insert a new event */
 		if ((r = insert_at(d, &size, max, n ? below(g, (uint32_t)n + 1) : 0)))
 			random_record(g, r);
@@ -394,6 +394,18 @@ static size_t mutate_once(uint8_t *d, size_t size, size_t max, struct rng *g)
 		break;
 	case 18:	/* knob stores, prctl, advice, collapse-worthy ranges */
 		size = mutate_khugepaged(d, size, max, g);
+		break;
+	case 19:	/* reclaim right after an aging pass, on its node */
+		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_AGE : AW_FK_AGE_FORCED)) < n &&
+		    (r = insert_at(d, &size, max, j + 1))) {
+			uint8_t node = aw_fuzz_rec_get(rec(d, j), AW_FR_NODE);
+
+			memset(r, 0, R);
+			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_EVICT);
+			aw_fuzz_rec_set(r, AW_FR_FLAGS, below(g, 2));
+			aw_fuzz_rec_set(r, AW_FR_NODE, node);
+			aw_fuzz_rec_set(r, AW_FR_ARG, next(g));
+		}
 		break;
 	default:	/* flip a byte of a record: any byte, not only a field's */
 		if (n) {
