@@ -114,6 +114,26 @@ static void kh_wakeup(struct rng *g, uint8_t *r)
 }
 
 /*
+ * After record i: an madvise of its whole 2 MiB range (below(g, odds)
+ * picks advice a, else b), and for MADV_HUGEPAGE a khugepaged wake-up.
+ */
+static size_t advise_range(uint8_t *d, size_t size, size_t max, struct rng *g, size_t i, uint32_t odds,
+			   int a, int b)
+{
+	uint8_t *r = insert_at(d, &size, max, i + 1);
+
+	if (!r)
+		return size;
+	memcpy(r, rec(d, i), R);
+	aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MADVISE);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);	/* widened to whole 2 MiB ranges */
+	set_advice(r, below(g, odds) ? a : b);
+	if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, i + 2)))
+		kh_wakeup(g, r);
+	return size;
+}
+
+/*
  * Swap-in during a collapse (__collapse_huge_page_swapin(), and the copy
  * that must read the swapped-in pages) needs swap PTEs in a range that is
  * still worth collapsing: a present page or two beside a few swapped-out
@@ -138,14 +158,7 @@ static size_t swap_then_collapse(uint8_t *d, size_t size, size_t max, struct rng
 	set_advice(r, AW_MADV_PAGEOUT);
 	if (aw_fuzz_hdr_get(d, AW_FH_SWAP) % 4 == 0)
 		aw_fuzz_hdr_set(d, AW_FH_SWAP, 1);
-	if (!(r = insert_at(d, &size, max, j + 2)))
-		return size;
-	memcpy(r, rec(d, j + 1), R);
-	aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);	/* widened to the 2 MiB range */
-	set_advice(r, below(g, 2) ? AW_MADV_COLLAPSE : AW_MADV_HUGEPAGE);
-	if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, j + 3)))
-		kh_wakeup(g, r);
-	return size;
+	return advise_range(d, size, max, g, j + 1, 2, AW_MADV_COLLAPSE, AW_MADV_HUGEPAGE);
 }
 
 static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng *g)
@@ -183,15 +196,8 @@ static size_t mutate_khugepaged(uint8_t *d, size_t size, size_t max, struct rng 
 		size = swap_then_collapse(d, size, max, g);
 		break;
 	default:	/* madvise hugepage (or collapse) of an accessed range, then khugepaged */
-		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
-		    (r = insert_at(d, &size, max, j + 1))) {
-			memcpy(r, rec(d, j), R);
-			aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MADVISE);
-			aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);	/* widened to whole 2 MiB ranges */
-			set_advice(r, below(g, 4) ? AW_MADV_HUGEPAGE : AW_MADV_COLLAPSE);
-			if (advice(r) == AW_MADV_HUGEPAGE && (r = insert_at(d, &size, max, j + 2)))
-				kh_wakeup(g, r);
-		}
+		if ((j = pick_kind(d, n, g, below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n)
+			size = advise_range(d, size, max, g, j, 4, AW_MADV_HUGEPAGE, AW_MADV_COLLAPSE);
 		break;
 	}
 	return size;

@@ -35,10 +35,10 @@ static const int passed_on[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGU
 static void finish(const struct aw_tguard_page *pg, int status, int error_status)
 {
 	if (pg->opening) {
-		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		char msg[sizeof(pg->path) + 96];
 
-		fprintf(stderr, "agewalk: %s: corrupt trace.dat headers (libtracecmd %s reading them)\n",
-			pg->path, sig ? strsignal(sig) : "failed a memory check");
+		aw_tguard_corrupt(msg, sizeof(msg), pg->path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		fprintf(stderr, "agewalk: %s\n", msg);
 		_exit(error_status);
 	}
 	if (WIFEXITED(status))
@@ -116,6 +116,12 @@ int aw_tguard_start(struct aw_tguard *g, int error_status)
 	return 0;
 }
 
+void aw_tguard_corrupt(char *buf, size_t len, const char *path, int sig)
+{
+	snprintf(buf, len, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", path,
+		 sig > 0 ? strsignal(sig) : "failed a memory check");
+}
+
 bool aw_tguard_active(const struct aw_tguard *g)
 {
 	return g && g->page;
@@ -123,9 +129,12 @@ bool aw_tguard_active(const struct aw_tguard *g)
 
 void aw_tguard_enter(struct aw_tguard *g, const char *path)
 {
-	struct aw_tguard_page *pg = g->page;
+	struct aw_tguard_page *pg;
 	int devnull;
 
+	if (!aw_tguard_active(g))
+		return;
+	pg = g->page;
 	snprintf(pg->path, sizeof(pg->path), "%s", path);
 	/* a sanitizer's report of the library's crash is noise: the watcher says it in one line */
 	fflush(stderr);
@@ -140,8 +149,11 @@ void aw_tguard_enter(struct aw_tguard *g, const char *path)
 
 void aw_tguard_leave(struct aw_tguard *g)
 {
-	struct aw_tguard_page *pg = g->page;
+	struct aw_tguard_page *pg;
 
+	if (!aw_tguard_active(g))
+		return;
+	pg = g->page;
 	pg->opening = 0;
 	if (pg->saved_stderr >= 0) {
 		dup2(pg->saved_stderr, STDERR_FILENO);

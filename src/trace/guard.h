@@ -28,6 +28,7 @@
 #define AW_TRACE_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct aw_tguard_page;
 
@@ -44,8 +45,13 @@ struct aw_tguard {
 int aw_tguard_start(struct aw_tguard *g, int error_status);
 /* Whether opens are guarded (g may be NULL). */
 bool aw_tguard_active(const struct aw_tguard *g);
-/* The worker is about to open path with libtracecmd: stderr is silenced until leave. */
+/*
+ * The worker is about to open path with libtracecmd: stderr is silenced
+ * until leave.  Both do nothing when g is not active.
+ */
 void aw_tguard_enter(struct aw_tguard *g, const char *path);
 void aw_tguard_leave(struct aw_tguard *g);
+/* The one-line error for a file whose headers killed libtracecmd (sig 0: a sanitizer stopped it). */
+void aw_tguard_corrupt(char *buf, size_t len, const char *path, int sig);
 
 #endif /* AW_TRACE_GUARD_H */

@@ -194,15 +194,12 @@ int aw_tsource_open(struct aw_tsource *s, const char *const *paths, int n, bool 
 		f->size = (uint64_t)sb.st_size;
 		sig = aw_tguard_active(guard) ? 0 : aw_tsource_probe(f->path);
 		if (sig) {
-			snprintf(err, errlen, "%s: corrupt trace.dat headers (libtracecmd %s reading them)", f->path,
-				 sig > 0 ? strsignal(sig) : "failed a memory check");
+			aw_tguard_corrupt(err, errlen, f->path, sig);
 			return -1;
 		}
-		if (aw_tguard_active(guard))
-			aw_tguard_enter(guard, f->path);
+		aw_tguard_enter(guard, f->path);
 		bad = open_bufs(s, f, i);
-		if (aw_tguard_active(guard))
-			aw_tguard_leave(guard);
+		aw_tguard_leave(guard);
 		if (bad) {
 			char comp[32];
 
@@ -273,6 +270,22 @@ static uint64_t resident(void)
 	return (uint64_t)rss * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+/* Reopen every file still being read; why ends the error message. */
+static int reopen_all(struct aw_tsource *s, const char *why, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nr_files; i++) {
+		struct aw_tfile *f = &s->files[i];
+
+		if (f->done || !f->since_open)
+			continue;
+		if (reopen(s, f)) {
+			snprintf(err, errlen, "%s: cannot reopen it to continue%s", f->path, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * The library's caches have grown past the budget (source.h): reopen
  * every file being read, if the replay has worked long enough since the
@@ -280,7 +293,7 @@ static uint64_t resident(void)
  */
 static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 {
-	uint64_t rss, t0, grown;
+	uint64_t rss, grown, t0;
 
 	s->check_at = s->records + AW_TSRC_CHECK;
 	rss = resident();
@@ -291,20 +304,12 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 	grown = rss - s->rss_base;
 	if (grown < AW_TSRC_BUDGET_MIN)
 		return 0;
-	t0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
-	if (grown < AW_TSRC_BUDGET_MAX && t0 - s->opened_cpu_ns < AW_TSRC_REOPEN_SHARE * s->open_ns)
+	if (grown < AW_TSRC_BUDGET_MAX &&
+	    cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - s->opened_cpu_ns < AW_TSRC_REOPEN_SHARE * s->open_ns)
 		return 0;
 	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
-	for (int i = 0; i < s->nr_files; i++) {
-		struct aw_tfile *f = &s->files[i];
-
-		if (f->done || !f->since_open)
-			continue;
-		if (reopen(s, f)) {
-			snprintf(err, errlen, "%s: cannot reopen it to continue (bounded memory)", f->path);
-			return -1;
-		}
-	}
+	if (reopen_all(s, " (bounded memory)", err, errlen))
+		return -1;
 	/* what the closed handles held goes back to the system, or the base would only creep up */
 	malloc_trim(0);
 	s->rss_base = resident();
@@ -320,11 +325,8 @@ int aw_tsource_next(struct aw_tsource *s, struct tep_record **rec, struct aw_tbu
 		return -1;
 	if (s->reopen_every && s->records && s->records % s->reopen_every == 0 && s->records != s->reopened_at) {
 		s->reopened_at = s->records;
-		for (int i = 0; i < s->nr_files; i++)
-			if (!s->files[i].done && s->files[i].since_open && reopen(s, &s->files[i])) {
-				snprintf(err, errlen, "%s: cannot reopen it to continue", s->files[i].path);
-				return -1;
-			}
+		if (reopen_all(s, "", err, errlen))
+			return -1;
 	}
 	for (;;) {
 		int lo = s->merge ? 0 : s->cur, hi = s->merge ? s->nr_files : s->cur + 1;
