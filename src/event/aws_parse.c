@@ -576,7 +576,7 @@ static int aw_h_node(struct aw_parser *p)
 	}
 	if (aw_need_num(p, "a node number", false, &id, &t))
 		return -1;
-	if (id != (uint64_t)cfg->nr_nodes && cfg->nr_nodes == AW_MAX_NODES)
+	if (cfg->nr_nodes == AW_MAX_NODES)	/* node 8 too: it has no slot */
 		return aw_fail(p, p->line, t->col, "more than %d nodes", AW_MAX_NODES);
 	if (id != (uint64_t)cfg->nr_nodes)
 		return aw_fail(p, p->line, t->col,
@@ -1362,7 +1362,11 @@ static int aw_h_khugepaged(struct aw_parser *p)
 			return aw_fail(p, p->line, t->col, "'times' and 'full' exclude each other");
 		if (aw_need_int(p, i == 1 ? "times" : "full", 1, AW_KH_MAX_WAKEUPS, &v))
 			return -1;
-		ev.repeat = (uint32_t)v;
+		/*
+		 * One wake-up is repeat 0, as without `times`: the writer prints
+		 * both as a plain `khugepaged` (src/event/fuzzin.c agrees).
+		 */
+		ev.repeat = i == 1 && v == 1 ? 0 : (uint32_t)v;
 		ev.flags |= i == 2 ? AW_KH_FULL : 0;
 	}
 	return aw_emit(p, &ev);

@@ -774,6 +774,44 @@ out:
 }
 
 /*
+ * Inputs agewalk_fuzz_aws found (fuzz/fuzz_aws.c): each crashed the parser
+ * or did not read back the same after aw_aws_write().
+ */
+static void test_fuzz_findings(void)
+{
+	struct aw_scenario a, b;
+	char *text = NULL;
+
+	/* A ninth node was stored past cfg.node[7]: "more than 8" at node 8 too. */
+	parse_err("node 0 cpus 0 mem 4K\nnode 1 cpus 1 mem 4K\nnode 2 cpus 2 mem 4K\n"
+		  "node 3 cpus 3 mem 4K\nnode 4 cpus 4 mem 4K\nnode 5 cpus 5 mem 4K\n"
+		  "node 6 cpus 6 mem 4K\nnode 7 cpus 7 mem 4K\nnode 8 cpus 8 mem 4K\n",
+		  "t.aws:9:6: more than 8 nodes");
+	/*
+	 * `times 1` gave repeat 1, which the writer prints as a plain
+	 * `khugepaged` (repeat 0): one wake-up is repeat 0 either way.  `full 1`
+	 * keeps its count (flags say full).
+	 */
+	if (parse_ok("khugepaged times 1\nkhugepaged\nkhugepaged times 2\nkhugepaged full 1\n", &a))
+		return;
+	CHECK_EQ(a.nr_events, 4);
+	if (a.nr_events == 4) {
+		CHECK_EQ(a.events[0].repeat, 0);
+		CHECK(!memcmp(&a.events[0], &a.events[1], sizeof(a.events[0])));
+		CHECK_EQ(a.events[2].repeat, 2);
+		CHECK_EQ(a.events[3].repeat, 1);
+		CHECK_EQ(a.events[3].flags, AW_KH_FULL);
+	}
+	if (!reparse(&a, &b, &text)) {
+		check_same(&a, &b);
+		CHECK(strstr(text, "\nkhugepaged\nkhugepaged\nkhugepaged times 2\nkhugepaged full 1\n") != NULL);
+		aw_scenario_free(&b);
+	}
+	free(text);
+	aw_scenario_free(&a);
+}
+
+/*
  * Every prefix of a valid scenario either parses or fails with one
  * "t.aws:LINE:COL: " line: no crash, no half-filled scenario.  Run under
  * ASan/UBSan this is a small deterministic fuzz test.
@@ -818,6 +856,7 @@ int main(void)
 	RUN(test_files);
 	RUN(test_round_trip);
 	RUN(test_write_names);
+	RUN(test_fuzz_findings);
 	RUN(test_prefixes);
 	return aw_test_report("test_aws");
 }
