@@ -5,7 +5,9 @@
  * `replay --json` report, for a review without a terminal.  Per node, a
  * chart per figure (leaf entries, young, PMD slots read, PUDs skipped,
  * walks, evictions and refaults until the next pass) with one series per
- * variant and one point per pass; per variant,
+ * variant and one point per pass, variants that coincide drawn so that
+ * each stays visible and named under the chart, then each variant's
+ * difference from base per figure; per variant,
  * a residency and a young heatmap of the regions over the passes; the
  * findings, each with its event and reproducer; the khugepaged block; for
  * a replay the policy line, and the passes after lost events shaded.
@@ -145,8 +147,9 @@ static void head(FILE *f, json_object *root)
 	      "margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1em}.meta,.policy{font-family:monospace}"
 	      ".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-weight:bold}"
 	      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-	      "th:first-child,td:first-child{text-align:left}.legend span{margin-right:1.2em}"
-	      ".swatch{display:inline-block;width:1em;height:0.6em;margin-right:0.3em}"
+	      "th:first-child,td:first-child{text-align:left}.legend .key{margin-right:1.2em}"
+	      ".swatch{vertical-align:middle;margin-right:0.3em}.legend small{color:#555}"
+	      ".coincide{font-size:12px;color:#444;max-width:360px;margin:2px 0 0}.nodiff,.samefigs{color:#444}"
 	      ".finding{margin-bottom:0.6em}.sig{font-family:monospace}.lostnote{color:#8a4b00}\n"
 	      "</style></head>\n<body>\n<h1>agewalk: ", f);
 	esc(f, str(root, "input"));
@@ -164,16 +167,64 @@ static void head(FILE *f, json_object *root)
 	}
 }
 
+/*
+ * Series that coincide.  Two variants whose figure is equal at every pass
+ * draw the same line, and the one drawn last used to hide the other: on
+ * s3-cold-pud base lay under emptymap and pud under rfc, and a reader saw
+ * two variants where four ran.  What a kernel developer reading the chart
+ * should see is the plain fact, so:
+ *  - each variant keeps its colour and has its own dash pattern (base
+ *    solid), the same in every chart and in the legend above the charts;
+ *  - the series of a group that coincide are drawn on their common line
+ *    like the layers of a cable: the first variant widest, underneath,
+ *    each next one narrower on top, so every colour shows as a band along
+ *    the line and the upper ones' dashes let the lower ones through;
+ *  - a point several variants share at a pass (coinciding or crossing)
+ *    is concentric dots, the first variant's the largest;
+ *  - under the chart one line, computed from the data, names the groups:
+ *    "identical at every pass: base = emptymap; pud = rfc".
+ * No offset or jitter: a line moved sideways or up shows a pass or a value
+ * the model did not produce, and this reader reads the axes.  The widths
+ * only say "more than one variant here"; the line under the chart says
+ * which, so nobody has to decode equality from a stroke width.
+ */
+static const char *const dashes[] = { "", "7 4", "2 3", "10 3 2 3", "4 2 1 2", "12 5" };
+#define NR_STYLES	(sizeof(palette) / sizeof(palette[0]))
+
+static const char *colour(size_t v)
+{
+	return palette[v % NR_STYLES];
+}
+
+/* Beyond the palette the colours repeat, but not with the same dashes. */
+static const char *dash(size_t v)
+{
+	return dashes[(v + v / NR_STYLES) % NR_STYLES];
+}
+
+static void stroke(FILE *f, size_t v, double width)
+{
+	fprintf(f, " stroke=\"%s\" stroke-width=\"%.1f\"", colour(v), width);
+	if (*dash(v))
+		fprintf(f, " stroke-dasharray=\"%s\"", dash(v));
+}
+
 static void legend(FILE *f, json_object *vs)
 {
 	fputs("<p class=\"legend\">", f);
 	for (size_t v = 0; v < len_of(vs); v++) {
-		fprintf(f, "<span><span class=\"swatch\" style=\"background:%s\"></span>",
-			palette[v % (sizeof(palette) / sizeof(palette[0]))]);
+		fputs("<span class=\"key\" data-variant=\"", f);
+		esc(f, str(json_object_array_get_idx(vs, v), "name"));
+		fputs("\"><svg class=\"swatch\" width=\"32\" height=\"10\" aria-hidden=\"true\">"
+		      "<line x1=\"0\" y1=\"5\" x2=\"32\" y2=\"5\"", f);
+		stroke(f, v, 2);
+		fputs("/></svg>", f);
 		esc(f, str(json_object_array_get_idx(vs, v), "name"));
 		fputs("</span>", f);
 	}
-	fputs("</p>\n", f);
+	fputs("<br><small>Variants whose figure is equal at every pass share one line, the first variant widest, "
+	      "underneath, the next ones narrower on top; the line under the chart names them. Variants equal at "
+	      "one pass are concentric dots there.</small></p>\n", f);
 }
 
 /* Lost events and where they put the passes' figures in doubt (replay). */
@@ -205,82 +256,348 @@ static void lost(FILE *f, json_object *root)
 #define MT	10
 #define MR	10
 
-/* One chart: the figure key of every variant's passes on node n. */
-static void chart(FILE *f, json_object *vs, size_t n, const char *key, const char *title)
+/* One series of a chart: a variant's figure on a node per pass, or its difference from base's. */
+struct series {
+	json_object *var;	/* the variant */
+	json_object *pp;	/* its per_pass on the node */
+	json_object *base;	/* a difference chart: base's per_pass on the node; else NULL */
+	size_t idx;		/* the variant's index: its colour and dashes */
+	size_t n;		/* its points: its passes (a difference: the passes both have) */
+	size_t group;		/* the first series it coincides with, itself if none before it */
+};
+
+static long long value(const struct series *s, size_t p, const char *key)
 {
-	size_t passes = 0;
-	long long max = 1;
-	double pw;
+	long long y = num(json_object_array_get_idx(s->pp, p), key);
 
-	for (size_t v = 0; v < len_of(vs); v++) {
-		json_object *pp = get(json_object_array_get_idx(get(json_object_array_get_idx(vs, v), "nodes"), n),
-				      "per_pass");
+	return s->base ? y - num(json_object_array_get_idx(s->base, p), key) : y;
+}
 
-		passes = len_of(pp) > passes ? len_of(pp) : passes;
-		for (size_t p = 0; p < len_of(pp); p++)
-			max = num(json_object_array_get_idx(pp, p), key) > max ?
-			      num(json_object_array_get_idx(pp, p), key) : max;
-	}
-	pw = passes > 1 ? (double)(CW - ML - MR) / (double)(passes - 1) : 0;
-	fprintf(f, "<figure class=\"chart\" data-node=\"%zu\" data-metric=\"%s\"><figcaption>node %zu: %s</figcaption>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"role=\"img\">\n", n, key, n, title, CW, CH, CW, CH);
-	/* the passes after lost events (any variant marks the same passes: one stream) */
-	{
-		json_object *pp = get(json_object_array_get_idx(get(json_object_array_get_idx(vs, 0), "nodes"), n),
-				      "per_pass");
+/* Two series coincide when they have the same points, every one equal. */
+static bool coincide(const struct series *a, const struct series *b, const char *key)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t p = 0; p < a->n; p++)
+		if (value(a, p, key) != value(b, p, key))
+			return false;
+	return true;
+}
 
-		for (size_t p = 0; p < len_of(pp); p++) {
-			json_object *u = get(json_object_array_get_idx(pp, p), "unreliable");
+static bool all_zero(const struct series *s, const char *key)
+{
+	for (size_t p = 0; p < s->n; p++)
+		if (value(s, p, key))
+			return false;
+	return true;
+}
 
-			if (u && json_object_get_boolean(u)) {
-				double band = pw ? pw : 12, x = ML + pw * p - band / 2, w = band;
+static double ypos(long long y, long long lo, long long hi)
+{
+	return CH - MB - (double)(CH - MT - MB) * (double)(y - lo) / (double)(hi - lo);
+}
 
-				if (x < ML) {		/* the first pass: half a band, inside the axes */
-					w -= ML - x;
-					x = ML;
-				}
-				fprintf(f, "<rect class=\"lost\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-					"fill=\"#f6d7b0\"><title>pass %zu follows events the recording lost: "
-					"unreliable</title></rect>\n", x, MT, w, CH - MT - MB, p + 1);
+/* The passes after lost events, shaded (every variant marks the same passes: one stream). */
+static void shade(FILE *f, json_object *pp, double pw)
+{
+	for (size_t p = 0; p < len_of(pp); p++) {
+		json_object *u = get(json_object_array_get_idx(pp, p), "unreliable");
+
+		if (u && json_object_get_boolean(u)) {
+			double band = pw ? pw : 12, x = ML + pw * p - band / 2, w = band;
+
+			if (x < ML) {		/* the first pass: half a band, inside the axes */
+				w -= ML - x;
+				x = ML;
 			}
+			fprintf(f, "<rect class=\"lost\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+				"fill=\"#f6d7b0\"><title>pass %zu follows events the recording lost: "
+				"unreliable</title></rect>\n", x, MT, w, CH - MT - MB, p + 1);
 		}
 	}
+}
+
+/*
+ * The groups of coinciding series (more than one variant each), as "a=b c=d"
+ * (an attribute) or "a = b; c = d" (text); f NULL: only whether there is
+ * one.  In a difference chart the group on 0 is left out: it is named as
+ * equal to base.
+ */
+static bool groups(FILE *f, const struct series *s, size_t ns, const char *key, bool text)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ns; i++) {
+		size_t m = 0;
+
+		for (size_t j = i; j < ns; j++)
+			m += s[j].group == i;
+		if (s[i].group != i || m < 2 || (s[i].base && all_zero(&s[i], key)))
+			continue;
+		if (!f)
+			return true;
+		if (any)
+			fputs(text ? "; " : " ", f);
+		any = true;
+		for (size_t j = i, first = 1; j < ns; j++)
+			if (s[j].group == i) {
+				if (!first)
+					fputs(text ? " = " : "=", f);
+				first = 0;
+				esc(f, str(s[j].var, "name"));
+			}
+	}
+	return any;
+}
+
+/* The series equal to base at every pass (a difference chart): "a b" or "a, b"; f NULL: whether any. */
+static bool zeros(FILE *f, const struct series *s, size_t ns, const char *key, bool text)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ns; i++)
+		if (s[i].base && s[i].n == len_of(s[i].base) && s[i].n == len_of(s[i].pp) && all_zero(&s[i], key)) {
+			if (!f)
+				return true;
+			if (any)
+				fputs(text ? ", " : " ", f);
+			any = true;
+			esc(f, str(s[i].var, "name"));
+		}
+	return any;
+}
+
+/* Under a chart: which series coincide, from the data (nothing if none). */
+static void coincidences(FILE *f, const struct series *s, size_t ns, const char *key)
+{
+	bool g = groups(NULL, s, ns, key, true), z = zeros(NULL, s, ns, key, true);
+
+	if (!g && !z)
+		return;
+	fputs("<p class=\"coincide\" data-coincide=\"", f);
+	groups(f, s, ns, key, false);
+	fputs("\" data-zero=\"", f);
+	zeros(f, s, ns, key, false);
+	fputs("\">", f);
+	if (g) {
+		fputs("identical at every pass: ", f);
+		groups(f, s, ns, key, true);
+	}
+	if (z) {
+		fputs(g ? "; equal to base at every pass (on 0): " : "equal to base at every pass (on 0): ", f);
+		zeros(f, s, ns, key, true);
+	}
+	fputs("</p>\n", f);
+}
+
+/* A point's hover title: its exact figures, and who else has the same value at this pass. */
+static void point_title(FILE *f, const struct series *s, size_t ns, size_t i, size_t node, size_t p, const char *key)
+{
+	json_object *ps = json_object_array_get_idx(s[i].pp, p);
+	bool same = false;
+
+	fputs("<title>", f);
+	esc(f, str(s[i].var, "name"));
+	if (s[i].base) {
+		fprintf(f, " &minus; base, node %zu, pass %lld: %s %+lld (", node, num(ps, "pass"), key,
+			value(&s[i], p, key));
+		esc(f, str(s[i].var, "name"));
+		fprintf(f, " %lld, base %lld)", num(ps, key), num(json_object_array_get_idx(s[i].base, p), key));
+	} else {
+		fprintf(f, ", node %zu, pass %lld%s: %s %lld (walks %lld, T %lld, Y %lld, P %lld, S %lld)", node,
+			num(ps, "pass"), get(ps, "forced") && json_object_get_boolean(get(ps, "forced")) ? " (forced)" : "",
+			key, num(ps, key), num(ps, "walks"), num(ps, "leaf_total"), num(ps, "young"),
+			num(ps, "pmd_entries_read"), num(ps, "pud_skipped"));
+	}
+	for (size_t j = 0; j < ns; j++)
+		if (j != i && p < s[j].n && value(&s[j], p, key) == value(&s[i], p, key)) {
+			fputs(same ? ", " : "; the same at this pass: ", f);
+			same = true;
+			esc(f, str(s[j].var, "name"));
+		}
+	fputs("</title>", f);
+}
+
+/*
+ * One chart of figure key on node n, a series per entry of s and a point
+ * per pass; diff: the entries are differences from base, and 0 is marked.
+ */
+static void plot(FILE *f, size_t n, const char *key, const char *title, struct series *s, size_t ns, bool diff)
+{
+	size_t passes = 0;
+	long long lo = 0, hi = 0;
+	double pw;
+
+	for (size_t i = 0; i < ns; i++) {
+		passes = s[i].n > passes ? s[i].n : passes;
+		for (size_t p = 0; p < s[i].n; p++) {
+			long long y = value(&s[i], p, key);
+
+			lo = y < lo ? y : lo;
+			hi = y > hi ? y : hi;
+		}
+		s[i].group = i;
+		for (size_t j = 0; j < i; j++)
+			if (s[j].group == j && coincide(&s[j], &s[i], key)) {
+				s[i].group = j;
+				break;
+			}
+	}
+	if (hi == lo)
+		hi = lo + 1;
+	pw = passes > 1 ? (double)(CW - ML - MR) / (double)(passes - 1) : 0;
+	fprintf(f, "<figure class=\"%s\" data-node=\"%zu\" data-metric=\"%s\" data-lo=\"%lld\" data-hi=\"%lld\">"
+		"<figcaption>node %zu: %s%s</figcaption>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"role=\"img\">\n", diff ? "diffchart" : "chart", n, key, lo, hi, n, title,
+		diff ? ", variant &minus; base" : "", CW, CH, CW, CH);
+	if (ns)
+		shade(f, diff ? s[0].base : s[0].pp, pw);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>"
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n",
 		ML, CH - MB, CW - MR, CH - MB, ML, MT, ML, CH - MB);
+	fprintf(f, diff && hi > 0 ? "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%+lld</text>" :
+		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%lld</text>", ML - 4, MT + 10, hi);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">%lld</text>"
-		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">0</text>"
 		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">pass 1..%zu</text>\n",
-		ML - 4, MT + 10, max, ML - 4, CH - MB, (ML + CW - MR) / 2, CH - 8, passes);
-	for (size_t v = 0; v < len_of(vs); v++) {
-		json_object *var = json_object_array_get_idx(vs, v);
-		json_object *pp = get(json_object_array_get_idx(get(var, "nodes"), n), "per_pass");
-		const char *color = palette[v % (sizeof(palette) / sizeof(palette[0]))];
+		ML - 4, CH - MB, lo, (ML + CW - MR) / 2, CH - 8, passes);
+	if (lo < 0)			/* the line of "equal to base" */
+		fprintf(f, "<line class=\"zero\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\" "
+			"stroke-dasharray=\"1 2\"/>\n", ML, ypos(0, lo, hi), CW - MR, ypos(0, lo, hi));
+	if (lo < 0 && hi > 0)		/* 0 inside the axis: labelled (at an end, the end's label says it) */
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">0</text>\n", ML - 4,
+			ypos(0, lo, hi) + 3);
+	for (size_t i = 0; i < ns; i++) {
+		size_t m = 0, k = 0;
+		double width;
 
+		for (size_t j = 0; j < ns; j++)
+			if (s[j].group == s[i].group) {
+				m++;
+				k += j < i;
+			}
+		width = 1.5 + 2.0 * (double)(m - 1 - k);	/* the first of a group widest, underneath */
 		fputs("<g class=\"series\" data-variant=\"", f);
-		esc(f, str(var, "name"));
-		fprintf(f, "\" data-points=\"%zu\">\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
-			"points=\"", len_of(pp), color);
-		for (size_t p = 0; p < len_of(pp); p++)
-			fprintf(f, "%s%.1f,%.1f", p ? " " : "", ML + pw * p,
-				CH - MB - (double)(CH - MT - MB) * num(json_object_array_get_idx(pp, p), key) / max);
+		esc(f, str(s[i].var, "name"));
+		fprintf(f, "\" data-points=\"%zu\" data-group=\"", s[i].n);
+		esc(f, str(s[s[i].group].var, "name"));
+		fputs("\">\n<polyline class=\"line\" fill=\"none\" stroke-linejoin=\"round\"", f);
+		stroke(f, s[i].idx, width);
+		fputs(" points=\"", f);
+		for (size_t p = 0; p < s[i].n; p++)
+			fprintf(f, "%s%.1f,%.1f", p ? " " : "", ML + pw * p, ypos(value(&s[i], p, key), lo, hi));
 		fputs("\"/>\n", f);
-		for (size_t p = 0; p < len_of(pp); p++) {
-			json_object *ps = json_object_array_get_idx(pp, p);
+		for (size_t p = 0; p < s[i].n; p++) {
+			size_t above = 0;	/* the variants drawn later with the same value here */
 
-			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>",
-				ML + pw * p, CH - MB - (double)(CH - MT - MB) * num(ps, key) / max, color);
-			esc(f, str(var, "name"));
-			fprintf(f, ", node %zu, pass %lld%s: %s %lld (walks %lld, T %lld, Y %lld, P %lld, S %lld)"
-				"</title></circle>\n", n, num(ps, "pass"),
-				get(ps, "forced") && json_object_get_boolean(get(ps, "forced")) ? " (forced)" : "",
-				key, num(ps, key), num(ps, "walks"), num(ps, "leaf_total"), num(ps, "young"),
-				num(ps, "pmd_entries_read"), num(ps, "pud_skipped"));
+			for (size_t j = i + 1; j < ns; j++)
+				above += p < s[j].n && value(&s[j], p, key) == value(&s[i], p, key);
+			fprintf(f, "<circle class=\"point\" data-pass=\"%lld\" data-value=\"%lld\" cx=\"%.1f\" "
+				"cy=\"%.1f\" r=\"%.1f\" fill=\"%s\">",
+				num(json_object_array_get_idx(s[i].pp, p), "pass"), value(&s[i], p, key), ML + pw * p,
+				ypos(value(&s[i], p, key), lo, hi), 2.5 + 1.5 * (double)above, colour(s[i].idx));
+			point_title(f, s, ns, i, n, p, key);
+			fputs("</circle>\n", f);
 		}
 		fputs("</g>\n", f);
 	}
-	fputs("</svg></figure>\n", f);
+	fputs("</svg>\n", f);
+	coincidences(f, s, ns, key);
+	fputs("</figure>\n", f);
+}
+
+/* The figure key of every variant's passes on node n. */
+static void chart(FILE *f, json_object *vs, struct series *s, size_t n, const char *key, const char *title)
+{
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v);
+		json_object *pp = get(json_object_array_get_idx(get(var, "nodes"), n), "per_pass");
+
+		s[v] = (struct series){ .var = var, .pp = pp, .idx = v, .n = len_of(pp) };
+	}
+	plot(f, n, key, title, s, len_of(vs), false);
+}
+
+/*
+ * Per node, each variant's difference from base: its figure minus base's,
+ * pass by pass.  One difference chart per figure, the figures of the
+ * charts above: they count different things on different scales (leaf
+ * entries by the thousand, PUDs skipped by the unit), so one chart of
+ * them all would flatten the small ones to nothing, and one chart of a
+ * single "key" figure would hide what another variant changes elsewhere
+ * (emptymap changes the leaf entries read, pud the PMD slots and PUDs).
+ * A figure where every variant equals base at every pass gets no chart of
+ * flat zeros but one line naming it: on s3-cold-pud four of the seven, and
+ * the page stays readable.  A variant equal to base in a drawn figure is
+ * still a series (on 0) and is named under the chart.
+ */
+static void differences(FILE *f, json_object *vs, struct series *s, size_t n)
+{
+	size_t nv = len_of(vs), b = nv, ns = 0, same = 0;
+	json_object *bp;
+
+	for (size_t v = 0; v < nv && b == nv; v++)
+		if (!strcmp(str(json_object_array_get_idx(vs, v), "name"), "base"))
+			b = v;
+	fprintf(f, "<h3 id=\"node-%zu-diff\">Node %zu: difference from base</h3>\n", n, n);
+	if (b == nv || nv < 2) {
+		fputs("<p class=\"nodiff\">No difference charts: ", f);
+		if (b == nv) {
+			fputs("base is not among the variants (", f);
+			for (size_t v = 0; v < nv; v++) {
+				fputs(v ? ", " : "", f);
+				esc(f, str(json_object_array_get_idx(vs, v), "name"));
+			}
+			fputs(").</p>\n", f);
+		} else {
+			fputs("base is the only variant.</p>\n", f);
+		}
+		return;
+	}
+	bp = get(json_object_array_get_idx(get(json_object_array_get_idx(vs, b), "nodes"), n), "per_pass");
+	for (size_t v = 0; v < nv; v++) {
+		json_object *var = json_object_array_get_idx(vs, v);
+		json_object *pp = get(json_object_array_get_idx(get(var, "nodes"), n), "per_pass");
+
+		if (v == b)
+			continue;
+		s[ns++] = (struct series){ .var = var, .pp = pp, .base = bp, .idx = v,
+					   .n = len_of(pp) < len_of(bp) ? len_of(pp) : len_of(bp) };
+		if (len_of(pp) != len_of(bp)) {
+			fputs("<p class=\"diffnote\">", f);
+			esc(f, str(var, "name"));
+			fprintf(f, " made %zu passes on this node, base %zu: the differences of the first %zu.</p>\n",
+				len_of(pp), len_of(bp), s[ns - 1].n);
+		}
+	}
+	fputs("<p class=\"diffnote\">Each variant's figure minus base's at the same pass: above 0 the variant "
+	      "counts more than base, below 0 fewer.</p>\n<div class=\"charts\">\n", f);
+	for (size_t c = 0; c < NR_CHARTS; c++) {
+		bool differ = false;
+
+		for (size_t i = 0; i < ns && !differ; i++)
+			differ = s[i].n != len_of(s[i].pp) || s[i].n != len_of(bp) || !all_zero(&s[i], charts[c][0]);
+		if (differ)
+			plot(f, n, charts[c][0], charts[c][1], s, ns, true);
+		else
+			same |= 1UL << c;
+	}
+	fputs("</div>\n", f);
+	if (same) {
+		fputs("<p class=\"samefigs\" data-metrics=\"", f);
+		for (size_t c = 0, first = 1; c < NR_CHARTS; c++)
+			if (same & (1UL << c)) {
+				fprintf(f, "%s%s", first ? "" : " ", charts[c][0]);
+				first = 0;
+			}
+		fputs("\">Every variant equal to base at every pass (no chart): ", f);
+		for (size_t c = 0, first = 1; c < NR_CHARTS; c++)
+			if (same & (1UL << c)) {
+				fprintf(f, "%s%s", first ? "" : ", ", charts[c][1]);
+				first = 0;
+			}
+		fputs(".</p>\n", f);
+	}
 }
 
 static void node_totals(FILE *f, json_object *vs, size_t n)
@@ -415,7 +732,10 @@ static int page(FILE *f, json_object *root)
 {
 	json_object *vs = get(root, "variants");
 	size_t nodes = len_of(get(json_object_array_get_idx(vs, 0), "nodes"));
+	struct series *s = calloc(len_of(vs), sizeof(*s));	/* a chart's series, one per variant at most */
 
+	if (!s)
+		return -1;
 	head(f, root);
 	lost(f, root);
 	findings(f, root);
@@ -429,10 +749,12 @@ static int page(FILE *f, json_object *root)
 		legend(f, vs);
 		fputs("<div class=\"charts\">\n", f);
 		for (size_t c = 0; c < NR_CHARTS; c++)
-			chart(f, vs, n, charts[c][0], charts[c][1]);
+			chart(f, vs, s, n, charts[c][0], charts[c][1]);
 		fputs("</div>\n", f);
 		node_totals(f, vs, n);
+		differences(f, vs, s, n);
 	}
+	free(s);
 	if (len_of(get(json_object_array_get_idx(vs, 0), "regions"))) {
 		fputs("<h2 id=\"regions\">Regions</h2>\n<div class=\"charts\">\n", f);
 		for (size_t v = 0; v < len_of(vs); v++) {
