@@ -5,8 +5,9 @@
 # under a minute:
 #  1. 20 s with a planted bug (pud-reset-wrong-seq, caught in seconds, by
 #     findings no known-findings entry accepts): the index is written, with
-#     new signatures, each minimized to an .aws that, run with the bug and
-#     the row's variants, gives that signature;
+#     new signatures, each minimized within its run budget (not marked
+#     incomplete) to an .aws that, run with the bug and the row's
+#     variants, gives that signature;
 #  2. the same command again for 8 s resumes: the corpus is still there,
 #     the state is kept, no signature is minimized twice, no hit count
 #     drops;
@@ -24,7 +25,9 @@ command -v python3 >/dev/null || { echo "skipped: not installed: python3"; exit 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bug=pud-reset-wrong-seq
-args=(-B "$fb" --agewalk "$aw" -j 1 -b "$bug" --minimize-time 5 --progress 2)
+# the minimizer's budget is a number of runs, never a time (its --max-time
+# safety stop stays at the campaign's default and never fires here)
+args=(-B "$fb" --agewalk "$aw" -j 1 -b "$bug" --minimize-runs 5000 --progress 2)
 campaign() {	# DIR ARGS...
 	local dir=$1
 	shift
@@ -56,6 +59,10 @@ if not new:
 for r in new:
     if not (r['reproducer'] or '').endswith('.aws'):
         print(f"{r['signature']}: no minimized reproducer ({r.get('minimize')}: {r.get('minimize_note')})")
+        sys.exit(1)
+    if r.get('minimize_incomplete') is not False:
+        print(f"{r['signature']}: minimize_incomplete {r.get('minimize_incomplete')!r}, not false: "
+              f"the run budget alone must finish it ({r.get('minimize_note')})")
         sys.exit(1)
     print(f"{os.path.join(os.path.dirname(sys.argv[1]), r['reproducer'])}\t{r['variants']}\t{r['signature']}")
 EOF
