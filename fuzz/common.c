@@ -12,6 +12,7 @@
 #include "grow.h"
 #include "known.h"
 #include "mutator.h"
+#include "output.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
@@ -93,23 +94,25 @@ static struct aw_known *known_findings(void)
  * at exit.  A campaign sums the files; a process killed between two
  * rewrites leaves its last, so the sum is a lower bound.
  */
+static int write_counts(FILE *f, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < known.nr; i++)
+		fprintf(f, "%lu\t%s\n", known.hit[i].hits, known.hit[i].signature);
+	return 0;
+}
+
+/* a failed rewrite keeps the last one: the campaign's sum stays a lower bound */
 static void write_known_counts(void)
 {
 	const char *dir = getenv("AGEWALK_KNOWN_COUNTS");
-	char path[4096], tmp[4200];
-	FILE *f;
+	char path[4096], err[512];
 
 	if (!dir || !*dir || !known.nr)
 		return;
 	snprintf(path, sizeof(path), "%s/known-%ld.tsv", dir, (long)getpid());
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return;
-	for (int i = 0; i < known.nr; i++)
-		fprintf(f, "%lu\t%s\n", known.hit[i].hits, known.hit[i].signature);
-	if (fclose(f) || rename(tmp, path))
-		unlink(tmp);
+	if (aw_output_write(path, write_counts, NULL, err, sizeof(err)))
+		fprintf(stderr, "agewalk fuzz: %s\n", err);
 }
 
 /* one more hit of a known signature: its count now, 0 out of memory */

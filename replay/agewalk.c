@@ -10,7 +10,9 @@
  * tools/agewalk-completion), so keep each option in its command's usage.
  *
  * Exit status: 0 fine, 1 an expectation failed or a finding, 2 bad usage or
- * bad input: one line on stderr (the message says file:line:col for input).
+ * bad input: one line on stderr (the message says file:line:col for input),
+ * 3 an output (a file, or standard output) could not be written (output.h),
+ * 4 minimize stopped by --max-time before its run budget was spent.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "ktext_variants.h"
 #include "lockstep.h"
 #include "options.h"
+#include "output.h"
 #include "pipeline.h"
 #include "version.h"
 
@@ -133,10 +136,7 @@ static int load_header(const char *path, struct aw_scenario *sc, char *err, size
 	return ret;
 }
 
-/*
- * Write a scenario; a file is written under a temporary name and renamed,
- * so an interrupted run never leaves half an output behind.
- */
+/* Write a scenario in one of the three formats (output.h puts it in place). */
 static int write_fuzz(FILE *f, const struct aw_scenario *sc, const char *variant)
 {
 	size_t cap = AW_FUZZ_HEADER + AW_FUZZ_MAX_EVENTS * AW_FUZZ_RECORD;
@@ -152,45 +152,37 @@ static int write_fuzz(FILE *f, const struct aw_scenario *sc, const char *variant
 	return ret;
 }
 
-static int write_fmt(FILE *f, enum aw_fmt fmt, const struct aw_scenario *sc, const char *variant)
+struct save {
+	enum aw_fmt fmt;
+	const struct aw_scenario *sc;
+	const char *variant;
+};
+
+static int write_fmt(FILE *f, void *arg)
 {
-	if (fmt == AW_FMT_AWS)
-		return aw_aws_write(f, sc);
-	if (fmt == AW_FMT_AWPB)
-		return aw_awpb_write(f, sc);
-	return write_fuzz(f, sc, variant);
+	const struct save *s = arg;
+
+	if (s->fmt == AW_FMT_AWS)
+		return aw_aws_write(f, s->sc);
+	if (s->fmt == AW_FMT_AWPB)
+		return aw_awpb_write(f, s->sc);
+	return write_fuzz(f, s->sc, s->variant);
 }
 
+/* The exit status: 0, 2 (no format) or AW_EXIT_OUTPUT, with one line on stderr. */
 static int save_output(const char *path, enum aw_fmt fmt, const struct aw_scenario *sc,
 		       const char *variant)
 {
-	char tmp[4096];
-	FILE *f;
-	int ret;
+	struct save s = { fmt == AW_FMT_NONE ? fmt_of(path) : fmt, sc, variant };
+	char err[512];
 
-	if (fmt == AW_FMT_NONE)
-		fmt = fmt_of(path);
-	if (fmt == AW_FMT_NONE) {
+	if (s.fmt == AW_FMT_NONE) {
 		fprintf(stderr, "agewalk: %s: unknown output format (use .aws, .awpb or .fuzz, or --to)\n", path);
-		return -1;
+		return 2;
 	}
-	if (!strcmp(path, "-"))
-		return write_fmt(stdout, fmt, sc, variant);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f) {
-		fprintf(stderr, "agewalk: cannot write %s\n", tmp);
-		return -1;
-	}
-	ret = write_fmt(f, fmt, sc, variant);
-	if (fflush(f) || fsync(fileno(f)))
-		ret = -1;
-	if (fclose(f))
-		ret = -1;
-	if (ret || rename(tmp, path)) {
-		fprintf(stderr, "agewalk: writing %s failed\n", path);
-		unlink(tmp);
-		return -1;
+	if (aw_output_write(path, write_fmt, &s, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
+		return AW_EXIT_OUTPUT;
 	}
 	return 0;
 }
@@ -210,9 +202,43 @@ int aw_load_scenario(const char *path, const char *from, struct aw_scenario *sc,
 static const char convert_usage[] =
 	"usage: agewalk convert IN OUT [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	"                      [--fuzz-variant pud|emptymap|rfc|khugepaged]\n"
+	"       agewalk convert --check IN [--from aws|awpb|fuzz] [--to aws|awpb|fuzz]\n"
 	"  formats follow the file extensions (.aws .awpb .fuzz); '-' is stdin/stdout and\n"
 	"  needs --from/--to; writing .fuzz projects the scenario into the fuzz format;\n"
-	"  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs\n";
+	"  --fuzz-variant khugepaged reads and writes agewalk_fuzz_khugepaged's inputs;\n"
+	"  --check reads and validates IN and writes nothing (with --to, it also encodes\n"
+	"  the scenario in that format, to memory): exit 0 valid, 2 not\n"
+	"  OUT is replaced only once it is complete on disk; a symbolic link's target is\n"
+	"  written; a device or FIFO is written in place; exit 3 if it cannot be written\n";
+
+/* --check --to FMT: the encoding goes nowhere, only its success counts */
+static ssize_t discard(void *c, const char *buf, size_t len)
+{
+	(void)c, (void)buf;
+	return (ssize_t)len;
+}
+
+static int check_input(const char *in, enum aw_fmt to, const struct aw_scenario *sc, const char *variant)
+{
+	cookie_io_functions_t io = { .write = discard };
+	struct save s = { to, sc, variant };
+	FILE *f;
+	int ret = 0;
+
+	if (to != AW_FMT_NONE) {
+		f = fopencookie(NULL, "w", io);
+		ret = !f || write_fmt(f, &s) ? -1 : 0;
+		if (f && fclose(f))
+			ret = -1;
+	}
+	if (ret) {
+		fprintf(stderr, "agewalk: %s: cannot be encoded as %s\n", in,
+			to == AW_FMT_AWS ? "aws" : to == AW_FMT_AWPB ? "awpb" : "fuzz");
+		return 2;
+	}
+	printf("%s: %zu events, valid\n", in, sc->nr_events);
+	return 0;
+}
 
 static int cmd_convert(int argc, char **argv)
 {
@@ -221,7 +247,8 @@ static int cmd_convert(int argc, char **argv)
 	const char *variant = "pud";
 	struct aw_scenario sc;
 	char err[512];
-	int status = 0;
+	bool check = false;
+	int status;
 
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
@@ -229,6 +256,8 @@ static int cmd_convert(int argc, char **argv)
 		if (!strcmp(a, "--help")) {
 			fputs(convert_usage, stdout);
 			return 0;
+		} else if (!strcmp(a, "--check")) {
+			check = true;
 		} else if (!strcmp(a, "--from") && i + 1 < argc) {
 			from = fmt_parse(argv[++i]);
 		} else if (!strcmp(a, "--to") && i + 1 < argc) {
@@ -239,22 +268,25 @@ static int cmd_convert(int argc, char **argv)
 			return aw_option_error("convert", convert_usage, a);
 		} else if (!in) {
 			in = a;
-		} else if (!out) {
+		} else if (!out && !check) {
 			out = a;
 		} else {
-			return aw_usage_error("convert", "one input and one output only");
+			return aw_usage_error("convert", check ? "--check takes one input and no output" :
+					      "one input and one output only");
 		}
 	}
-	if (!in || !out)
+	if (check && out)
+		return aw_usage_error("convert", "--check takes one input and no output");
+	if (!in || (!out && !check))
 		return aw_usage_error("convert", "needs an input and an output");
-	if ((!strcmp(in, "-") && from == AW_FMT_NONE) || (!strcmp(out, "-") && to == AW_FMT_NONE))
+	if ((!strcmp(in, "-") && from == AW_FMT_NONE) || (out && !strcmp(out, "-") && to == AW_FMT_NONE))
 		return aw_usage_error("convert", "'-' needs --from (input) or --to (output)");
 	aw_scenario_init(&sc);
 	if (load_input(in, from, &sc, err, sizeof(err), aw_fuzz_target_of(variant), NULL)) {
 		fprintf(stderr, "%s\n", err);
 		status = 2;
-	} else if (save_output(out, to, &sc, variant)) {
-		status = 2;
+	} else {
+		status = check ? check_input(in, to, &sc, variant) : save_output(out, to, &sc, variant);
 	}
 	aw_scenario_free(&sc);
 	return status;
@@ -403,9 +435,9 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		aw_report_json(stdout, &ls, NULL);
 	else if (!o->check)
 		aw_report_table(stdout, &ls);
-	if (o->html && aw_report_html_of(&ls, NULL, sc->path ? sc->path : "-", o->html, err, sizeof(err))) {
+	if (o->html && (r = aw_report_html_of(&ls, NULL, sc->path ? sc->path : "-", o->html, err, sizeof(err)))) {
 		fprintf(stderr, "agewalk: %s\n", err);
-		status = 2;
+		status = r;
 	}
 	aw_report_findings(o->json ? stderr : stdout, &ls);
 	if (ls.nr_findings)
@@ -430,7 +462,7 @@ static int cmd_run(int argc, char **argv)
 	struct aw_scenario sc;
 	char err[512];
 	const char *fuzz_variant = NULL;
-	FILE *walk_log = NULL;
+	struct aw_output walk_log = { 0 };
 	int status = 0;
 
 	if (parse_opts(argc, argv, &o) || o.help) {
@@ -459,9 +491,9 @@ static int cmd_run(int argc, char **argv)
 		o.m.variants[1] = fuzz_variant;
 		o.m.nr_variants = 2;
 	}
-	if (o.walk_log && !(walk_log = fopen(o.walk_log, "w"))) {
-		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
-		status = 2;
+	if (o.walk_log && aw_output_open(&walk_log, o.walk_log, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
+		status = AW_EXIT_OUTPUT;
 	}
 	for (int mode = 0; !status && mode < AW_THP_NR_MODES; mode++) {
 		bool want = o.m.thp >= 0 ? mode == o.m.thp :
@@ -470,12 +502,16 @@ static int cmd_run(int argc, char **argv)
 
 		if (!want)
 			continue;
-		s = run_mode(&o, &sc, mode, walk_log);
+		s = run_mode(&o, &sc, mode, walk_log.f);
 		if (s > status)
 			status = s;
 	}
-	if (walk_log)
-		fclose(walk_log);
+	/* a finding still keeps its walk log: it is what explains the finding */
+	if (walk_log.active && status <= 1 && aw_output_commit(&walk_log, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
+		status = AW_EXIT_OUTPUT;
+	}
+	aw_output_abort(&walk_log);
 	aw_model_opts_free(&o.m);
 	aw_scenario_free(&sc);
 	return status;
@@ -661,6 +697,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "agewalk: unknown option '%s'; see agewalk --help\n", argv[1]);
 		return 2;
 	}
+	/* every command's stdout is checked at exit, as coreutils' close_stdout() */
+	atexit(aw_close_stdout);
 	c = cmd_find(argv[1]);
 	return c ? c->fn(argc, argv) : unknown_command(argv[1]);
 }

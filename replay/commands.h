@@ -21,12 +21,13 @@ int aw_cmd_compare(int argc, char **argv);	/* compare_cmd.c */
 int aw_cmd_report(int argc, char **argv);	/* report_html.c */
 /*
  * report_html.c: the HTML page of a --json report held in text (named
- * json_path in messages), written atomically to out.  0, or -1 with one
- * line in err.
+ * json_path in messages), written to out through output.h.  The exit
+ * status: 0, 2 (the JSON is bad) or AW_EXIT_OUTPUT (out cannot be
+ * written), with one line in err.
  */
 int aw_report_html_write(const char *json_path, const char *text, size_t len, const char *out, char *err,
 			 size_t errlen);
-/* --html FILE of run and replay: the page of ls's --json report (extra: as aw_report_json()'s). */
+/* --html FILE of run and replay: the page of ls's --json report (extra: as aw_report_json()'s); as above. */
 struct aw_lockstep;
 int aw_report_html_of(const struct aw_lockstep *ls, const char *extra, const char *name, const char *out,
 		      char *err, size_t errlen);

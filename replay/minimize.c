@@ -11,9 +11,16 @@
  * another round of event removal, then field simplification (shorter
  * lengths, one repeat, no stride, aligned addresses, node 0), each step
  * kept only if the finding survives.  The result is 1-minimal: removing
- * any single event loses the finding.  Everything is deterministic;
- * --max-time bounds it.
+ * any single event loses the finding.
+ *
+ * The budget is a number of candidate runs (--max-runs), not a time: the
+ * same crash then gives the same reproducer on any machine at any load (a
+ * deadline stopped it at a different candidate on a busy machine, and two
+ * runs wrote two reproducers).  --max-time is only a safety stop: when it
+ * fires the result is written but marked incomplete, and the command exits
+ * AW_EXIT_INCOMPLETE.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +32,12 @@
 #include "fuzzin.h"
 #include "lockstep.h"
 #include "options.h"
+#include "output.h"
+
+/* Exit status when --max-time stopped the minimizer before its run budget. */
+#define AW_EXIT_INCOMPLETE 4
+/* --max-runs default: every planted bug of the corpus minimizes well within it */
+#define AW_MINIMIZE_RUNS 20000UL
 
 /* What minimize takes of the shared model options. */
 #define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_KERNEL)
@@ -42,8 +55,9 @@ struct mini {
 	struct target want;
 	enum aw_oracle_id only;		/* --oracle: keep this oracle's finding, AW_OR_NR = the first */
 	const char *signature;		/* --signature: keep the finding with this signature */
-	double deadline;
-	unsigned long tests;
+	double deadline;		/* --max-time's safety stop, 0 none */
+	unsigned long tests, max_runs;	/* candidates run, and the budget */
+	bool timed_out;			/* the safety stop fired: incomplete */
 	bool khugepaged;		/* khugepaged-* variants: khugepaged needs THP on */
 };
 
@@ -146,9 +160,14 @@ static int run(struct mini *m, const struct aw_event *ev, size_t n, struct targe
 	return match;
 }
 
-static bool out_of_time(const struct mini *m)
+/* Stop: the run budget is spent, or (sticky) the safety stop fired. */
+static bool out_of_time(struct mini *m)
 {
-	return now() > m->deadline;
+	if (m->tests >= m->max_runs)
+		return true;
+	if (m->deadline > 0 && !m->timed_out && now() > m->deadline)
+		m->timed_out = true;
+	return m->timed_out;
 }
 
 /* ddmin: remove chunks of decreasing size, keep what still reproduces. */
@@ -297,60 +316,75 @@ static bool simplify_config(struct mini *m, const struct aw_event *ev, size_t n)
 	return memcmp(&save, &m->cfg, sizeof(save)) != 0;
 }
 
-static int write_result(const char *out, const struct mini *m, const struct aw_event *ev, size_t n,
-			const char *crash)
-{
-	struct aw_scenario sc;
-	char tmp[4096];
-	FILE *f;
-	int ret = -1;
-	char vars[128] = "";
+struct result {
+	const struct mini *m;
+	const struct aw_scenario *sc;
+	const char *crash, *vars;
+	size_t n;
+};
 
-	for (int v = 0; v < m->opt.nr_variants; v++)
-		snprintf(vars + strlen(vars), sizeof(vars) - strlen(vars), "%s%s", v ? "," : "", m->opt.variants[v]);
-	if (build(m, ev, n, &sc))
-		goto out;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
-	f = strcmp(out, "-") ? fopen(tmp, "w") : stdout;
-	if (!f)
-		goto out;
-	fprintf(f, "# minimized by agewalk minimize from %s: %zu event%s\n", crash, n, n == 1 ? "" : "s");
+static int write_aws(FILE *f, void *arg)
+{
+	const struct result *r = arg;
+	const struct mini *m = r->m;
+
+	fprintf(f, "# minimized by agewalk minimize from %s: %zu event%s\n", r->crash, r->n, r->n == 1 ? "" : "s");
+	if (m->timed_out)
+		fprintf(f, "# incomplete: stopped by --max-time after %lu runs; may not be minimal\n", m->tests);
+	else if (m->tests >= m->max_runs)
+		fprintf(f, "# the run budget (--max-runs %lu) was spent; may not be 1-minimal\n", m->max_runs);
 	fprintf(f, "# the %s oracle fires on %s\n", aw_oracle_name(m->want.oracle), m->want.variants);
 	fprintf(f, "# signature: %s\n", m->want.signature);
 	for (int b = 0; b < AW_BUG_NR; b++)
 		if (m->opt.bugs >> b & 1)
 			fprintf(f, "# finding: %s with --bug %s --variants %s\n", aw_oracle_name(m->want.oracle),
-				aw_bug_name(b), vars);
+				aw_bug_name(b), r->vars);
 	if (!m->opt.bugs)
-		fprintf(f, "# expect-finding: %s --variants %s\n", aw_oracle_name(m->want.oracle), vars);
+		fprintf(f, "# expect-finding: %s --variants %s\n", aw_oracle_name(m->want.oracle), r->vars);
 	if (m->khugepaged)	/* CTest runs the file with these instead of the MGLRU four */
-		fprintf(f, "# variants: %s\n", vars);
-	ret = aw_aws_write(f, &sc);
-	if (f != stdout) {
-		if (fflush(f) || fsync(fileno(f)))
-			ret = -1;
-		if (fclose(f) || ret || rename(tmp, out)) {
-			unlink(tmp);
-			ret = -1;
-		}
+		fprintf(f, "# variants: %s\n", r->vars);
+	return aw_aws_write(f, r->sc);
+}
+
+/* 0, or the exit status with one line on stderr */
+static int write_result(const char *out, const struct mini *m, const struct aw_event *ev, size_t n,
+			const char *crash)
+{
+	struct aw_scenario sc;
+	char vars[128] = "", err[512];
+	struct result r = { m, &sc, crash, vars, n };
+	int ret = 0;
+
+	for (int v = 0; v < m->opt.nr_variants; v++)
+		snprintf(vars + strlen(vars), sizeof(vars) - strlen(vars), "%s%s", v ? "," : "", m->opt.variants[v]);
+	if (build(m, ev, n, &sc)) {
+		fprintf(stderr, "agewalk minimize: out of memory\n");
+		ret = 2;
+	} else if (aw_output_write(out, write_aws, &r, err, sizeof(err))) {
+		fprintf(stderr, "agewalk minimize: %s\n", err);
+		ret = AW_EXIT_OUTPUT;
 	}
-out:
 	aw_scenario_free(&sc);
 	return ret;
 }
 
 static const char usage[] =
-	"usage: agewalk minimize CRASH [-o OUT.aws] [--max-time SECONDS] [--from fuzz|awpb|aws]\n"
-	"                        [--variants V,...] [--bug NAME]... [--oracle NAME]\n"
-	"                        [--signature SIG] [--kernel 6.1|6.12|mainline]\n"
+	"usage: agewalk minimize CRASH [-o OUT.aws] [--max-runs N] [--max-time SECONDS]\n"
+	"                        [--from fuzz|awpb|aws] [--variants V,...] [--bug NAME]...\n"
+	"                        [--oracle NAME] [--signature SIG] [--kernel 6.1|6.12|mainline]\n"
 	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws;\n"
-	"  the first finding's signature (or --oracle's, or SIG) must survive\n";
+	"  the first finding's signature (or --oracle's, or SIG) must survive;\n"
+	"  the budget is N candidate runs (default 20000): the same input gives the\n"
+	"  same reproducer on any machine; --max-time is a safety stop only (default\n"
+	"  none): if it fires the result is marked incomplete and the exit status is 4\n";
 
 int aw_cmd_minimize(int argc, char **argv)
 {
 	const char *crash = NULL, *out = "-", *from = NULL, *fuzz_variant = NULL;
 	char err[512];
-	double max_time = 60;
+	double max_time = 0;
+	unsigned long max_runs = AW_MINIMIZE_RUNS;
+	char *end;
 	struct aw_scenario sc;
 	struct mini m = { .only = AW_OR_NR };
 	struct aw_event *ev;
@@ -366,7 +400,20 @@ int aw_cmd_minimize(int argc, char **argv)
 		if (!strcmp(a, "-o") && v) {
 			out = v, i++;
 		} else if (!strcmp(a, "--max-time") && v) {
-			max_time = atof(v), i++;
+			max_time = strtod(v, &end), i++;
+			if (end == v || *end || !(max_time > 0) || max_time > 1e9) {
+				fprintf(stderr, "agewalk minimize: --max-time '%s': a number of seconds above 0\n", v);
+				aw_model_opts_free(&m.opt);
+				return 2;
+			}
+		} else if (!strcmp(a, "--max-runs") && v) {
+			errno = 0;
+			max_runs = strtoul(v, &end, 10), i++;
+			if (end == v || *end || *v == '-' || errno || !max_runs) {
+				fprintf(stderr, "agewalk minimize: --max-runs '%s': a whole number above 0\n", v);
+				aw_model_opts_free(&m.opt);
+				return 2;
+			}
 		} else if (!strcmp(a, "--from") && v) {
 			from = v, i++;
 		} else if ((r = aw_model_opts_parse(&m.opt, AW_MINIMIZE_OPTS, argc, argv, &i, err, sizeof(err)))) {
@@ -425,7 +472,8 @@ int aw_cmd_minimize(int argc, char **argv)
 	if (m.opt.kernel >= 0)
 		sc.cfg.kernel = (enum aw_kernel_profile)m.opt.kernel;
 	m.cfg = sc.cfg;
-	m.deadline = now() + max_time;
+	m.deadline = max_time > 0 ? now() + max_time : 0;
+	m.max_runs = max_runs;
 	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */
 	if (!m.opt.bugs && getenv("AGEWALK_BUG")) {
 		int b = aw_bug_parse(getenv("AGEWALK_BUG"));
@@ -465,11 +513,11 @@ int aw_cmd_minimize(int argc, char **argv)
 	n = one_minimal(&m, ev, n);
 	fprintf(stderr, "agewalk minimize: %s: %zu -> %zu events in %lu runs%s\n",
 		m.want.signature, sc.nr_events, n, m.tests,
-		out_of_time(&m) ? " (stopped at --max-time: may not be minimal)" : "");
-	if (write_result(out, &m, ev, n, crash)) {
-		fprintf(stderr, "agewalk minimize: cannot write %s\n", out);
-		status = 2;
-	}
+		m.timed_out ? " (INCOMPLETE: stopped by --max-time, may not be minimal)" :
+		m.tests >= m.max_runs ? " (the run budget was spent: may not be 1-minimal)" : "");
+	status = write_result(out, &m, ev, n, crash);
+	if (!status && m.timed_out)
+		status = AW_EXIT_INCOMPLETE;
 done:
 	free(ev);
 	aw_scenario_free(&sc);

@@ -14,6 +14,7 @@
 #include "guard.h"
 #include "lockstep.h"
 #include "options.h"
+#include "output.h"
 #include "pipeline.h"
 #include "tracedat.h"
 
@@ -749,7 +750,7 @@ struct replay_run {
 	struct aw_lockstep_opts lo;
 	struct aw_pipeline pl;
 	struct aw_awpb_spool spool;
-	FILE *walk_log;
+	struct aw_output walk_log;	/* --walk-log; .f NULL without */
 	bool begun, started, saving;
 };
 
@@ -762,7 +763,7 @@ static int ready(void *ctx, const struct aw_scenario *sc)
 	aw_model_opts_apply(&rr->o->m, &rr->lo);
 	rr->lo.oracles = true;
 	rr->lo.keep_going = rr->o->keep_going;
-	rr->lo.walk_log = rr->walk_log;
+	rr->lo.walk_log = rr->walk_log.f;
 	rr->begun = true;
 	if (aw_lockstep_begin(&rr->ls, sc, &rr->lo))
 		return -1;
@@ -787,7 +788,7 @@ static int html_page(const struct ropts *o, struct replay_run *rr, const struct 
 		     const char *policy)
 {
 	char *extra = trace_json(o, st, policy, &rr->ls), err[512];
-	int ret = -1;
+	int ret = AW_EXIT_OUTPUT;
 
 	snprintf(err, sizeof(err), "%s: out of memory", o->html);
 	if (extra)
@@ -850,13 +851,13 @@ int aw_cmd_replay(int argc, char **argv)
 		o.t.guard = &guard;
 	aw_scenario_init(&sc);
 	if (o.save && aw_awpb_spool_open(&rr->spool, o.save)) {
-		fprintf(stderr, "agewalk: cannot write %s\n", o.save);
-		status = 2;
+		fprintf(stderr, "agewalk: %s\n", rr->spool.err);
+		status = AW_EXIT_OUTPUT;
 	}
 	rr->saving = o.save != NULL;
-	if (!status && o.walk_log && !(rr->walk_log = fopen(o.walk_log, "w"))) {
-		fprintf(stderr, "agewalk: cannot write %s\n", o.walk_log);
-		status = 2;
+	if (!status && o.walk_log && aw_output_open(&rr->walk_log, o.walk_log, err, sizeof(err))) {
+		fprintf(stderr, "agewalk: %s\n", err);
+		status = AW_EXIT_OUTPUT;
 	}
 	if (!status) {
 		int stepped;
@@ -865,18 +866,24 @@ int aw_cmd_replay(int argc, char **argv)
 		/* the consumer drains what was queued, even after a failed read */
 		stepped = rr->started ? aw_pipeline_finish(&rr->pl) : 0;
 		if (ingested || stepped) {
-			fprintf(stderr, "agewalk: %s\n", rr->ls.err[0] ? rr->ls.err : err);
-			status = 2;
+			/* a spool that met a full disk is why the stream stopped, not memory */
+			bool disk = rr->spool.failed;
+
+			fprintf(stderr, "agewalk: %s\n", disk ? rr->spool.err : rr->ls.err[0] ? rr->ls.err : err);
+			status = disk ? AW_EXIT_OUTPUT : 2;
 		}
 		if (!status && o.save && aw_awpb_spool_commit(&rr->spool, &sc)) {
-			fprintf(stderr, "agewalk: cannot write %s\n", o.save);
-			status = 2;
+			fprintf(stderr, "agewalk: %s\n", rr->spool.err);
+			status = AW_EXIT_OUTPUT;
+		}
+		if (!status && rr->walk_log.f && aw_output_commit(&rr->walk_log, err, sizeof(err))) {
+			fprintf(stderr, "agewalk: %s\n", err);
+			status = AW_EXIT_OUTPUT;
 		}
 		if (!status) {
 			aw_lockstep_describe(&rr->ls);
-			if (report(&o, rr, &st, &sc))
-				status = 2;
-			else if (rr->ls.nr_findings)
+			status = report(&o, rr, &st, &sc);
+			if (!status && rr->ls.nr_findings)
 				status = 1;
 		}
 		aw_trace_stats_free(&st);
@@ -884,8 +891,7 @@ int aw_cmd_replay(int argc, char **argv)
 	if (rr->begun)
 		aw_lockstep_free(&rr->ls);
 	aw_awpb_spool_abort(&rr->spool);
-	if (rr->walk_log)
-		fclose(rr->walk_log);
+	aw_output_abort(&rr->walk_log);
 	aw_scenario_free(&sc);
 	aw_model_opts_free(&o.m);
 	free(rr);

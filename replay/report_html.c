@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "lockstep.h"
+#include "output.h"
 
 #define AW_REPORT_MAX_BYTES	(1UL << 30)
 
@@ -798,35 +799,24 @@ static json_object *parse(const char *path, const char *text, size_t len, char *
 	return root;
 }
 
+static int write_page(FILE *f, void *root)
+{
+	return page(f, root);
+}
+
 int aw_report_html_write(const char *json_path, const char *text, size_t len, const char *out, char *err,
 			 size_t errlen)
 {
 	json_object *root = parse(json_path, text, len, err, errlen);
-	char tmp[4096], why[256];
-	FILE *f;
-	int ret = -1;
+	char why[256];
+	int ret = 2;
 
 	if (!root)
-		return -1;
-	if (check_shape(root, why, sizeof(why))) {
+		return 2;
+	if (check_shape(root, why, sizeof(why)))
 		snprintf(err, errlen, "%s: %s", json_path, why);
-		json_object_put(root);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (f && !page(f, root) && !fflush(f) && !fsync(fileno(f))) {
-		ret = fclose(f);
-		f = NULL;
-		if (!ret)
-			ret = rename(tmp, out);
-	}
-	if (f)
-		fclose(f);
-	if (ret) {
-		snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
-		unlink(tmp);
-	}
+	else
+		ret = aw_output_write(out, write_page, root, err, errlen) ? AW_EXIT_OUTPUT : 0;
 	json_object_put(root);
 	return ret;
 }
@@ -837,7 +827,7 @@ int aw_report_html_of(const struct aw_lockstep *ls, const char *extra, const cha
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	int ret = -1;
+	int ret = AW_EXIT_OUTPUT;
 
 	snprintf(err, errlen, "%s: out of memory", out);
 	if (f) {
@@ -882,9 +872,7 @@ int aw_cmd_report(int argc, char **argv)
 	}
 	ret = aw_report_html_write(in, (const char *)text, len, out, err, sizeof(err));
 	free(text);
-	if (ret) {
+	if (ret)
 		fprintf(stderr, "agewalk report: %s\n", err);
-		return 2;
-	}
-	return 0;
+	return ret;
 }

@@ -37,14 +37,17 @@ int aw_awpb_write(FILE *f, const struct aw_scenario *sc);
 
 /*
  * A stream whose header is final only at the end (awpb_spool.c): events
- * spooled beside PATH as they come, then header + events renamed onto
- * PATH by commit().  Each returns 0 or -1; abort() drops the spool.
+ * spooled into an unnamed scratch file beside PATH as they come, then
+ * header + events written to PATH through output.h by commit().  Each
+ * returns 0 or -1; after -1, err holds "PATH: reason" (the disk's errno
+ * for a failed write).  abort() drops the spool.
  */
 struct aw_awpb_spool {
 	const char *path;
 	FILE *events;
+	const struct aw_scenario *sc;	/* commit's header */
 	bool failed;
-	char events_tmp[4096];
+	char err[512];
 };
 int aw_awpb_spool_open(struct aw_awpb_spool *s, const char *path);
 int aw_awpb_spool_event(struct aw_awpb_spool *s, const struct aw_event *ev, uint32_t line);
