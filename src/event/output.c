@@ -127,17 +127,17 @@ static int resolve(const char *path, char *out, size_t outlen)
 static int open_dir(struct aw_output *o)
 {
 	char dir[4096];
-	const char *slash = strrchr(o->target, '/');
+	const char *slash = strrchr(o->target, '/'), *base = slash ? slash + 1 : o->target;
+	size_t len = slash == o->target ? 1 : slash ? (size_t)(slash - o->target) : 0;
 
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		snprintf(o->base, sizeof(o->base), "%s", o->target);
-	} else {
-		size_t len = slash == o->target ? 1 : (size_t)(slash - o->target);
-
+	/* a name longer than any filesystem's NAME_MAX (255) */
+	if (strlen(base) >= sizeof(o->base))
+		return ENAMETOOLONG;
+	memcpy(o->base, base, strlen(base) + 1);
+	if (slash)
 		snprintf(dir, sizeof(dir), "%.*s", (int)len, o->target);
-		snprintf(o->base, sizeof(o->base), "%s", slash + 1);
-	}
+	else
+		snprintf(dir, sizeof(dir), ".");
 	if (!o->base[0] || !strcmp(o->base, ".") || !strcmp(o->base, ".."))
 		return EISDIR;
 	o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
