@@ -26,6 +26,7 @@
 
 #include "awpb.h"
 #include "exec.h"
+#include "output.h"
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -146,6 +147,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--worker"))
 		aw_worker_main(atoi(argv[2]), false);
+	/* the JSON on stdout is the run's result: a failed write is exit 3, not 0 */
+	atexit(aw_close_stdout);
 	defaults(&x, self, sizeof(self));
 	aw_scenario_init(&x.sc);
 	if ((r = parse_args(&x, argc, argv, &topology)) || (r = load(&x) ? 2 : 0)) {
