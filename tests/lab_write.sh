@@ -14,7 +14,9 @@
 #     made with mknod (root) stays a character device;
 #   - a read-only directory (as nobody when root), a full tmpfs (ENOSPC)
 #     and a read-only tmpfs (EROFS): exit 3, one line naming OUT.json and
-#     the reason, the old file byte for byte, no temporary file;
+#     the reason, the old file byte for byte, no temporary file; the
+#     read-only directory is found before the boot; a missing directory
+#     is made;
 #   - a failed run removes an old OUT.json (never a result from another
 #     run) but never a FIFO, and keeps what arrived as OUT.partial.json.
 # Cases that need root or mount(2) say "skip" when they cannot run; the
@@ -50,6 +52,7 @@ EOF
 # FAKE_PAD=N: N bytes more in the result; FAKE_DIE=1: no exit line (a guest that died)
 cat >"$work/bin/qemu-system-x86_64" <<'EOF'
 #!/bin/bash
+echo boot >>"${0%/bin/*}/boots"
 dbg=""
 while [ $# -gt 0 ]; do
 	case $1 in -chardev) dbg=${2#*path=}; shift ;; esac
@@ -62,6 +65,8 @@ echo "lab-init: nodes 1"
 [ "${FAKE_DIE:-0}" = 1 ] || echo "lab-init: exit 0"
 EOF
 chmod 755 "$work/bin/"* "$work/b" "$work/out" "$work/cwd"
+: >"$work/boots"; chmod 666 "$work/boots"
+boots() { wc -l <"$work/boots"; }
 export PATH=$work/bin:$PATH AGEWALK_BUILD=$work/b
 unset AGEWALK_LAB_DIR AGEWALK_EXEC
 
@@ -99,6 +104,11 @@ ls "$work/b/lab/runs/"r-*/initramfs.cpio >/dev/null 2>&1 && ok "work files under
 [ -z "$(ls -A "$work/cwd")" ] && ok "nothing in the working directory" ||
 	bad "the working directory has: $(ls -A "$work/cwd")"
 no_temps "$work/out" && ok "no temporary file"
+
+# --- a directory that does not exist yet is made (as -o always made it)
+run "$work/out/new/dir/r.json"
+[ "$RC" = 0 ] && is_result "$work/out/new/dir/r.json" && ok "OUT.json in a new directory: made" ||
+	bad "OUT.json in a new directory: exit $RC ($MSG)"
 
 # --- an existing file keeps its mode
 echo old >"$work/out/m.json"; chmod 640 "$work/out/m.json"
@@ -143,6 +153,7 @@ fi
 # --- a read-only directory
 mkdir -p "$work/ro"; echo "old result" >"$work/ro/r.json"
 cp "$work/ro/r.json" "$work/ro.orig"; chmod 555 "$work/ro"
+before=$(boots)
 if [ "$(id -u)" = 0 ]; then
 	# root ignores permissions: run as nobody, with a cache nobody can write
 	mkdir -p "$work/nb"; chown nobody "$work/nb" "$work/cwd"
@@ -154,6 +165,8 @@ fi
 one_line_exit3 "read-only directory" "$work/ro/r.json" "Permission denied" &&
 	intact "read-only directory" "$work/ro.orig" "$work/ro/r.json" && no_temps "$work/ro" &&
 	ok "read-only directory: exit 3, one line, the old file intact"
+[ "$(boots)" = "$before" ] && ok "read-only directory: said before the boot" ||
+	bad "read-only directory: the guest was booted before the output was found unwritable"
 chmod 755 "$work/ro"
 
 # --- a full disk, and a read-only file system (tmpfs: root and mount(2))
