@@ -346,10 +346,16 @@ int aw_output_write(const char *path, int (*fn)(FILE *f, void *arg), void *arg, 
 
 	if (aw_output_open(&o, path, err, errlen))
 		return -1;
+	errno = 0;
 	if (fn(o.f, arg)) {
-		/* a stream error is the disk's; anything else is the writer's own */
+		/* a stream error is the disk's (stdout's errno is fresh now); anything else the writer's own */
+		int e = errno;
+
 		fflush(o.f);
-		set_err(err, errlen, path, o.error ? o.error : (ferror(o.f) ? EIO : ENOMEM));
+		set_err(err, errlen, o.f == stdout ? "standard output" : path,
+			o.error ? o.error : !ferror(o.f) ? ENOMEM : e ? e : EIO);
+		if (o.f == stdout)
+			clearerr(stdout);	/* reported here, not again at exit */
 		aw_output_abort(&o);
 		return -1;
 	}
