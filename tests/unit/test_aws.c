@@ -774,8 +774,9 @@ out:
 }
 
 /*
- * Inputs agewalk_fuzz_aws found (fuzz/fuzz_aws.c): each crashed the parser
- * or did not read back the same after aw_aws_write().
+ * Inputs that failed agewalk_fuzz_aws (fuzz/fuzz_aws.c) when it was
+ * written: each crashed the parser or did not read back the same after
+ * aw_aws_write().
  */
 static void test_fuzz_findings(void)
 {
