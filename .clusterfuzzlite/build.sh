@@ -10,10 +10,11 @@ cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAGEWALK_FUZ
 	-DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
 	-DCMAKE_C_FLAGS="${CFLAGS:-}" -DCMAKE_CXX_FLAGS="${CXXFLAGS:-}"
 cmake --build "$work/build" -j"$(nproc)"
-for t in agewalk_fuzz_lockstep agewalk_fuzz_awpb agewalk_fuzz_khugepaged; do
+for t in agewalk_fuzz_lockstep agewalk_fuzz_awpb agewalk_fuzz_khugepaged agewalk_fuzz_aws; do
 	cp "$work/build/fuzz/$t" "$OUT/"
 	case $t in
 	*awpb) seeds=$work/build/fuzz/seeds/awpb ;;
+	*aws) seeds=$work/build/fuzz/seeds/aws ;;
 	*khugepaged) seeds=$work/build/fuzz/seeds/khugepaged ;;
 	*) seeds=$work/build/fuzz/seeds/lockstep ;;
 	esac
@@ -23,10 +24,13 @@ for t in agewalk_fuzz_lockstep agewalk_fuzz_awpb agewalk_fuzz_khugepaged; do
 	(cd "$named" && python3 -m zipfile -c "$OUT/${t}_seed_corpus.zip" *)
 	rm -rf "$named"
 	cp "$src/fuzz/$t.dict" "$OUT/$t.dict"
+	# the fuzz-format records fit 4112 bytes; .aws text is longer (the target reads 256 KiB)
+	max_len=4112
+	case $t in *aws) max_len=65536 ;; esac
 	cat > "$OUT/$t.options" <<OPT
 [libfuzzer]
 dict = $t.dict
-max_len = 4112
+max_len = $max_len
 rss_limit_mb = 2560
 OPT
 done
