@@ -190,6 +190,17 @@ for cmd in "run $scen" "run $scen --json" "convert $scen - --to aws" "replay $tr
 		grep -q "standard output: No space left on device" "$work/err" && ok ||
 		bad "agewalk $cmd >/dev/full: exit $st: $(cat "$work/err")"
 done
+# /dev/stdout is the descriptor, as is: a pipe's reader gets the bytes
+"$aw" convert "$scen" /dev/stdout --to aws 2>"$work/err" | cat >"$work/via-stdout"
+cmp -s "$work/via-stdout" "$work/ref.convert" && ok || bad "convert to /dev/stdout: $(cat "$work/err")"
+# a socket cannot be opened for writing: one line, exit 3, the socket stays
+if command -v python3 >/dev/null; then
+	python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/sock"
+	"$aw" convert "$scen" "$work/sock" --to aws 2>"$work/err"
+	st=$?
+	[ $st -eq 3 ] && [ -S "$work/sock" ] && grep -q 'sock: No such device or address' "$work/err" && ok ||
+		bad "convert to a socket: exit $st: $(cat "$work/err")"
+fi
 # and a check writes nothing at all: convert --check
 "$aw" convert --check "$scen" >"$work/check" 2>&1 && grep -q 'valid' "$work/check" && ok || bad "convert --check: $(cat "$work/check")"
 echo 'node 0 cpus 0 mem 1G
