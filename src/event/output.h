@@ -10,7 +10,8 @@
  *    same directory (O_TMPFILE; a named ".NAME.agewalk-*" one where the
  *    filesystem has none), flushed, fsync'd, given the old file's mode
  *    and owner, then renamed over the path.  A writer killed before the
- *    rename leaves the old file and no temporary behind;
+ *    rename leaves the old file and no temporary behind.  The path gets
+ *    a new inode: other hard links to the old file keep the old bytes;
  *  - a symbolic link: resolved link by link, and its target is written by
  *    the rule above (the link stays a link);
  *  - anything else (a character device, a FIFO): opened and written in
