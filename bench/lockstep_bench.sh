@@ -1,5 +1,5 @@
 #!/bin/bash
-# Lockstep overhead (README "Figures"): S1 run with base alone and with
+# Lockstep overhead (docs/results.md): S1 run with base alone and with
 # base+pud in lockstep, oracles on, both THP modes; the ratio of the two
 # CPU times is measured in one run on one machine.
 # Usage: bench/lockstep_bench.sh [BUILD_DIR]

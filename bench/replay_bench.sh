@@ -1,5 +1,5 @@
 #!/bin/bash
-# Replay throughput (README "Figures"): record ~1 M page faults with
+# Replay throughput (docs/results.md): record ~1 M page faults with
 # traces/record (root, tracefs), then compare, in one run, the CPU and
 # wall time of
 #   agewalk replay FILE --variants base,pud   (ingest + lockstep, aging every 500 ms)

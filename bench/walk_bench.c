@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Aging-walk cost and memory per resident page (README "Figures").
+ * Aging-walk cost and memory per resident page (docs/results.md).
  *
  * One process writes a dense 16 GiB anonymous mapping (small pages), then
  * forced aging passes walk all 4 Mi PTEs.  The same run times a reference
