@@ -59,7 +59,7 @@ struct folio;
 
 /*
  * Binding: kernel text on the host's machine.  Instead of the machine of
- * its own above, the text can run on the model's (src/sim/mglru_ktext.c):
+ * its own above, the text can run on the model's (src/kbind/kbind.c):
  * its page tables, folios, mm structs and memcgs, reached through these
  * callbacks, with plain C types only so that the model's headers and the
  * tree's never meet.  The folios are shared as they are (struct folio is

@@ -4,7 +4,7 @@
  * generated file): the model's page tables, folios, mm structs and memcgs
  * through struct aw_ktext_host (ktext_api.h), so that a variant whose
  * MGLRU code is the tree's own runs where the model's does
- * (src/sim/mglru_ktext.c).
+ * (src/kbind/kbind.c).
  *
  * What is the host's and what is the text's:
  *
