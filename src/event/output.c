@@ -144,14 +144,21 @@ static int open_dir(struct aw_output *o)
 	return o->dirfd < 0 ? errno : 0;
 }
 
-/*
- * The temporary file: unnamed if the filesystem can (O_TMPFILE), else
- * ".NAME.agewalk-PID-N", created exclusively.  0666 less the umask, as
- * open(O_CREAT) gives a new file; commit copies an old file's mode.
- */
-static int open_temporary(struct aw_output *o)
+/* o->tmp := the i-th candidate name of a temporary file beside o->base */
+static void tmp_name(struct aw_output *o, int i)
 {
-	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	snprintf(o->tmp, sizeof(o->tmp), ".%.1000s.agewalk-%ld-%d", o->base, (long)getpid(), i);
+}
+
+/*
+ * The temporary file, opened with access (O_WRONLY, O_RDWR): unnamed if
+ * the filesystem can (O_TMPFILE), else ".NAME.agewalk-PID-N", created
+ * exclusively and left in o->tmp.  mode less the umask, as open(O_CREAT)
+ * gives a new file; commit copies an old file's mode.
+ */
+static int open_temporary(struct aw_output *o, int access, mode_t mode)
+{
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | access | O_CLOEXEC, mode);
 	if (o->fd >= 0) {
 		o->tmpfile = true;
 		return 0;
@@ -159,8 +166,8 @@ static int open_temporary(struct aw_output *o)
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
 		return errno;
 	for (int i = 0; i < 100; i++) {
-		snprintf(o->tmp, sizeof(o->tmp), ".%.1000s.agewalk-%ld-%d", o->base, (long)getpid(), i);
-		o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+		tmp_name(o, i);
+		o->fd = openat(o->dirfd, o->tmp, O_CREAT | O_EXCL | access | O_CLOEXEC, mode);
 		if (o->fd >= 0)
 			return 0;
 		if (errno != EEXIST)
@@ -183,7 +190,7 @@ static int open_replace(struct aw_output *o, const struct stat *st)
 	}
 	e = open_dir(o);
 	if (!e)
-		e = open_temporary(o);
+		e = open_temporary(o, O_WRONLY, 0666);
 	return e;
 }
 
@@ -216,8 +223,7 @@ int aw_output_open(struct aw_output *o, const char *path, char *err, size_t errl
 	fd = descriptor_of(path);
 	if (fd >= 0) {
 		o->how = AW_OUT_DESCRIPTOR;
-		o->fd = fd == 1 ? -1 : fd;	/* stdout is written through stdio's own stream */
-		if (fd == 1) {
+		if (fd == 1) {	/* stdout is written through stdio's own stream */
 			o->f = stdout;
 			o->active = true;
 			return 0;
@@ -267,7 +273,7 @@ static int link_into_place(struct aw_output *o)
 		char proc[64];
 
 		for (int i = 0;; i++) {
-			snprintf(o->tmp, sizeof(o->tmp), ".%.1000s.agewalk-%ld-%d", o->base, (long)getpid(), i);
+			tmp_name(o, i);
 			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
 			if (!linkat(AT_FDCWD, proc, o->dirfd, o->tmp, AT_SYMLINK_FOLLOW))
 				break;
@@ -366,7 +372,7 @@ FILE *aw_output_scratch(const char *path, char *err, size_t errlen)
 {
 	struct aw_output o;
 	FILE *f = NULL;
-	int fd, e = 0;
+	int e = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.fd = o.dirfd = -1;
@@ -377,26 +383,17 @@ FILE *aw_output_scratch(const char *path, char *err, size_t errlen)
 		e = resolve(path, o.target, sizeof(o.target));
 	if (!e)
 		e = open_dir(&o);
-	if (!e) {
-		fd = openat(o.dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			/* no O_TMPFILE here: a named file, unlinked at once */
-			char name[64];
-
-			snprintf(name, sizeof(name), ".agewalk-scratch-%ld", (long)getpid());
-			fd = openat(o.dirfd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-			if (fd >= 0)
-				unlinkat(o.dirfd, name, 0);
-		}
-		if (fd < 0)
-			e = errno;
-		else if (!(f = fdopen(fd, "w+b"))) {
-			e = errno;
-			close(fd);
-		}
-	}
-	if (o.dirfd >= 0)
-		close(o.dirfd);
+	if (!e)
+		e = open_temporary(&o, O_RDWR, 0600);
+	/* a named one (no O_TMPFILE here) is unlinked at once: it vanishes with its descriptor */
+	if (!e && o.tmp[0])
+		unlinkat(o.dirfd, o.tmp, 0);
+	o.tmp[0] = '\0';
+	if (!e && !(f = fdopen(o.fd, "w+b")))
+		e = errno;
+	else if (f)
+		o.fd = -1;	/* the stream's now */
+	release(&o);
 	if (e) {
 		set_err(err, errlen, path, e);
 		return NULL;
