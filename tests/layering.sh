@@ -48,5 +48,30 @@ for layer in event sim check trace ktext kdiff kbind lab; do
 	done < <(grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src/$layer"/*.[ch] |
 		 sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/\1:\2/')
 done
-[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext, src/kdiff, src/kbind and src/lab include only their own and lower layers"
+
+# No folder includes from a folder that includes it back: every folder of C
+# (src/*, replay, fuzz, tests/*, bench, tools) and the folders its quoted
+# #include lines resolve to (a relative path resolves where it points; a bare
+# name to the one folder holding a header of that name: basenames are
+# unique in the tree) form a graph that tsort(1) must order.
+edges=$(cd "$1" && {
+	files=$(find src replay fuzz tests bench tools -name '*.[ch]' 2>/dev/null)
+	# "header folder" for every header, then "folder #include" for every line
+	{ for f in $files; do case $f in *.h) echo "H ${f##*/} ${f%/*}" ;; esac; done
+	  grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files |
+	  sed 's/^\([^:]*\)\/[^/:]*:[^"]*"\([^"]*\)".*/I \1 \2/'; } |
+	awk '$1 == "H" { dir[$2] = $3; next }
+	     $3 ~ /\// { n = split($2 "/" $3, p, "/"); m = 0
+			 for (i = 1; i < n; i++) if (p[i] == "..") m--; else if (p[i] != ".") q[++m] = p[i]
+			 e = q[1]; for (i = 2; i <= m; i++) e = e "/" q[i]
+			 if (e != $2) print $2, e; next }
+	     ($3 in dir) && dir[$3] != $2 { print $2, dir[$3] }' | sort -u
+})
+if ! cycle=$(tsort <<<"$edges" 2>&1 >/dev/null) || [ -n "$cycle" ]; then
+	echo "layering: folders include each other:"
+	sed "s/^tsort: \(-: \)\?/  /" <<<"$cycle"
+	fail=1
+fi
+
+[ $fail = 0 ] && echo "layering: src/event, src/sim, src/check, src/trace, src/ktext, src/kdiff, src/kbind and src/lab include only their own and lower layers; no folder includes from one that includes it back"
 exit $fail
