@@ -6,8 +6,10 @@
 #   cd build && cpack                         build/agewalk_VERSION_ARCH.deb
 #
 # The man page and the completion are generated at build time from the
-# program's own --help texts (tools/agewalk-man, tools/agewalk-completion):
-# they cannot drift from the usage text.  bench/deb-check builds the .deb,
+# program's own texts (tools/agewalk-man: the --help texts;
+# tools/agewalk-completion: agewalk --dump-options), both made from the
+# commands' option tables (src/cli/parse_options.h): they cannot drift from
+# what the commands parse.  bench/deb-check builds the .deb,
 # installs it into a throwaway root and runs it; CTest `install.files`
 # installs into a temporary DESTDIR and renders the page.
 include(GNUInstallDirs)
@@ -29,7 +31,7 @@ add_custom_command(OUTPUT ${AW_COMPLETION}
   COMMAND ${AW_RUN_TEXTS} ${PROJECT_SOURCE_DIR}/tools/agewalk-completion $<TARGET_FILE:agewalk-cli>
           ${AW_COMPLETION}
   DEPENDS agewalk-cli ${PROJECT_SOURCE_DIR}/tools/agewalk-completion
-  COMMENT "bash completion from agewalk's --help texts")
+  COMMENT "bash completion from agewalk's option tables")
 add_custom_target(agewalk-man ALL DEPENDS ${AW_MAN}.gz ${AW_COMPLETION})
 
 install(TARGETS agewalk-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

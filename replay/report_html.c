@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agewalk report RUN.json -o report.html: one self-contained page (inline
+ * The HTML report (`agewalk report RUN.json -o report.html`, and --html
+ * of run and replay): one self-contained page (inline
  * SVG and CSS, no script, nothing fetched) from a `run --json` or
  * `replay --json` report, for a review without a terminal.  Per node, a
  * chart per figure (leaf entries, young, PMD slots read, PUDs skipped,
@@ -26,18 +27,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "report_html.h"
 #include "lockstep.h"
 #include "output.h"
-
-#define AW_REPORT_MAX_BYTES	(1UL << 30)
-
-static const char usage[] =
-	"usage: agewalk report RUN.json -o REPORT.html\n"
-	"  RUN.json from agewalk run --json or agewalk replay --json ('-': stdin);\n"
-	"  writes one self-contained HTML page (inline SVG: per node and pass the\n"
-	"  figures of every variant, the regions' residency and young heatmaps,\n"
-	"  the findings, khugepaged); hover a point for its exact figures\n";
 
 /* The charts: JSON key, title; one chart per node and key. */
 static const char *const charts[][2] = {
@@ -836,43 +828,5 @@ int aw_report_html_of(const struct aw_lockstep *ls, const char *extra, const cha
 			ret = aw_report_html_write(name, buf, n, out, err, errlen);
 	}
 	free(buf);
-	return ret;
-}
-
-int aw_cmd_report(int argc, char **argv)
-{
-	const char *in = NULL, *out = NULL;
-	char err[512];
-	uint8_t *text;
-	size_t len;
-	int ret;
-
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 >= argc)
-				return aw_option_error("report", usage, argv[i]);
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return aw_option_error("report", usage, argv[i]);
-		} else if (!in) {
-			in = argv[i];
-		} else {
-			return aw_usage_error("report", "one report only");
-		}
-	}
-	if (!in || !out)
-		return aw_usage_error("report", !in ? "no RUN.json" : "no -o REPORT.html");
-	text = aw_slurp(in, AW_REPORT_MAX_BYTES, &len);
-	if (!text) {
-		fprintf(stderr, "agewalk report: %s: cannot read: %s\n", in, errno ? strerror(errno) : "too large");
-		return 2;
-	}
-	ret = aw_report_html_write(in, (const char *)text, len, out, err, sizeof(err));
-	free(text);
-	if (ret)
-		fprintf(stderr, "agewalk report: %s\n", err);
 	return ret;
 }

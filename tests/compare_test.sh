@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # agewalk compare against hand-made run pairs whose verdicts are computed
-# by hand from the tolerance rule (replay/compare_tol.h):
+# by hand from the tolerance rule (src/cli/compare_tol.h):
 #   |model - kernel| <= rel * max(|model|, |kernel|) + abs + per_walk * walks
 # Usage: compare_test.sh AGEWALK
 set -uo pipefail

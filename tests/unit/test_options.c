@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The model options run, replay and minimize share (replay/options.h):
+ * The model options run, replay and minimize share (src/cli/options.h):
  * what each option sets, where it leaves the argument index, which
  * options a command's set lets through, and the one-line message for each
  * bad value.  The expected values and messages are written out by hand

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "awpb.h"
-#include "commands.h"
+#include "cli.h"
 #include "fuzzin.h"
 #include "lockstep.h"
 #include "options.h"
@@ -38,9 +38,6 @@
 #define AW_EXIT_INCOMPLETE 4
 /* --max-runs default: every planted bug of the corpus minimizes well within it */
 #define AW_MINIMIZE_RUNS 20000UL
-
-/* What minimize takes of the shared model options. */
-#define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_KERNEL)
 
 struct target {
 	enum aw_oracle_id oracle;
@@ -368,90 +365,118 @@ static int write_result(const char *out, const struct mini *m, const struct aw_e
 	return ret;
 }
 
-static const char usage[] =
-	"usage: agewalk minimize CRASH [-o OUT.aws] [--max-runs N] [--max-time SECONDS]\n"
-	"                        [--from fuzz|awpb|aws] [--variants V,...] [--bug NAME]...\n"
-	"                        [--oracle NAME] [--signature SIG] [--kernel 6.1|6.12|mainline]\n"
+/* What minimize takes of the shared model options. */
+#define AW_MINIMIZE_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_KERNEL)
+
+/* The command line: the input, the output, the budget, and what must survive (in m). */
+struct args {
+	const char *crash, *out, *from;
+	double max_time;
+	unsigned long max_runs;
+	struct mini m;
+};
+
+static int set_max_time(void *dst, const struct aw_po_option *opt, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	double t = strtod(v, &end);
+
+	if (end == v || *end || !(t > 0) || t > 1e9) {
+		snprintf(err, errlen, "--max-time '%s': a number of seconds above 0", v);
+		return AW_PO_FAIL;
+	}
+	*(double *)dst = t;
+	return 0;
+}
+
+static int set_max_runs(void *dst, const struct aw_po_option *opt, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (end == v || *end || *v == '-' || errno || !n) {
+		snprintf(err, errlen, "--max-runs '%s': a whole number above 0", v);
+		return AW_PO_FAIL;
+	}
+	*(unsigned long *)dst = n;
+	return 0;
+}
+
+static int set_oracle(void *dst, const struct aw_po_option *opt, const char *v, char *err, size_t errlen)
+{
+	enum aw_oracle_id *only = dst;
+
+	*only = AW_OR_NR;
+	for (int o = 0; o < AW_OR_NR; o++)
+		if (!strcmp(aw_oracle_name(o), v))
+			*only = o;
+	if (*only == AW_OR_NR) {
+		snprintf(err, errlen, "unknown oracle '%s'", v);
+		return AW_PO_FAIL;
+	}
+	return 0;
+}
+
+static int input(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct args *a = ctx;
+
+	if (a->crash) {
+		snprintf(err, errlen, "one input only");
+		return AW_PO_USAGE;
+	}
+	a->crash = arg;
+	return 0;
+}
+
+static const struct aw_po_option options[] = {
+	{ NULL, 'o', AW_PO_STRING, "OUT.aws", .off = offsetof(struct args, out) },
+	{ "max-runs", 0, AW_PO_CALL, "N", .off = offsetof(struct args, max_runs), .cb = set_max_runs },
+	{ "max-time", 0, AW_PO_CALL, "SECONDS", .off = offsetof(struct args, max_time), .cb = set_max_time },
+	{ "from", 0, AW_PO_STRING, "fuzz|awpb|aws", .off = offsetof(struct args, from) },
+	AW_MODEL_OPTIONS(struct args, m.opt, AW_MINIMIZE_OPTS),
+	{ "oracle", 0, AW_PO_CALL, "NAME", .off = offsetof(struct args, m.only), .cb = set_oracle },
+	{ "signature", 0, AW_PO_STRING, "SIG", .off = offsetof(struct args, m.signature) },
+	{ .kind = AW_PO_END },
+};
+
+const struct aw_po_cmd aw_minimize_cmd = {
+	.name = "minimize", .args = "CRASH", .opts = options, .positional = input,
+	.flags = AW_PO_DASH_IS_OPTION,
+	.notes =
 	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws;\n"
 	"  the first finding's signature (or --oracle's, or SIG) must survive;\n"
 	"  the budget is N candidate runs (default 20000): the same input gives the\n"
 	"  same reproducer on any machine; --max-time is a safety stop only (default\n"
-	"  none): if it fires the result is marked incomplete and the exit status is 4\n";
+	"  none): if it fires the result is marked incomplete and the exit status is 4\n",
+};
 
 int aw_cmd_minimize(int argc, char **argv)
 {
-	const char *crash = NULL, *out = "-", *from = NULL, *fuzz_variant = NULL;
+	struct args a = { .out = "-", .max_runs = AW_MINIMIZE_RUNS, .m = { .only = AW_OR_NR } };
+	struct mini m;
+	const char *crash, *out, *from, *fuzz_variant = NULL;
 	char err[512];
-	double max_time = 0;
-	unsigned long max_runs = AW_MINIMIZE_RUNS;
-	char *end;
 	struct aw_scenario sc;
-	struct mini m = { .only = AW_OR_NR };
 	struct aw_event *ev;
 	struct target got;
 	size_t n;
-	int status = 0;
+	int status;
 
-	aw_model_opts_init(&m.opt);
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int r;
-
-		if (!strcmp(a, "-o") && v) {
-			out = v, i++;
-		} else if (!strcmp(a, "--max-time") && v) {
-			max_time = strtod(v, &end), i++;
-			if (end == v || *end || !(max_time > 0) || max_time > 1e9) {
-				fprintf(stderr, "agewalk minimize: --max-time '%s': a number of seconds above 0\n", v);
-				aw_model_opts_free(&m.opt);
-				return 2;
-			}
-		} else if (!strcmp(a, "--max-runs") && v) {
-			errno = 0;
-			max_runs = strtoul(v, &end, 10), i++;
-			if (end == v || *end || *v == '-' || errno || !max_runs) {
-				fprintf(stderr, "agewalk minimize: --max-runs '%s': a whole number above 0\n", v);
-				aw_model_opts_free(&m.opt);
-				return 2;
-			}
-		} else if (!strcmp(a, "--from") && v) {
-			from = v, i++;
-		} else if ((r = aw_model_opts_parse(&m.opt, AW_MINIMIZE_OPTS, argc, argv, &i, err, sizeof(err)))) {
-			if (r < 0) {
-				fprintf(stderr, "agewalk minimize: %s\n", err);
-				aw_model_opts_free(&m.opt);
-				return 2;
-			}
-		} else if (!strcmp(a, "--oracle") && v) {
-			m.only = AW_OR_NR;
-			for (int o = 0; o < AW_OR_NR; o++)
-				if (!strcmp(aw_oracle_name(o), v))
-					m.only = o;
-			if (m.only == AW_OR_NR) {
-				fprintf(stderr, "agewalk minimize: unknown oracle '%s'\n", v);
-				aw_model_opts_free(&m.opt);
-				return 2;
-			}
-			i++;
-		} else if (!strcmp(a, "--signature") && v) {
-			m.signature = v, i++;
-		} else if (!strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			aw_model_opts_free(&m.opt);
-			return 0;
-		} else if (a[0] != '-' && !crash) {
-			crash = a;
-		} else {
-			aw_model_opts_free(&m.opt);
-			if (a[0] != '-')
-				return aw_usage_error("minimize", "one input only");
-			return aw_option_error("minimize", usage, a);
-		}
+	aw_model_opts_init(&a.m.opt);
+	status = aw_po_parse(&aw_minimize_cmd, &a, argc, argv);
+	if (!status && !a.crash) {
+		aw_usage_error("minimize", "no input");
+		status = AW_PO_ERROR;
 	}
-	if (!crash) {
-		aw_model_opts_free(&m.opt);
-		return aw_usage_error("minimize", "no input");
+	if (status) {
+		aw_model_opts_free(&a.m.opt);
+		return status == AW_PO_HELP ? 0 : 2;
 	}
+	m = a.m;
+	crash = a.crash, out = a.out, from = a.from;
 	/* a crash of agewalk_fuzz_khugepaged decodes as that target does (no THP never) */
 	for (int v = 0; v < m.opt.nr_variants; v++)
 		if (aw_fuzz_target_of(m.opt.variants[v]) == AW_FUZZ_KHUGEPAGED)
@@ -472,8 +497,8 @@ int aw_cmd_minimize(int argc, char **argv)
 	if (m.opt.kernel >= 0)
 		sc.cfg.kernel = (enum aw_kernel_profile)m.opt.kernel;
 	m.cfg = sc.cfg;
-	m.deadline = max_time > 0 ? now() + max_time : 0;
-	m.max_runs = max_runs;
+	m.deadline = a.max_time > 0 ? now() + a.max_time : 0;
+	m.max_runs = a.max_runs;
 	/* the AGEWALK_BUG of a fuzzing campaign, when the crash came from one */
 	if (!m.opt.bugs && getenv("AGEWALK_BUG")) {
 		int b = aw_bug_parse(getenv("AGEWALK_BUG"));

@@ -20,20 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "compare_tol.h"
-
-static const char usage[] =
-	"usage: agewalk compare MODEL.json KERNEL.json [--variant NAME] [--tolerance KEY=REL%[+ABS[/walk]]]...\n"
-	"  MODEL.json from agewalk run --json (with the --kernel profile of the kernel\n"
-	"  that ran), KERNEL.json from agewalk-exec --json; prints both per node and\n"
-	"  pass; '!' marks a figure outside its tolerance, '-' one the kernel does not\n"
-	"  measure.  --variant picks the model's variant (default base).  Defaults:\n"
-	"  leaf_total=10%+64/walk, nonleaf_found and nonleaf_added=10%+4/walk, young,\n"
-	"  pmd_entries_read, pud_skipped, evicted, evicted_pages, refaults,\n"
-	"  workingset_refaults, resident,\n"
-	"  swapped =10%,\n"
-	"  walks, passes, aging_refused =0%\n";
 
 #define AW_CMP_MAX_BYTES	(1UL << 30)	/* a run's JSON; a replay's is megabytes */
 
@@ -466,39 +454,71 @@ static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const 
 	return t.outside || t.missing || !t.compared ? 1 : 0;
 }
 
+struct compare {
+	struct aw_cmp_run m, k;
+	const char *variant;
+	struct aw_tols tols;
+};
+
+static int add_tolerance(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
+{
+	return aw_tols_parse(dst, arg, err, errlen) < 0 ? AW_PO_USAGE : 0;
+}
+
+static int files(void *ctx, const char *arg, char *err, size_t errlen)
+{
+	struct compare *c = ctx;
+
+	if (!c->m.path) {
+		c->m.path = arg;
+	} else if (!c->k.path) {
+		c->k.path = arg;
+	} else {
+		snprintf(err, errlen, "two files only: MODEL.json KERNEL.json");
+		return AW_PO_USAGE;
+	}
+	return 0;
+}
+
+static const struct aw_po_option options[] = {
+	{ "variant", 0, AW_PO_STRING, "NAME", .off = offsetof(struct compare, variant) },
+	{ "tolerance", 0, AW_PO_CALL, "KEY=REL%[+ABS[/walk]]", .off = offsetof(struct compare, tols),
+	  .cb = add_tolerance, .flags = AW_PO_MANY },
+	{ .kind = AW_PO_END },
+};
+
+const struct aw_po_cmd aw_compare_cmd = {
+	.name = "compare", .args = "MODEL.json KERNEL.json", .opts = options, .positional = files,
+	.notes =
+	"  MODEL.json: the model's run of a scenario, under the profile of the kernel\n"
+	"  that ran:\n"
+	"       agewalk run --json --kernel PROFILE SCENARIO.aws >MODEL.json\n"
+	"  KERNEL.json: the kernel's run of the same scenario, agewalk-exec's JSON\n"
+	"  report (docs/lab.md).  Prints both per node and pass; '!' marks a figure\n"
+	"  outside its tolerance, '-' one the kernel does not measure.  --variant\n"
+	"  picks the model's variant (default base).  Defaults:\n"
+	"  leaf_total=10%+64/walk, nonleaf_found and nonleaf_added=10%+4/walk, young,\n"
+	"  pmd_entries_read, pud_skipped, evicted, evicted_pages, refaults,\n"
+	"  workingset_refaults, resident,\n"
+	"  swapped =10%,\n"
+	"  walks, passes, aging_refused =0%\n",
+};
+
 int aw_cmd_compare(int argc, char **argv)
 {
-	struct aw_cmp_run m = { 0 }, k = { 0 };
-	const char *variant = "base";
-	struct aw_tols tols;
-	char err[256];
-	int status = 2;
+	struct compare c = { .variant = "base" };
+	int status;
 
-	aw_tols_default(&tols);
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return fputs(usage, stdout) < 0;
-		if (!strcmp(a, "--variant") && i + 1 < argc)
-			variant = argv[++i];
-		else if (!strcmp(a, "--tolerance") && i + 1 < argc) {
-			if (aw_tols_parse(&tols, argv[++i], err, sizeof(err)) < 0)
-				return aw_usage_error("compare", "%s", err);
-		} else if (a[0] == '-' && a[1])
-			return aw_option_error("compare", usage, a);
-		else if (!m.path)
-			m.path = a;
-		else if (!k.path)
-			k.path = a;
-		else
-			return aw_usage_error("compare", "two files only: MODEL.json KERNEL.json");
-	}
-	if (!k.path)
+	aw_tols_default(&c.tols);
+	status = aw_po_parse(&aw_compare_cmd, &c, argc, argv);
+	if (status)
+		return status == AW_PO_HELP ? 0 : 2;
+	if (!c.k.path)
 		return aw_usage_error("compare", "needs MODEL.json and KERNEL.json");
-	if (load(&m, variant) == 0 && load(&k, NULL) == 0 && check_pair(&m, &k) == 0)
-		status = report(&m, &k, &tols);
-	json_object_put(m.root);
-	json_object_put(k.root);
+	status = 2;
+	if (load(&c.m, c.variant) == 0 && load(&c.k, NULL) == 0 && check_pair(&c.m, &c.k) == 0)
+		status = report(&c.m, &c.k, &c.tols);
+	json_object_put(c.m.root);
+	json_object_put(c.k.root);
 	return status;
 }

@@ -2,7 +2,9 @@
 /*
  * The model options run, replay and minimize share (options.h).  Each
  * option is one small function from its value to the struct, so the
- * message for a bad value is written once.
+ * message for a bad value is written once, and one entry of
+ * aw_model_options, so the synopsis, the notes and the completion say it
+ * once (parse_options.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +28,9 @@ void aw_model_opts_free(struct aw_model_opts *o)
 }
 
 /* Names stay in variant_buf: aw_lockstep_opts and reports point at them. */
-static int set_variants(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_variants(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	char *save = NULL, *tok;
 
 	free(o->variant_buf);
@@ -57,8 +60,9 @@ static int set_variants(struct aw_model_opts *o, const char *arg, char *err, siz
 }
 
 /* Fixes tried in the model for a finding (docs/findings/), by name: variant features */
-static int add_fix(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int add_fix(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	if (!strcmp(arg, "pud-young")) {
 		o->fixes |= AW_FEAT_PUD_YOUNG_FIX;
 		return 0;
@@ -67,8 +71,9 @@ static int add_fix(struct aw_model_opts *o, const char *arg, char *err, size_t e
 	return -1;
 }
 
-static int add_bug(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int add_bug(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	int b = aw_bug_parse(arg);
 	size_t n;
 
@@ -82,8 +87,9 @@ static int add_bug(struct aw_model_opts *o, const char *arg, char *err, size_t e
 	return -1;
 }
 
-static int set_thp(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_thp(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	int mode = aw_thp_mode_parse(arg);
 
 	if (mode < 0) {
@@ -94,8 +100,9 @@ static int set_thp(struct aw_model_opts *o, const char *arg, char *err, size_t e
 	return 0;
 }
 
-static int set_skip_empty(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_skip_empty(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	char *end;
 	long v = strtol(arg, &end, 10);
 
@@ -107,16 +114,18 @@ static int set_skip_empty(struct aw_model_opts *o, const char *arg, char *err, s
 	return 0;
 }
 
-static int set_empty_contract(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_empty_contract(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	if (aw_empty_contract_parse(arg, ',', &o->empty, err, errlen))
 		return -1;
 	o->has_empty = true;
 	return 0;
 }
 
-static int set_kernel(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_kernel(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	int profile = aw_kernel_profile_parse(arg);
 
 	if (profile < 0) {
@@ -127,8 +136,9 @@ static int set_kernel(struct aw_model_opts *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int set_kh_rev(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_kh_rev(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	if (!strcmp(arg, "seed")) {
 		o->khugepaged_rev = AW_KH_REV_SEED;
 	} else if (!strcmp(arg, "v8")) {
@@ -140,8 +150,9 @@ static int set_kh_rev(struct aw_model_opts *o, const char *arg, char *err, size_
 	return 0;
 }
 
-static int set_khugepaged(struct aw_model_opts *o, const char *arg, char *err, size_t errlen)
+static int set_khugepaged(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
+	struct aw_model_opts *o = dst;
 	if (strcmp(arg, "base") && strcmp(arg, "patched")) {
 		snprintf(err, errlen, "--khugepaged takes base or patched");
 		return -1;
@@ -150,45 +161,42 @@ static int set_khugepaged(struct aw_model_opts *o, const char *arg, char *err, s
 	return 0;
 }
 
-typedef int (*aw_opt_setter)(struct aw_model_opts *o, const char *arg, char *err, size_t errlen);
-
-/* The options that take a value; --khugepaged-prctl-enter is the one flag. */
-static const struct {
-	const char *name;
-	unsigned int set;
-	aw_opt_setter fn;
-} valued[] = {
-	{ "--variants",		AW_OPT_VARIANTS,	set_variants },
-	{ "--bug",		AW_OPT_BUG,		add_bug },
-	{ "--fix",		AW_OPT_BUG,		add_fix },
-	{ "--thp",		AW_OPT_THP,		set_thp },
-	{ "--skip-empty",	AW_OPT_SKIP_EMPTY,	set_skip_empty },
-	{ "--empty-contract",	AW_OPT_SKIP_EMPTY,	set_empty_contract },
-	{ "--kernel",		AW_OPT_KERNEL,		set_kernel },
-	{ "--khugepaged-rev",	AW_OPT_KHUGEPAGED,	set_kh_rev },
-	{ "--khugepaged",	AW_OPT_KHUGEPAGED,	set_khugepaged },
+const struct aw_po_option aw_model_options[] = {
+	{ "variants", 0, AW_PO_CALL, "base,pud,emptymap,rfc", .set = AW_OPT_VARIANTS, .cb = set_variants },
+	{ "thp", 0, AW_PO_CALL, "always|never|madvise", .set = AW_OPT_THP, .cb = set_thp },
+	{ "bug", 0, AW_PO_CALL, "NAME", .set = AW_OPT_BUG, .flags = AW_PO_MANY, .cb = add_bug },
+	{ "fix", 0, AW_PO_CALL, "pud-young", .set = AW_OPT_BUG, .cb = add_fix,
+	  .help = "a fix tried in the model for a finding (docs/findings/):\n"
+		  "pud-young walks a PUD the filter lacks if its accessed bit is set" },
+	{ "skip-empty", 0, AW_PO_CALL, "N", .set = AW_OPT_SKIP_EMPTY, .cb = set_skip_empty },
+	{ "empty-contract", 0, AW_PO_CALL, "place=..,empty=..,clock=..,clear=..", .set = AW_OPT_SKIP_EMPTY,
+	  .cb = set_empty_contract,
+	  .help = "the RFC empty-mm skip's open choices (default\n"
+		  "place=get-next-mm,empty=associated,clock=mm,clear=major+migration;\n"
+		  "place=after, empty=no-leaves, clock=pass, clear=major[+migration]\n"
+		  "[+huge][+minor][+collapse])" },
+	{ "khugepaged-rev", 0, AW_PO_CALL, "seed|v8", .set = AW_OPT_KHUGEPAGED, .cb = set_kh_rev },
+	{ "khugepaged", 0, AW_PO_CALL, "base|patched", .set = AW_OPT_KHUGEPAGED, .cb = set_khugepaged },
+	{ "khugepaged-prctl-enter", 0, AW_PO_FLAG, .set = AW_OPT_KHUGEPAGED,
+	  .off = offsetof(struct aw_model_opts, khugepaged_prctl_enter), .val = 1 },
+	{ "kernel", 0, AW_PO_CALL, "6.1|6.12|mainline", .set = AW_OPT_KERNEL, .cb = set_kernel },
+	{ .kind = AW_PO_END },
 };
 
 int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
 			char *err, size_t errlen)
 {
 	const char *a = argv[*i];
+	size_t off = 0;
+	const struct aw_po_option *opt = aw_po_find(aw_model_options, accept, a, &off);
 
-	if ((accept & AW_OPT_KHUGEPAGED) && !strcmp(a, "--khugepaged-prctl-enter")) {
-		o->khugepaged_prctl_enter = true;
-		return 1;
+	if (!opt)
+		return 0;
+	if (opt->arg && *i + 1 >= argc) {
+		snprintf(err, errlen, "%s needs a value", a);
+		return -1;
 	}
-	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
-		if (!(accept & valued[k].set) || strcmp(a, valued[k].name))
-			continue;
-		if (*i + 1 >= argc) {
-			snprintf(err, errlen, "%s needs a value", a);
-			return -1;
-		}
-		++*i;
-		return valued[k].fn(o, argv[*i], err, errlen) ? -1 : 1;
-	}
-	return 0;
+	return aw_po_take(opt, (char *)o + off, opt->arg ? argv[++*i] : NULL, err, errlen) ? -1 : 1;
 }
 
 void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo)

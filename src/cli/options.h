@@ -2,12 +2,14 @@
 /*
  * The options that say which model runs, shared by `agewalk run`, `replay`
  * and `minimize`: the variants, planted bugs, THP mode, skip-empty, the
- * kernel profile and the khugepaged switches.  One parser, so a value means the same and a bad
- * value gets the same message whichever command reads it.
+ * kernel profile and the khugepaged switches.  One table (aw_model_options,
+ * parse_options.h), so a value means the same and a bad value gets the
+ * same message whichever command reads it, and each command's --help
+ * names them the same way.
  *
- * A command loops over argv and offers each argument to
- * aw_model_opts_parse() with the set of options it accepts; the parser
- * takes the option (and its value) or leaves it to the command.
+ * A command puts AW_MODEL_OPTIONS() in its option table with the set of
+ * options it accepts; the entries store into the struct aw_model_opts
+ * at that member of the command's struct.
  */
 #ifndef AW_OPTIONS_H
 #define AW_OPTIONS_H
@@ -16,6 +18,7 @@
 #include <stddef.h>
 
 #include "lockstep.h"
+#include "parse_options.h"
 
 /* The options, by flag; a command accepts a union of them. */
 enum aw_model_opt {
@@ -42,6 +45,13 @@ struct aw_model_opts {
 	bool khugepaged_base, khugepaged_prctl_enter;
 };
 
+/* The table, in the order the synopses list them; each entry's .set is its enum aw_model_opt. */
+extern const struct aw_po_option aw_model_options[];
+
+/* The entry of a command's table: the options in accept, into the struct aw_model_opts type.member. */
+#define AW_MODEL_OPTIONS(type, member, accept) \
+	{ .kind = AW_PO_GROUP, .sub = aw_model_options, .off = offsetof(type, member), .val = (int)(accept) }
+
 void aw_model_opts_init(struct aw_model_opts *o);
 void aw_model_opts_free(struct aw_model_opts *o);
 
@@ -51,7 +61,8 @@ void aw_model_opts_free(struct aw_model_opts *o);
  * taken and return 1.  Return 0 if it is not one of them (nothing
  * changes), -1 with a one-line message in err (no prefix, no newline)
  * if its value is missing or bad.  A later --variants replaces an earlier
- * one; --bug adds up.
+ * one; --bug adds up.  (The commands parse through their tables; this is
+ * the same table, one argument at a time.)
  */
 int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
 			char *err, size_t errlen);

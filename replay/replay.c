@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agewalk replay FILE.dat: ingest a recording under stated policies, run
- * the variants in lockstep over the converted stream, report side by side.
+ * A replay (replay.h): ingest a recording under stated policies, run the
+ * variants in lockstep over the converted stream, report side by side.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,309 +10,13 @@
 #include <unistd.h>
 
 #include "awpb.h"
-#include "commands.h"
 #include "guard.h"
 #include "lockstep.h"
-#include "options.h"
 #include "output.h"
 #include "pipeline.h"
+#include "replay.h"
+#include "report_html.h"
 #include "tracedat.h"
-
-/* What replay takes of the shared model options (the khugepaged switches are run's). */
-#define AW_REPLAY_OPTS (AW_OPT_VARIANTS | AW_OPT_BUG | AW_OPT_THP | AW_OPT_SKIP_EMPTY | AW_OPT_KERNEL)
-
-static const char usage[] =
-	"usage: agewalk replay FILE.dat... [--merge] [--variants base,pud,emptymap,rfc] [--thp always|never|madvise]\n"
-	"         [--assume-access faults-only|recent-faults|all-resident] [--window DURATION]\n"
-	"         [--age-every DURATION] [--force-every N] [--memory-limit SIZE] [--swap SIZE]\n"
-	"         [--nodes N | --topology FILE] [--bug NAME]... [--skip-empty N] [--keep-going]\n"
-	"         [--empty-contract place=..,empty=..,clock=..,clear=..]\n"
-	"         [--json] [--html REPORT.html] [--save-stream OUT.awpb] [--walk-log FILE]\n"
-	"         [--progress|--no-progress]\n"
-	"         [--kh-gap DURATION] [--kh-pid PID] [--khugepaged-every DURATION]\n"
-	"         [--kernel 6.1|6.12|mainline] [--threads 1|2]\n"
-	"         [--start TIME] [--end TIME] [--pid PID]... [--comm COMM]... [--cgroup PATH]...\n"
-	"Aging is synthesized every --age-every of trace time (default 500ms, all nodes,\n"
-	"non-forced) unless the trace recorded vmscan:mm_vmscan_lru_gen_walk.\n"
-	"khugepaged: records of the khugepaged thread (comm khugepaged, or --kh-pid) more than\n"
-	"--kh-gap apart (default 1s) are separate wake-ups, each replayed as one model wake-up;\n"
-	"--khugepaged-every synthesizes wake-ups instead (default: off).\n"
-	"--start/--end: a window, TIME after the first event (6s, 500ms) or a share of the\n"
-	"trace's duration (25%); before --start only processes and mappings are replayed.\n"
-	"Several files: replayed one after another, each continuing where the previous\n"
-	"ended (consecutive recordings), or with --merge interleaved by timestamp (one\n"
-	"machine, one clock); the first file's side files describe the machine.  Every\n"
-	"file's instance buffers (trace-cmd -B) are merged with its top buffer.\n"
-	"--pid/--comm/--cgroup: replay only those processes (tgid, comm at first sight or\n"
-	"exec, cgroup from the recording's OUT.procs/PID/cgroup or below) and their\n"
-	"children, whole; aging and khugepaged stay the machine's.\n";
-
-static int parse_duration(const char *s, uint64_t *ns)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	uint64_t mul;
-
-	if (end == s)
-		return -1;
-	if (!strcmp(end, "ns"))
-		mul = 1;
-	else if (!strcmp(end, "us"))
-		mul = 1000;
-	else if (!strcmp(end, "ms"))
-		mul = 1000000;
-	else if (!strcmp(end, "s"))
-		mul = 1000000000;
-	else
-		return -1;
-	if (v > UINT64_MAX / mul)
-		return -1;
-	*ns = v * mul;
-	return 0;
-}
-
-static int parse_size(const char *s, uint64_t *bytes)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	int shift = 0;
-
-	if (end == s)
-		return -1;
-	switch (*end) {
-	case 0: break;
-	case 'K': case 'k': shift = 10; break;
-	case 'M': case 'm': shift = 20; break;
-	case 'G': case 'g': shift = 30; break;
-	case 'T': case 't': shift = 40; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (shift && v > (UINT64_MAX >> shift))
-		return -1;
-	*bytes = v << shift;
-	return 0;
-}
-
-#define AW_REPLAY_MAX_KEEP	64
-
-/* TIME: a duration ("6s", "1500ms") or a share of the trace ("25%", "12.5%"). */
-static int parse_when(const char *s, uint64_t *ns, double *pct)
-{
-	size_t n = strlen(s);
-
-	*pct = -1;
-	*ns = 0;
-	if (n > 1 && s[n - 1] == '%') {
-		char *end;
-		double x = strtod(s, &end);
-
-		if (end != s + n - 1 || !(x >= 0 && x <= 100))
-			return -1;
-		*pct = x;
-		return 0;
-	}
-	return parse_duration(s, ns);
-}
-
-struct ropts {
-	struct aw_trace_opts t;
-	const char *paths[AW_TRACE_MAX_FILES];
-	uint32_t pids[AW_REPLAY_MAX_KEEP];
-	const char *comms[AW_REPLAY_MAX_KEEP];
-	const char *cgroups[AW_REPLAY_MAX_KEEP];
-	struct aw_model_opts m;		/* its thp goes to t.thp */
-	bool json, keep_going;
-	int threads;			/* 1: inline; 2: reading and the run on two threads */
-	const char *save, *walk_log, *html;
-};
-
-static int add_path(struct ropts *o, const char *path)
-{
-	if (o->t.nr_paths == AW_TRACE_MAX_FILES) {
-		fprintf(stderr, "agewalk replay: at most %d trace files\n", AW_TRACE_MAX_FILES);
-		return -1;
-	}
-	o->paths[o->t.nr_paths++] = path;
-	o->t.paths = o->paths;
-	o->t.path = o->paths[0];
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct ropts *o)
-{
-	char err[512];
-
-	aw_trace_opts_default(&o->t);
-	aw_model_opts_init(&o->m);
-	o->threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
-	/* a test's knob: reopen the inputs this often, to check that reading resumes exactly */
-	if (getenv("AGEWALK_REOPEN_EVERY"))
-		o->t.reopen_every = strtoull(getenv("AGEWALK_REOPEN_EVERY"), NULL, 10);
-	o->t.progress = isatty(2);
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = true;
-		int n, r;
-
-		if (!strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			exit(0);
-		} else if (!strcmp(a, "--json")) {
-			o->json = true, takes = false;
-		} else if (!strcmp(a, "--merge")) {
-			o->t.merge = true, takes = false;
-		} else if (!strcmp(a, "--keep-going")) {
-			o->keep_going = true, takes = false;
-		} else if (!strcmp(a, "--progress")) {
-			o->t.progress = true, takes = false;
-		} else if (!strcmp(a, "--no-progress")) {
-			o->t.progress = false, takes = false;
-		} else if (!v) {
-			if (a[0] == '-') {
-				aw_option_error("replay", usage, a);
-				return -1;
-			}
-			takes = false;
-			if (add_path(o, a))
-				return -1;
-		} else if ((r = aw_model_opts_parse(&o->m, AW_REPLAY_OPTS, argc, argv, &i, err, sizeof(err)))) {
-			if (r < 0) {
-				fprintf(stderr, "agewalk replay: %s\n", err);
-				return -1;
-			}
-			takes = false;	/* i is on the value already */
-		} else if (!strcmp(a, "--assume-access")) {
-			if (!strcmp(v, "faults-only"))
-				o->t.access = AW_ACCESS_FAULTS_ONLY;
-			else if (!strcmp(v, "recent-faults"))
-				o->t.access = AW_ACCESS_RECENT_FAULTS;
-			else if (!strcmp(v, "all-resident"))
-				o->t.access = AW_ACCESS_ALL_RESIDENT;
-			else {
-				fprintf(stderr, "agewalk replay: --assume-access takes faults-only, recent-faults or all-resident\n");
-				return -1;
-			}
-		} else if (!strcmp(a, "--kh-gap") || !strcmp(a, "--khugepaged-every")) {
-			uint64_t ns;
-
-			if (parse_duration(v, &ns) || (!ns && a[2] == 'k' && a[4] == '-')) {
-				fprintf(stderr, "agewalk replay: %s takes a duration such as 1s%s\n", a,
-					a[4] == '-' ? "" : " (0 = off)");
-				return -1;
-			}
-			*(a[4] == '-' ? &o->t.kh_gap_ns : &o->t.kh_every_ns) = ns;
-		} else if (!strcmp(a, "--kh-pid")) {
-			char *end;
-			long x = strtol(v, &end, 10);
-
-			if (*end || end == v || x < 1 || x > 0x7fffffff) {
-				fprintf(stderr, "agewalk replay: --kh-pid takes a pid\n");
-				return -1;
-			}
-			o->t.kh_pid = x;
-		} else if (!strcmp(a, "--window") || !strcmp(a, "--age-every")) {
-			uint64_t ns;
-
-			if (parse_duration(v, &ns) || !ns) {
-				fprintf(stderr, "agewalk replay: %s takes a duration such as 500ms\n", a);
-				return -1;
-			}
-			*(a[2] == 'w' ? &o->t.window_ns : &o->t.age_every_ns) = ns;
-		} else if (!strcmp(a, "--memory-limit") || !strcmp(a, "--swap")) {
-			uint64_t b;
-
-			if (parse_size(v, &b) || (a[2] == 'm' && b < (1U << 20))) {
-				fprintf(stderr, "agewalk replay: %s takes a size such as 2G\n", a);
-				return -1;
-			}
-			*(a[2] == 'm' ? &o->t.memory_limit : &o->t.swap_bytes) = b;
-		} else if (!strcmp(a, "--force-every") || !strcmp(a, "--nodes")) {
-			char *end;
-			long x = strtol(v, &end, 10);
-
-			n = a[2] == 'f' ? 1000000 : AW_MAX_NODES;
-			if (*end || x < (a[2] == 'f' ? 0 : 1) || x > n) {
-				fprintf(stderr, "agewalk replay: %s out of range\n", a);
-				return -1;
-			}
-			if (a[2] == 'f')
-				o->t.force_every = (int)x;
-			else
-				o->t.nr_nodes = (int)x;
-		} else if (!strcmp(a, "--start") || !strcmp(a, "--end")) {
-			bool end = a[2] == 'e';
-
-			if (parse_when(v, end ? &o->t.end_ns : &o->t.start_ns, end ? &o->t.end_pct : &o->t.start_pct) ||
-			    (end && !o->t.end_ns && o->t.end_pct <= 0)) {
-				fprintf(stderr, "agewalk replay: %s takes a time after the first event (6s, 500ms) "
-					"or a share of the trace (25%%)%s\n", a, end ? ", after 0" : "");
-				return -1;
-			}
-		} else if (!strcmp(a, "--pid")) {
-			char *end;
-			long x = strtol(v, &end, 10);
-
-			if (*end || end == v || x < 1 || x > 0x7fffffff || o->t.nr_pids == AW_REPLAY_MAX_KEEP) {
-				fprintf(stderr, "agewalk replay: --pid takes a pid (at most %d)\n", AW_REPLAY_MAX_KEEP);
-				return -1;
-			}
-			o->pids[o->t.nr_pids++] = (uint32_t)x;
-			o->t.pids = o->pids;
-		} else if (!strcmp(a, "--comm")) {
-			if (!*v || strlen(v) > 15 || o->t.nr_comms == AW_REPLAY_MAX_KEEP) {
-				fprintf(stderr, "agewalk replay: --comm takes a task name (1 to 15 characters, at most %d)\n",
-					AW_REPLAY_MAX_KEEP);
-				return -1;
-			}
-			o->comms[o->t.nr_comms++] = v;
-			o->t.comms = o->comms;
-		} else if (!strcmp(a, "--cgroup")) {
-			if (v[0] != '/' || o->t.nr_cgroups == AW_REPLAY_MAX_KEEP) {
-				fprintf(stderr, "agewalk replay: --cgroup takes a cgroup v2 path such as "
-					"/system.slice/foo.service (at most %d)\n", AW_REPLAY_MAX_KEEP);
-				return -1;
-			}
-			o->cgroups[o->t.nr_cgroups++] = v;
-			o->t.cgroups = o->cgroups;
-		} else if (!strcmp(a, "--threads")) {
-			if (strcmp(v, "1") && strcmp(v, "2")) {
-				fprintf(stderr, "agewalk replay: --threads takes 1 or 2\n");
-				return -1;
-			}
-			o->threads = v[0] - '0';
-		} else if (!strcmp(a, "--topology")) {
-			o->t.topology = v;
-		} else if (!strcmp(a, "--save-stream")) {
-			o->save = v;
-		} else if (!strcmp(a, "--walk-log")) {
-			o->walk_log = v;
-		} else if (!strcmp(a, "--html")) {
-			o->html = v;
-		} else if (a[0] == '-') {
-			aw_option_error("replay", usage, a);
-			return -1;
-		} else {
-			takes = false;
-			if (add_path(o, a))
-				return -1;
-		}
-		if (takes)
-			i++;
-	}
-	if (!o->m.nr_variants) {
-		o->m.variants[0] = "base";
-		o->m.variants[1] = "pud";
-		o->m.nr_variants = 2;
-	}
-	o->t.thp = o->m.thp;
-	if (!o->t.path) {
-		aw_usage_error("replay", "no trace file");
-		return -1;
-	}
-	return 0;
-}
 
 static void fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -325,7 +29,7 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
 }
 
 /* The window and the processes kept, when the command line narrowed the replay. */
-static void scope_text(const struct ropts *o, const struct aw_trace_stats *st, char *buf, size_t len)
+static void scope_text(const struct aw_replay_opts *o, const struct aw_trace_stats *st, char *buf, size_t len)
 {
 	int n = 0;
 
@@ -345,7 +49,7 @@ static void scope_text(const struct ropts *o, const struct aw_trace_stats *st, c
 }
 
 /* The policy line every report prints: what produced these figures. */
-static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, const struct aw_scenario *sc,
+static void policy_text(const struct aw_replay_opts *o, const struct aw_trace_stats *st, const struct aw_scenario *sc,
 			char *buf, size_t len)
 {
 	char age[32], win[32], kh[64], khd[32];
@@ -363,16 +67,16 @@ static void policy_text(const struct ropts *o, const struct aw_trace_stats *st, 
 		 st->had_aging_events ? "recorded (mm_vmscan_lru_gen_walk)" : age, sc->cfg.nr_nodes,
 		 st->topology_source, (unsigned long long)(sc->cfg.swap_bytes >> 20), st->swap_source,
 		 (unsigned long long)(o->t.memory_limit >> 20), aw_thp_mode_name(st->thp), st->thp_source,
-		 aw_kernel_profile_name(o->m.kernel >= 0 ? (enum aw_kernel_profile)o->m.kernel : sc->cfg.kernel),
+		 aw_kernel_profile_name(o->model.kernel ? (enum aw_kernel_profile)(o->model.kernel - 1) : sc->cfg.kernel),
 		 st->had_snapshots ? " initial-state=snapshots" : " initial-state=empty",
 		 o->t.force_every ? " (every Nth pass forced)" : "", kh);
 	scope_text(o, st, buf + strlen(buf), len - strlen(buf));
 }
 
 static void recorded_json(FILE *f, const struct aw_lockstep *ls, const struct aw_trace_stats *st);
-static void recorded_kh_json(FILE *f, const struct ropts *o, const struct aw_trace_stats *st);
+static void recorded_kh_json(FILE *f, const struct aw_replay_opts *o, const struct aw_trace_stats *st);
 
-static char *trace_json(const struct ropts *o, const struct aw_trace_stats *st, const char *policy,
+static char *trace_json(const struct aw_replay_opts *o, const struct aw_trace_stats *st, const char *policy,
 			const struct aw_lockstep *ls)
 {
 	char *buf = NULL;
@@ -505,7 +209,7 @@ static void status_json(FILE *f, const char *key, const struct aw_kh_status_coun
 	fputc('}', f);
 }
 
-static void recorded_kh_json(FILE *f, const struct ropts *o, const struct aw_trace_stats *st)
+static void recorded_kh_json(FILE *f, const struct aw_replay_opts *o, const struct aw_trace_stats *st)
 {
 	const struct aw_recorded_kh *kh = &st->kh;
 
@@ -610,7 +314,7 @@ static void kh_row(FILE *out, const struct aw_lockstep *ls, const char *label, u
 	fputc('\n', out);
 }
 
-static void recorded_kh_text(FILE *out, const struct ropts *o, const struct aw_lockstep *ls,
+static void recorded_kh_text(FILE *out, const struct aw_replay_opts *o, const struct aw_lockstep *ls,
 			     const struct aw_trace_stats *st)
 {
 	const struct aw_recorded_kh *kh = &st->kh;
@@ -705,7 +409,7 @@ static void lost_text(FILE *out, const struct aw_trace_stats *st)
 	fputs(st->lost_places > 8 ? "; ...\n" : "\n", out);
 }
 
-static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_stats *st, const char *policy)
+static void trace_text(FILE *out, const struct aw_replay_opts *o, const struct aw_trace_stats *st, const char *policy)
 {
 	fprintf(out, "agewalk replay %s: %llu events read (%llu used), %llu lost, %llu processes, %.3f s of "
 		"trace, %d-byte longs\n", o->t.path, (unsigned long long)st->events_read,
@@ -744,7 +448,7 @@ static void trace_text(FILE *out, const struct ropts *o, const struct aw_trace_s
  * stream file (--save-stream) and the engine as it is made (sink_event()).
  */
 struct replay_run {
-	const struct ropts *o;
+	const struct aw_replay_opts *o;
 	const struct aw_trace_stats *st;
 	struct aw_lockstep ls;
 	struct aw_lockstep_opts lo;
@@ -758,9 +462,8 @@ static int ready(void *ctx, const struct aw_scenario *sc)
 {
 	struct replay_run *rr = ctx;
 
-	memset(&rr->lo, 0, sizeof(rr->lo));
+	rr->lo = rr->o->model;
 	rr->lo.thp = rr->st->thp;
-	aw_model_opts_apply(&rr->o->m, &rr->lo);
 	rr->lo.oracles = true;
 	rr->lo.keep_going = rr->o->keep_going;
 	rr->lo.walk_log = rr->walk_log.f;
@@ -784,7 +487,7 @@ static int sink_event(void *ctx, const struct aw_event *ev)
 }
 
 /* --html FILE: the page of the --json report (report_html.c). */
-static int html_page(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
+static int html_page(const struct aw_replay_opts *o, struct replay_run *rr, const struct aw_trace_stats *st,
 		     const char *policy)
 {
 	char *extra = trace_json(o, st, policy, &rr->ls), err[512];
@@ -799,7 +502,7 @@ static int html_page(const struct ropts *o, struct replay_run *rr, const struct 
 	return ret;
 }
 
-static int report(const struct ropts *o, struct replay_run *rr, const struct aw_trace_stats *st,
+static int report(const struct aw_replay_opts *o, struct replay_run *rr, const struct aw_trace_stats *st,
 		  const struct aw_scenario *sc)
 {
 	char policy[2048];
@@ -820,14 +523,14 @@ static int report(const struct ropts *o, struct replay_run *rr, const struct aw_
 	return o->html ? html_page(o, rr, st, policy) : 0;
 }
 
-int aw_cmd_replay(int argc, char **argv)
+int aw_replay(const struct aw_replay_opts *o)
 {
 	struct replay_run *rr = calloc(1, sizeof(*rr));	/* big: the lockstep engine */
-	struct ropts o = { 0 };
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
 	struct aw_trace_sink sink = { sink_event, rr };
 	struct aw_tguard guard;
+	struct aw_trace_opts t = o->t;	/* with the guard */
 	char err[512];
 	int status = 0, ingested;
 
@@ -835,12 +538,7 @@ int aw_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "agewalk replay: out of memory\n");
 		return 2;
 	}
-	if (parse(argc, argv, &o)) {
-		aw_model_opts_free(&o.m);
-		free(rr);
-		return 2;
-	}
-	rr->o = &o;
+	rr->o = o;
 	rr->st = &st;
 	/*
 	 * The rest runs in a child its parent watches, so that each file is
@@ -848,21 +546,21 @@ int aw_cmd_replay(int argc, char **argv)
 	 * exists and before the pipeline's thread.
 	 */
 	if (!aw_tguard_start(&guard, 2))
-		o.t.guard = &guard;
+		t.guard = &guard;
 	aw_scenario_init(&sc);
-	if (o.save && aw_awpb_spool_open(&rr->spool, o.save)) {
+	if (o->save && aw_awpb_spool_open(&rr->spool, o->save)) {
 		fprintf(stderr, "agewalk: %s\n", rr->spool.err);
 		status = AW_EXIT_OUTPUT;
 	}
-	rr->saving = o.save != NULL;
-	if (!status && o.walk_log && aw_output_open(&rr->walk_log, o.walk_log, err, sizeof(err))) {
+	rr->saving = o->save != NULL;
+	if (!status && o->walk_log && aw_output_open(&rr->walk_log, o->walk_log, err, sizeof(err))) {
 		fprintf(stderr, "agewalk: %s\n", err);
 		status = AW_EXIT_OUTPUT;
 	}
 	if (!status) {
 		int stepped;
 
-		ingested = aw_trace_ingest(&o.t, &sc, &st, &sink, ready, err, sizeof(err));
+		ingested = aw_trace_ingest(&t, &sc, &st, &sink, ready, err, sizeof(err));
 		/* the consumer drains what was queued, even after a failed read */
 		stepped = rr->started ? aw_pipeline_finish(&rr->pl) : 0;
 		if (ingested || stepped) {
@@ -872,7 +570,7 @@ int aw_cmd_replay(int argc, char **argv)
 			fprintf(stderr, "agewalk: %s\n", disk ? rr->spool.err : rr->ls.err[0] ? rr->ls.err : err);
 			status = disk ? AW_EXIT_OUTPUT : 2;
 		}
-		if (!status && o.save && aw_awpb_spool_commit(&rr->spool, &sc)) {
+		if (!status && o->save && aw_awpb_spool_commit(&rr->spool, &sc)) {
 			fprintf(stderr, "agewalk: %s\n", rr->spool.err);
 			status = AW_EXIT_OUTPUT;
 		}
@@ -882,7 +580,7 @@ int aw_cmd_replay(int argc, char **argv)
 		}
 		if (!status) {
 			aw_lockstep_describe(&rr->ls);
-			status = report(&o, rr, &st, &sc);
+			status = report(o, rr, &st, &sc);
 			if (!status && rr->ls.nr_findings)
 				status = 1;
 		}
@@ -893,7 +591,6 @@ int aw_cmd_replay(int argc, char **argv)
 	aw_awpb_spool_abort(&rr->spool);
 	aw_output_abort(&rr->walk_log);
 	aw_scenario_free(&sc);
-	aw_model_opts_free(&o.m);
 	free(rr);
 	return status;
 }
