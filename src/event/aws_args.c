@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The arguments every .aws line handler reads (aws_internal.h): numbers,
  * lengths and fixed addresses from tokens, node, CPU and memcg ids (whose

@@ -1,10 +1,11 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The .aws header directives (docs/aws-format.md): the machine (topology,
  * node, memcg, swap), THP (thp, modes), address-space layout (mmap_base,
- * layout, region), the kernel release and its khugepaged revision, and the
- * empty-PMD contract.  They set the scenario's struct aw_config, may
- * appear anywhere in the file and, inside a repeat block, take effect once.
+ * layout, region), the kernel release, the khugepaged series' revision and
+ * prctl entry, skip_empty and the empty-PMD contract.  They set the
+ * scenario's struct aw_config (a region line declares a name), may appear
+ * anywhere in the file and, inside a repeat block, take effect once.
  */
 #include <stdbool.h>
 #include <stdint.h>

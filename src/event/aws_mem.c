@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The .aws lines that act on memory already mapped: mbind and
  * set_mempolicy, read and write (the accesses), madvise, migrate, the

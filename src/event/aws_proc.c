@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The .aws lines of processes and their address spaces: proc, fork,
  * vfork, thread, exec, exit and run; mmap, munmap, mremap, mprotect and

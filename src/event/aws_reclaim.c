@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The .aws lines of reclaim and the machine's own activity: age,
  * age_begin, age_step, age_end and evict (their options checked against
