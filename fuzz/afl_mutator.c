@@ -22,6 +22,7 @@
 
 struct aw_afl {
 	uint32_t seed;
+	struct aw_mut_weights weights;	/* AGEWALK_MUTATOR_WEIGHTS, read at init */
 	uint8_t *buf;
 	size_t cap;
 	struct aw_trim trim;
@@ -33,8 +34,10 @@ void *afl_custom_init(void *afl, unsigned int seed)
 	struct aw_afl *m = calloc(1, sizeof(*m));
 
 	(void)afl;
-	if (m)
+	if (m) {
 		m->seed = seed;
+		aw_mut_weights_from_env(&m->weights);
+	}
 	return m;
 }
 
@@ -60,7 +63,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	} else {
 		n = buf_size < max_size ? buf_size : max_size;
 		memcpy(m->buf, buf, n);
-		n = aw_mutate(m->buf, n, max_size, m->seed);
+		n = aw_mutate_weighted(&m->weights, m->buf, n, max_size, m->seed);
 	}
 	if (!n) {	/* AFL needs > 0 */
 		*out_buf = buf;

@@ -205,11 +205,20 @@ void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target targ
 	aw_scenario_free(&sc);
 }
 
+/*
+ * The mutation weights (AGEWALK_MUTATOR_WEIGHTS), read once by
+ * LLVMFuzzerInitialize(): libFuzzer's hooks take no context pointer, so
+ * this is the one value the mutator hook cannot be handed, and it is set
+ * before the first input and never again.
+ */
+static struct aw_mut_weights aw_fuzz_weights;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	aw_fuzz_keep_heap();
+	aw_mut_weights_from_env(&aw_fuzz_weights);
 	return 0;
 }
 
@@ -218,7 +227,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	/* one call in eight goes to libFuzzer's own (CMP-guided, dictionary) mutations */
 	if (LLVMFuzzerMutate && seed % 8 == 0)
 		return LLVMFuzzerMutate(data, size, max_size);
-	return aw_mutate(data, size, max_size, seed);
+	return aw_mutate_weighted(&aw_fuzz_weights, data, size, max_size, seed);
 }
 
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2,

@@ -6,7 +6,13 @@
  *
  *   aws_lex.c     characters, numbers, a line's tokens, error messages
  *   aws_ntab.c    the name -> id hash both the parser and the writer use
- *   aws_parse.c   the parser: keyword table, handlers, repeat blocks, files
+ *   aws_parse.c   the parser: the words, the keyword table, repeat blocks,
+ *                 the checks at the end, files
+ *   aws_args.c    what the line handlers read: numbers, ids, names, targets
+ *   aws_header.c  header directives (topology, node, memcg, thp, kernel...)
+ *   aws_proc.c    processes and mappings (proc, fork, exec, mmap, brk...)
+ *   aws_mem.c     policy, access, advice, migration, memcg, prctl lines
+ *   aws_reclaim.c reclaim, khugepaged, contention, time, sample lines
  *   aws_expect.c  the `expect` language, read and written
  *   aws_write.c   the writer
  *
@@ -233,10 +239,104 @@ static inline int aw_next_cap(int cap)
 	return cap ? cap * 2 : 16;
 }
 
+/* ------------------------------------------------------------------ */
+/* What line handlers read (aws_args.c)                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each returns 0, or -1 with the message in p->err.  need_* read the next
+ * token and name what was expected when it is missing.
+ */
+
+/* An event of that kind, every field zero; then appended at the line's end. */
+void aw_ev_init(struct aw_event *ev, int kind);
+int aw_emit(struct aw_parser *p, const struct aw_event *ev);
+
+/* A number, with binary size suffixes if suffix; its errors name the token. */
+int aw_num(struct aw_parser *p, const struct aw_tok *t, bool suffix, uint64_t *v);
+int aw_need_num(struct aw_parser *p, const char *what, bool suffix, uint64_t *v,
+		const struct aw_tok **t);
+/* An integer in [lo, hi]. */
+int aw_need_int(struct aw_parser *p, const char *what, uint64_t lo, uint64_t hi, uint64_t *v);
+/* A length: nonzero and, when page, a whole number of 4 KiB pages. */
+int aw_need_len(struct aw_parser *p, const char *what, bool page, uint64_t *v,
+		const struct aw_tok **t);
+/* A fixed, page-aligned, nonzero user address (`at ADDR`, mmap_base). */
+int aw_need_fixed(struct aw_parser *p, const char *what, uint64_t *v, const struct aw_tok **t);
+/* addr + len within the 47-bit user address space; t is blamed if not. */
+int aw_range_ok(struct aw_parser *p, const struct aw_tok *t, uint64_t addr, uint64_t len);
+/* Node, CPU and memcg ids: their existence is checked at the end of the file. */
+int aw_need_node(struct aw_parser *p, uint16_t *node);
+int aw_need_cpu(struct aw_parser *p, uint16_t *cpu);
+int aw_need_memcg(struct aw_parser *p, uint16_t *memcg);
+/* A memcg limit: `max` (0) or a size. */
+int aw_need_limit(struct aw_parser *p, uint64_t *v);
+
 /* A process or region name token; `what` names it in the message. */
 int aw_name_tok(struct aw_parser *p, const struct aw_tok *t, const char *what);
+/* A process already defined (need_proc), or defined by this line (def_proc). */
+int aw_need_proc(struct aw_parser *p, uint32_t *pid);
+int aw_def_proc(struct aw_parser *p, uint32_t *pid);
+/* Region ids: found (0 if unknown), added, or one an earlier mmap defined (aw_region). */
+uint32_t aw_find_region(struct aw_parser *p, const char *s, size_t len);
+int aw_add_region(struct aw_parser *p, const struct aw_tok *t, uint32_t *id);
+int aw_region(struct aw_parser *p, const struct aw_tok *t, uint32_t *id);
+/* TARGET: REGION [off SIZE] [len SIZE] | ADDR len SIZE (aw_target_abs: the latter, ADDR read). */
+int aw_target_abs(struct aw_parser *p, const struct aw_tok *at, struct aw_event *ev);
+int aw_target(struct aw_parser *p, struct aw_event *ev);
+/* An event of the line's kind, its process and TARGET (munmap, mprotect, mbind, ...). */
+int aw_proc_target(struct aw_parser *p, struct aw_event *ev);
+
 /* A THP mode word: always, never or madvise. */
 int aw_thp_tok(struct aw_parser *p, const struct aw_tok *t, int *mode);
+
+/* ------------------------------------------------------------------ */
+/* Line handlers: the keyword table's (aws_parse.c) functions         */
+/* ------------------------------------------------------------------ */
+
+/* Header directives (aws_header.c) */
+int aw_h_topology(struct aw_parser *p);
+int aw_h_node(struct aw_parser *p);
+int aw_h_memcg(struct aw_parser *p);
+int aw_h_thp(struct aw_parser *p);
+int aw_h_modes(struct aw_parser *p);
+int aw_h_swap(struct aw_parser *p);
+int aw_h_mmap_base(struct aw_parser *p);
+int aw_h_layout(struct aw_parser *p);
+int aw_h_kernel(struct aw_parser *p);
+int aw_h_khugepaged_rev(struct aw_parser *p);
+int aw_h_khugepaged_prctl_enter(struct aw_parser *p);
+int aw_h_region(struct aw_parser *p);
+int aw_h_skip_empty(struct aw_parser *p);
+int aw_h_empty_contract(struct aw_parser *p);
+
+/* Processes and mappings (aws_proc.c) */
+int aw_h_proc(struct aw_parser *p);
+int aw_h_fork(struct aw_parser *p);	/* fork, vfork, thread */
+int aw_h_pid(struct aw_parser *p);	/* exec, exit */
+int aw_h_run(struct aw_parser *p);
+int aw_h_mmap(struct aw_parser *p);
+int aw_h_munmap(struct aw_parser *p);
+int aw_h_mremap(struct aw_parser *p);
+int aw_h_mprotect(struct aw_parser *p);
+int aw_h_brk(struct aw_parser *p);
+
+/* Policy, access, advice, migration, memcg, prctl (aws_mem.c) */
+int aw_h_mbind(struct aw_parser *p);
+int aw_h_set_mempolicy(struct aw_parser *p);
+int aw_h_access(struct aw_parser *p);	/* read, write */
+int aw_h_madvise(struct aw_parser *p);
+int aw_h_migrate(struct aw_parser *p);
+int aw_h_limit(struct aw_parser *p);
+int aw_h_memcg_move(struct aw_parser *p);
+int aw_h_prctl(struct aw_parser *p);
+
+/* Reclaim, khugepaged, contention, time, samples (aws_reclaim.c) */
+int aw_h_reclaim(struct aw_parser *p);	/* age, age_begin, age_step, age_end, evict */
+int aw_h_khugepaged(struct aw_parser *p);
+int aw_h_contend(struct aw_parser *p);
+int aw_h_time(struct aw_parser *p);
+int aw_h_sample(struct aw_parser *p);
 
 /* The `expect` line (aws_expect.c) */
 int aw_h_expect(struct aw_parser *p);

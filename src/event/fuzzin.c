@@ -4,6 +4,7 @@
  * field into range, so any byte string is a valid, small scenario; the
  * encoder projects a scenario into the format to seed the corpus.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,212 +152,306 @@ static void fold_into_region(struct aw_event *ev, uint64_t rlen)
 	ev->len = len * PAGE;
 }
 
-/* One record into zero or one event (line = record index + 1, for messages).
- * rlen: each region's length in pages as the text format tracks it. */
-static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line, uint64_t *rlen)
+/*
+ * One record being decoded: the event so far, and the record's common
+ * fields folded into range (kind decoders may narrow off and len further).
+ */
+struct fuzz_dec {
+	struct aw_event ev;
+	const uint8_t *r;
+	uint64_t off, len;		/* pages */
+	uint8_t flags, arg;
+	int cpus;
+};
+
+/*
+ * What a decoded event keeps of the record's target before it is pushed:
+ * its process and range (folded into the region as the text knows it), all
+ * of it as the kind decoder left it, nothing of the machine (khugepaged),
+ * no process (reclaim, limits, time: the target is the machine or the
+ * memcg), or the process but no range.
+ */
+enum fuzz_dec_end {
+	DEC_REGION, DEC_AS_IS, DEC_NO_MACHINE, DEC_NO_TARGET, DEC_NO_RANGE
+};
+
+static void dec_access(struct fuzz_dec *d)
 {
-	const struct aw_config *cfg = &sc->cfg;
-	int cpus = 2 * cfg->nr_nodes;
-	struct aw_event ev = { .repeat = 1, .swappiness = AW_SWAPPINESS_DEFAULT, .cpu = AW_CPU_CURRENT };
-	uint64_t off = aw_fuzz_rec_get_u16(r, AW_FR_OFF) % AW_FUZZ_MAX_PAGES;
-	uint64_t len = 1 + aw_fuzz_rec_get_u16(r, AW_FR_LEN) % AW_FUZZ_MAX_PAGES;
-	uint8_t flags = aw_fuzz_rec_get(r, AW_FR_FLAGS), arg = aw_fuzz_rec_get(r, AW_FR_ARG);
-
-	if (off + len > AW_FUZZ_MAX_PAGES)
-		len = AW_FUZZ_MAX_PAGES - off;
-	ev.pid = 1 + aw_fuzz_rec_get(r, AW_FR_PROC) % AW_FUZZ_PROCS;
-	ev.region = (uint16_t)(1 + aw_fuzz_rec_get(r, AW_FR_REGION) % AW_FUZZ_REGIONS);
-	ev.node = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_NODE) % cfg->nr_nodes);
-	ev.addr = off * PAGE;
-	ev.len = len * PAGE;
+	d->ev.flags = aw_fuzz_rec_kind(d->r) == AW_FK_WRITE ? AW_ACC_WRITE : 0;
+	d->ev.stride = d->flags & 1 ? 2ULL << 20 : 0;
 	/*
-	 * The kind and the fields are read where they are used, not into
-	 * locals up front: with locals gcc kept more live values across
-	 * the switch and the decoder ran ~4% more instructions.
+	 * An access touches at most 16 pages (64 KiB, or one page per PMD
+	 * across up to 16 MiB with the 2 MiB stride), so that an input of
+	 * 256 events costs about a millisecond in lockstep.
 	 */
-	switch (aw_fuzz_rec_kind(r)) {
-	case AW_FK_READ:
-	case AW_FK_WRITE:
-		ev.kind = AW_EV_ACCESS;
-		ev.flags = aw_fuzz_rec_kind(r) == AW_FK_WRITE ? AW_ACC_WRITE : 0;
-		ev.stride = flags & 1 ? 2ULL << 20 : 0;
-		/*
-		 * An access touches at most 16 pages (64 KiB, or one page per
-		 * PMD across up to 16 MiB with the 2 MiB stride), so that an
-		 * input of 256 events costs about a millisecond in lockstep.
-		 */
-		if (!ev.stride && len > AW_FUZZ_ACCESS_PAGES)
-			ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
-		ev.repeat = 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 4;
-		if (flags & 2)
-			ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
-		break;
-	case AW_FK_AGE:
-	case AW_FK_AGE_FORCED:
-	case AW_FK_AGE_BEGIN:
-		ev.kind = aw_fuzz_rec_kind(r) == AW_FK_AGE_BEGIN ? AW_EV_AGE_BEGIN : AW_EV_AGE;
-		ev.flags = aw_fuzz_rec_kind(r) == AW_FK_AGE_FORCED || (ev.kind == AW_EV_AGE_BEGIN && (flags & 1)) ?
-			   AW_AGE_FORCE : 0;
-		ev.memcg = 1;
-		goto no_target;
-	case AW_FK_AGE_STEP:
-	case AW_FK_AGE_END:
-		ev.kind = aw_fuzz_rec_kind(r) == AW_FK_AGE_STEP ? AW_EV_AGE_STEP : AW_EV_AGE_END;
-		ev.memcg = 1;
-		ev.swappiness = 0;
-		goto no_target;
-	case AW_FK_EVICT:
-		ev.kind = AW_EV_EVICT;
-		ev.memcg = 1;
-		ev.flags = flags & 1 ? AW_EVICT_DIRECT : 0;
-		ev.len = 1 + arg;
-		ev.region = 0;
-		ev.addr = 0;
-		ev.pid = 0;
-		ev.cpu = 0;
-		return push(sc, &ev, line);
-	case AW_FK_MMAP:
-		ev.kind = AW_EV_MMAP;
-		ev.flags = (flags & 1 ? AW_MAP_HUGEPAGE : 0) | (flags & 2 ? AW_MAP_NOHUGEPAGE : 0) |
-			   (flags & 4 ? AW_MAP_FILE : 0);
-		if ((ev.flags & (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE)) == (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE))
-			ev.flags &= ~AW_MAP_NOHUGEPAGE;
-		if ((flags & AW_FUZZ_DROPPABLE) && !(flags & 4))
-			ev.flags |= AW_MAP_DROPPABLE;
-		ev.arg = AW_PROT_DEFAULT;
-		/* whole 2 MiB ranges unless asked otherwise (AW_FUZZ_MAX_PAGES is a multiple) */
-		if (!(flags & AW_FUZZ_EXACT))
-			len = (len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
-		ev.len = len * PAGE;
-		ev.addr = 0;
-		ev.addr2 = AW_FUZZ_REGION_BASE + (uint64_t)(ev.region - 1) * GIB;
-		break;
-	case AW_FK_MUNMAP:
-		ev.kind = AW_EV_MUNMAP;
-		break;
-	case AW_FK_MADVISE:
-		ev.kind = AW_EV_MADVISE;
-		ev.arg = 1 + arg % (AW_MADV_NR - 1);
-		if (!(flags & AW_FUZZ_EXACT) && (ev.arg == AW_MADV_HUGEPAGE || ev.arg == AW_MADV_NOHUGEPAGE ||
-						 ev.arg == AW_MADV_COLLAPSE)) {
-			uint64_t end = (off + len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
+	if (!d->ev.stride && d->len > AW_FUZZ_ACCESS_PAGES)
+		d->ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
+	d->ev.repeat = 1 + aw_fuzz_rec_get(d->r, AW_FR_REPEAT) % 4;
+	if (d->flags & 2)
+		d->ev.cpu = (uint16_t)(aw_fuzz_rec_get(d->r, AW_FR_CPU) % d->cpus);
+}
 
-			off = off / PMD_PAGES * PMD_PAGES;
-			ev.addr = off * PAGE;
-			ev.len = (end - off) * PAGE;
-		}
-		break;
-	case AW_FK_MIGRATE:
-		ev.kind = AW_EV_MIGRATE;
-		break;
-	case AW_FK_RUN:
-		ev.kind = AW_EV_RUN;
-		ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
-		goto no_range;
-	case AW_FK_FORK:
-		ev.kind = AW_EV_FORK;
-		ev.pid2 = 1 + (ev.pid + aw_fuzz_rec_get(r, AW_FR_CPU) % (AW_FUZZ_PROCS - 1)) % AW_FUZZ_PROCS;
-		goto no_range;
-	case AW_FK_EXIT:
-		ev.kind = AW_EV_EXIT;
-		goto no_range;
-	case AW_FK_PROC:
-		ev.kind = AW_EV_PROC;
-		ev.cpu = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % cpus);
-		ev.memcg = 1;
-		ev.flags = flags & 1 ? AW_PROC_NOLAYOUT : 0;
-		goto no_range;
-	case AW_FK_CONTEND:
-		ev.kind = AW_EV_CONTEND;
-		ev.arg = arg % 2 ? AW_LOCK_PTL : AW_LOCK_MMAP;
-		ev.flags = flags & 1 ? AW_CONTEND_ON : 0;
-		goto no_range;
-	case AW_FK_MPROTECT:
-		ev.kind = AW_EV_MPROTECT;
-		ev.arg = arg & 7;
-		break;
-	case AW_FK_MREMAP:
-		ev.kind = AW_EV_MREMAP;
-		ev.addr = 0;
-		ev.stride = (1 + (uint64_t)aw_fuzz_rec_get_u16(r, AW_FR_NEWSIZE) % AW_FUZZ_MAX_PAGES) * PAGE;
-		ev.addr2 = flags & 1 ? AW_FUZZ_REGION_BASE + (uint64_t)(aw_fuzz_rec_get(r, AW_FR_CPU) % AW_FUZZ_REGIONS) * GIB : 0;
-		break;
-	case AW_FK_LIMIT:
-		ev.kind = AW_EV_MEMCG_LIMIT;
-		ev.memcg = 1;
-		ev.len = (uint64_t)arg * (4ULL << 20);
-		goto no_target;
-	case AW_FK_KHUGEPAGED:
-		ev.kind = AW_EV_KHUGEPAGED;
-		ev.len = aw_fuzz_kh_pages[arg % 16];
-		/* a full scan costs at most a few hundred ranges here: two are cheap */
-		ev.flags = flags & 1 ? AW_KH_FULL : 0;
-		ev.repeat = ev.flags ? 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 2 : 1 + aw_fuzz_rec_get(r, AW_FR_REPEAT) % 8;
-		goto no_machine;
-	case AW_FK_KH_SET: {
-		uint32_t v = aw_fuzz_rec_get_u16(r, AW_FR_KH_VALUE);
+static void dec_age(struct fuzz_dec *d)
+{
+	d->ev.flags = aw_fuzz_rec_kind(d->r) == AW_FK_AGE_FORCED ||
+		      (d->ev.kind == AW_EV_AGE_BEGIN && (d->flags & 1)) ? AW_AGE_FORCE : 0;
+	d->ev.memcg = 1;
+}
 
-		ev.kind = AW_EV_KHUGEPAGED;
-		ev.arg = AW_KH_PAGES_TO_SCAN + arg % 4;
-		if ((flags & 7) == 7)		/* EINVAL: the model ignores it */
-			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? 0 : PMD_PAGES + v % 1024;
-		else if (flags & 2)
-			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? aw_fuzz_kh_pages[8 + v % 8] : aw_fuzz_kh_values[v % 8];
-		else
-			ev.len = ev.arg == AW_KH_PAGES_TO_SCAN ? 1 + (uint64_t)v : v % PMD_PAGES;
-		ev.repeat = 0;
-		goto no_machine;
+static void dec_age_step(struct fuzz_dec *d)
+{
+	d->ev.memcg = 1;
+	d->ev.swappiness = 0;
+}
+
+static void dec_evict(struct fuzz_dec *d)
+{
+	d->ev.memcg = 1;
+	d->ev.flags = d->flags & 1 ? AW_EVICT_DIRECT : 0;
+	d->ev.len = 1 + d->arg;
+	d->ev.region = 0;
+	d->ev.addr = 0;
+	d->ev.pid = 0;
+	d->ev.cpu = 0;
+}
+
+static void dec_mmap(struct fuzz_dec *d)
+{
+	uint8_t flags = d->flags;
+
+	d->ev.flags = (flags & 1 ? AW_MAP_HUGEPAGE : 0) | (flags & 2 ? AW_MAP_NOHUGEPAGE : 0) |
+		      (flags & 4 ? AW_MAP_FILE : 0);
+	if ((d->ev.flags & (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE)) == (AW_MAP_HUGEPAGE | AW_MAP_NOHUGEPAGE))
+		d->ev.flags &= ~AW_MAP_NOHUGEPAGE;
+	if ((flags & AW_FUZZ_DROPPABLE) && !(flags & 4))
+		d->ev.flags |= AW_MAP_DROPPABLE;
+	d->ev.arg = AW_PROT_DEFAULT;
+	/* whole 2 MiB ranges unless asked otherwise (AW_FUZZ_MAX_PAGES is a multiple) */
+	if (!(flags & AW_FUZZ_EXACT))
+		d->len = (d->len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
+	d->ev.len = d->len * PAGE;
+	d->ev.addr = 0;
+	d->ev.addr2 = AW_FUZZ_REGION_BASE + (uint64_t)(d->ev.region - 1) * GIB;
+}
+
+static void dec_madvise(struct fuzz_dec *d)
+{
+	d->ev.arg = 1 + d->arg % (AW_MADV_NR - 1);
+	if (!(d->flags & AW_FUZZ_EXACT) && (d->ev.arg == AW_MADV_HUGEPAGE || d->ev.arg == AW_MADV_NOHUGEPAGE ||
+					    d->ev.arg == AW_MADV_COLLAPSE)) {
+		uint64_t end = (d->off + d->len + PMD_PAGES - 1) / PMD_PAGES * PMD_PAGES;
+
+		d->off = d->off / PMD_PAGES * PMD_PAGES;
+		d->ev.addr = d->off * PAGE;
+		d->ev.len = (end - d->off) * PAGE;
 	}
-	case AW_FK_PRCTL:
-		ev.kind = AW_EV_PRCTL_THP;
-		ev.arg = arg % AW_THP_DISABLE_NR;
-		ev.cpu = 0;
-		goto no_range;
-	default:	/* AW_FK_TIME */
-		ev.kind = AW_EV_TIME;
-		ev.len = (uint64_t)(arg + 1) * 100000000ULL;
-		goto no_target;
-	}
-	if (ev.kind == AW_EV_MMAP) {
-		rlen[ev.region - 1] = ev.len / PAGE;
-	} else if (ev.kind == AW_EV_MREMAP) {
+}
+
+static void dec_run(struct fuzz_dec *d)
+{
+	d->ev.cpu = (uint16_t)(aw_fuzz_rec_get(d->r, AW_FR_CPU) % d->cpus);
+}
+
+static void dec_fork(struct fuzz_dec *d)
+{
+	d->ev.pid2 = 1 + (d->ev.pid + aw_fuzz_rec_get(d->r, AW_FR_CPU) % (AW_FUZZ_PROCS - 1)) % AW_FUZZ_PROCS;
+}
+
+static void dec_proc(struct fuzz_dec *d)
+{
+	d->ev.cpu = (uint16_t)(aw_fuzz_rec_get(d->r, AW_FR_CPU) % d->cpus);
+	d->ev.memcg = 1;
+	d->ev.flags = d->flags & 1 ? AW_PROC_NOLAYOUT : 0;
+}
+
+static void dec_contend(struct fuzz_dec *d)
+{
+	d->ev.arg = d->arg % 2 ? AW_LOCK_PTL : AW_LOCK_MMAP;
+	d->ev.flags = d->flags & 1 ? AW_CONTEND_ON : 0;
+}
+
+static void dec_mprotect(struct fuzz_dec *d)
+{
+	d->ev.arg = d->arg & 7;
+}
+
+static void dec_mremap(struct fuzz_dec *d)
+{
+	d->ev.addr = 0;
+	d->ev.stride = (1 + (uint64_t)aw_fuzz_rec_get_u16(d->r, AW_FR_NEWSIZE) % AW_FUZZ_MAX_PAGES) * PAGE;
+	d->ev.addr2 = d->flags & 1 ?
+		      AW_FUZZ_REGION_BASE + (uint64_t)(aw_fuzz_rec_get(d->r, AW_FR_CPU) % AW_FUZZ_REGIONS) * GIB : 0;
+}
+
+static void dec_limit(struct fuzz_dec *d)
+{
+	d->ev.memcg = 1;
+	d->ev.len = (uint64_t)d->arg * (4ULL << 20);
+}
+
+static void dec_time(struct fuzz_dec *d)
+{
+	d->ev.len = (uint64_t)(d->arg + 1) * 100000000ULL;
+}
+
+static void dec_khugepaged(struct fuzz_dec *d)
+{
+	d->ev.len = aw_fuzz_kh_pages[d->arg % 16];
+	/* a full scan costs at most a few hundred ranges here: two are cheap */
+	d->ev.flags = d->flags & 1 ? AW_KH_FULL : 0;
+	d->ev.repeat = d->ev.flags ? 1 + aw_fuzz_rec_get(d->r, AW_FR_REPEAT) % 2 :
+				     1 + aw_fuzz_rec_get(d->r, AW_FR_REPEAT) % 8;
+}
+
+static void dec_kh_set(struct fuzz_dec *d)
+{
+	uint32_t v = aw_fuzz_rec_get_u16(d->r, AW_FR_KH_VALUE);
+
+	d->ev.arg = AW_KH_PAGES_TO_SCAN + d->arg % 4;
+	if ((d->flags & 7) == 7)		/* EINVAL: the model ignores it */
+		d->ev.len = d->ev.arg == AW_KH_PAGES_TO_SCAN ? 0 : PMD_PAGES + v % 1024;
+	else if (d->flags & 2)
+		d->ev.len = d->ev.arg == AW_KH_PAGES_TO_SCAN ? aw_fuzz_kh_pages[8 + v % 8] :
+							       aw_fuzz_kh_values[v % 8];
+	else
+		d->ev.len = d->ev.arg == AW_KH_PAGES_TO_SCAN ? 1 + (uint64_t)v : v % PMD_PAGES;
+	d->ev.repeat = 0;
+}
+
+static void dec_prctl(struct fuzz_dec *d)
+{
+	d->ev.arg = d->arg % AW_THP_DISABLE_NR;
+	d->ev.cpu = 0;
+}
+
+/*
+ * Per record kind: the event kind, what completes it (NULL: nothing but
+ * the common fields) and what it keeps of the target.  Every kind has an
+ * entry: aw_fuzz_rec_kind() folds the kind byte into range.
+ */
+static const struct fuzz_kind_dec {
+	uint8_t kind;			/* enum aw_event_kind */
+	uint8_t end;			/* enum fuzz_dec_end */
+	void (*fn)(struct fuzz_dec *d);
+} fuzz_kinds[AW_FUZZ_NR_KINDS] = {
+	[AW_FK_READ]		= { AW_EV_ACCESS,	DEC_REGION,	dec_access },
+	[AW_FK_WRITE]		= { AW_EV_ACCESS,	DEC_REGION,	dec_access },
+	[AW_FK_AGE]		= { AW_EV_AGE,		DEC_NO_TARGET,	dec_age },
+	[AW_FK_AGE_FORCED]	= { AW_EV_AGE,		DEC_NO_TARGET,	dec_age },
+	[AW_FK_EVICT]		= { AW_EV_EVICT,	DEC_AS_IS,	dec_evict },
+	[AW_FK_MMAP]		= { AW_EV_MMAP,		DEC_REGION,	dec_mmap },
+	[AW_FK_MUNMAP]		= { AW_EV_MUNMAP,	DEC_REGION,	NULL },
+	[AW_FK_MADVISE]		= { AW_EV_MADVISE,	DEC_REGION,	dec_madvise },
+	[AW_FK_MIGRATE]		= { AW_EV_MIGRATE,	DEC_REGION,	NULL },
+	[AW_FK_RUN]		= { AW_EV_RUN,		DEC_NO_RANGE,	dec_run },
+	[AW_FK_FORK]		= { AW_EV_FORK,		DEC_NO_RANGE,	dec_fork },
+	[AW_FK_EXIT]		= { AW_EV_EXIT,		DEC_NO_RANGE,	NULL },
+	[AW_FK_PROC]		= { AW_EV_PROC,		DEC_NO_RANGE,	dec_proc },
+	[AW_FK_AGE_BEGIN]	= { AW_EV_AGE_BEGIN,	DEC_NO_TARGET,	dec_age },
+	[AW_FK_AGE_STEP]	= { AW_EV_AGE_STEP,	DEC_NO_TARGET,	dec_age_step },
+	[AW_FK_AGE_END]		= { AW_EV_AGE_END,	DEC_NO_TARGET,	dec_age_step },
+	[AW_FK_CONTEND]		= { AW_EV_CONTEND,	DEC_NO_RANGE,	dec_contend },
+	[AW_FK_MPROTECT]	= { AW_EV_MPROTECT,	DEC_REGION,	dec_mprotect },
+	[AW_FK_MREMAP]		= { AW_EV_MREMAP,	DEC_REGION,	dec_mremap },
+	[AW_FK_LIMIT]		= { AW_EV_MEMCG_LIMIT,	DEC_NO_TARGET,	dec_limit },
+	[AW_FK_TIME]		= { AW_EV_TIME,		DEC_NO_TARGET,	dec_time },
+	[AW_FK_KHUGEPAGED]	= { AW_EV_KHUGEPAGED,	DEC_NO_MACHINE,	dec_khugepaged },
+	[AW_FK_KH_SET]		= { AW_EV_KHUGEPAGED,	DEC_NO_MACHINE,	dec_kh_set },
+	[AW_FK_PRCTL]		= { AW_EV_PRCTL_THP,	DEC_NO_RANGE,	dec_prctl },
+};
+
+/*
+ * An event with a process and a range: mmap and mremap set the region's
+ * length as the text tracks it, any other kind is folded into it.
+ */
+static int push_in_region(struct aw_scenario *sc, struct aw_event *ev, uint32_t line, uint64_t *rlen)
+{
+	if (ev->kind == AW_EV_MMAP) {
+		rlen[ev->region - 1] = ev->len / PAGE;
+	} else if (ev->kind == AW_EV_MREMAP) {
 		/*
 		 * "mremap P REGION NEWSIZE": the whole region as the text knows
 		 * it.  A region no mmap has named yet is not mapped at run time
 		 * either, so the event would do nothing: leave it out.
 		 */
-		if (!rlen[ev.region - 1])
+		if (!rlen[ev->region - 1])
 			return 0;
-		ev.len = rlen[ev.region - 1] * PAGE;
-		rlen[ev.region - 1] = ev.stride / PAGE;
+		ev->len = rlen[ev->region - 1] * PAGE;
+		rlen[ev->region - 1] = ev->stride / PAGE;
 	} else {
-		fold_into_region(&ev, rlen[ev.region - 1]);
+		fold_into_region(ev, rlen[ev->region - 1]);
 	}
-	return push(sc, &ev, line);
-no_machine:	/* khugepaged: no process, range, node or swappiness; len, arg, repeat, flags set */
-	ev.pid = 0;
-	ev.cpu = 0;
-	ev.region = 0;
-	ev.addr = 0;
-	ev.node = 0;
-	ev.swappiness = 0;
-	return push(sc, &ev, line);
-no_target:
-	ev.pid = 0;
-	ev.cpu = 0;
-no_range:
-	ev.region = 0;
-	ev.addr = 0;
-	if (ev.kind != AW_EV_MEMCG_LIMIT && ev.kind != AW_EV_TIME)
-		ev.len = 0;
-	if (ev.kind != AW_EV_AGE && ev.kind != AW_EV_AGE_BEGIN)
-		ev.swappiness = ev.kind == AW_EV_EVICT ? AW_SWAPPINESS_DEFAULT : 0;
-	if (ev.kind != AW_EV_ACCESS)
-		ev.repeat = 0;
-	if (ev.kind != AW_EV_AGE && ev.kind != AW_EV_AGE_BEGIN && ev.kind != AW_EV_AGE_STEP &&
-	    ev.kind != AW_EV_AGE_END)
-		ev.node = 0;
-	return push(sc, &ev, line);
+	return push(sc, ev, line);
+}
+
+/* khugepaged: no process, range, node or swappiness; len, arg, repeat, flags set */
+static int push_no_machine(struct aw_scenario *sc, struct aw_event *ev, uint32_t line)
+{
+	ev->pid = 0;
+	ev->cpu = 0;
+	ev->region = 0;
+	ev->addr = 0;
+	ev->node = 0;
+	ev->swappiness = 0;
+	return push(sc, ev, line);
+}
+
+/* No range (and with no_target, no process either): the fields that go with them cleared. */
+static int push_no_range(struct aw_scenario *sc, struct aw_event *ev, uint32_t line, bool no_target)
+{
+	if (no_target) {
+		ev->pid = 0;
+		ev->cpu = 0;
+	}
+	ev->region = 0;
+	ev->addr = 0;
+	if (ev->kind != AW_EV_MEMCG_LIMIT && ev->kind != AW_EV_TIME)
+		ev->len = 0;
+	if (ev->kind != AW_EV_AGE && ev->kind != AW_EV_AGE_BEGIN)
+		ev->swappiness = ev->kind == AW_EV_EVICT ? AW_SWAPPINESS_DEFAULT : 0;
+	if (ev->kind != AW_EV_ACCESS)
+		ev->repeat = 0;
+	if (ev->kind != AW_EV_AGE && ev->kind != AW_EV_AGE_BEGIN && ev->kind != AW_EV_AGE_STEP &&
+	    ev->kind != AW_EV_AGE_END)
+		ev->node = 0;
+	return push(sc, ev, line);
+}
+
+/* One record into zero or one event (line = record index + 1, for messages).
+ * rlen: each region's length in pages as the text format tracks it. */
+static int decode_record(const uint8_t *r, struct aw_scenario *sc, uint32_t line, uint64_t *rlen)
+{
+	const struct fuzz_kind_dec *k = &fuzz_kinds[aw_fuzz_rec_kind(r)];
+	struct fuzz_dec d = {
+		.ev = { .repeat = 1, .swappiness = AW_SWAPPINESS_DEFAULT, .cpu = AW_CPU_CURRENT },
+		.r = r,
+		.off = aw_fuzz_rec_get_u16(r, AW_FR_OFF) % AW_FUZZ_MAX_PAGES,
+		.len = 1 + aw_fuzz_rec_get_u16(r, AW_FR_LEN) % AW_FUZZ_MAX_PAGES,
+		.flags = aw_fuzz_rec_get(r, AW_FR_FLAGS),
+		.arg = aw_fuzz_rec_get(r, AW_FR_ARG),
+		.cpus = 2 * sc->cfg.nr_nodes,
+	};
+
+	if (d.off + d.len > AW_FUZZ_MAX_PAGES)
+		d.len = AW_FUZZ_MAX_PAGES - d.off;
+	d.ev.pid = 1 + aw_fuzz_rec_get(r, AW_FR_PROC) % AW_FUZZ_PROCS;
+	d.ev.region = (uint16_t)(1 + aw_fuzz_rec_get(r, AW_FR_REGION) % AW_FUZZ_REGIONS);
+	d.ev.node = (uint16_t)(aw_fuzz_rec_get(r, AW_FR_NODE) % sc->cfg.nr_nodes);
+	d.ev.addr = d.off * PAGE;
+	d.ev.len = d.len * PAGE;
+	d.ev.kind = k->kind;
+	if (k->fn)
+		k->fn(&d);
+	switch (k->end) {
+	case DEC_REGION:
+		return push_in_region(sc, &d.ev, line, rlen);
+	case DEC_AS_IS:
+		return push(sc, &d.ev, line);
+	case DEC_NO_MACHINE:
+		return push_no_machine(sc, &d.ev, line);
+	default:
+		return push_no_range(sc, &d.ev, line, k->end == DEC_NO_TARGET);
+	}
 }
 
 int aw_fuzz_decode(const uint8_t *data, size_t size, struct aw_scenario *sc)

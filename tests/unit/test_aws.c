@@ -189,10 +189,140 @@ static const char every_kind[] =
 	"sample R\n"					/* 32: SAMPLE */
 	"expect thp=never young>=1\n";			/* 33 */
 
+/* every_kind: the process and mapping lines (proc .. brk) */
+static void check_proc_kinds(const struct aw_scenario *sc)
+{
+	const struct aw_event *ev;
+
+	ev = &sc->events[AW_EV_PROC - 1];
+	CHECK_EQ(ev->pid, 1);
+	CHECK_EQ(ev->cpu, 2);
+	CHECK_EQ(ev->memcg, 1);
+	CHECK_EQ(ev->flags, AW_PROC_NOLAYOUT);
+
+	ev = &sc->events[AW_EV_VFORK - 1];
+	CHECK_EQ(ev->pid, 1);
+	CHECK_EQ(ev->pid2, 3);				/* W, C, V: V is the third */
+
+	ev = &sc->events[AW_EV_RUN - 1];
+	CHECK_EQ(ev->pid, 4);
+	CHECK_EQ(ev->cpu, 3);
+
+	ev = &sc->events[AW_EV_MMAP - 1];
+	CHECK_EQ(ev->pid, 1);
+	CHECK_EQ(ev->region, 1);
+	CHECK_EQ(ev->len, 64 * MiB);
+	CHECK_EQ(ev->addr, 0);
+	CHECK_EQ(ev->addr2, 0x7e0000000000ull);
+	CHECK_EQ(ev->flags, AW_MAP_FILE | AW_MAP_LOCKED | AW_MAP_SEQ_READ);
+	CHECK_EQ(ev->arg, AW_PROT_READ | AW_PROT_EXEC);
+
+	ev = &sc->events[AW_EV_MUNMAP - 1];
+	CHECK_EQ(ev->region, 1);
+	CHECK_EQ(ev->addr, 2 * MiB);
+	CHECK_EQ(ev->len, 4096);
+
+	ev = &sc->events[AW_EV_MREMAP - 1];
+	CHECK_EQ(ev->region, 1);
+	CHECK_EQ(ev->addr, 0);
+	CHECK_EQ(ev->len, 64 * MiB);			/* the old length */
+	CHECK_EQ(ev->stride, 128 * MiB);		/* the new length */
+	CHECK_EQ(ev->addr2, 0x7d0000000000ull);
+
+	ev = &sc->events[AW_EV_MPROTECT - 1];
+	CHECK_EQ(ev->region, 0);
+	CHECK_EQ(ev->addr, 0x10000);
+	CHECK_EQ(ev->len, 8192);
+	CHECK_EQ(ev->arg, AW_PROT_NONE);
+
+	ev = &sc->events[AW_EV_BRK - 1];
+	CHECK_EQ(ev->len, 12288);
+	CHECK_EQ(ev->flags, AW_BRK_SHRINK);
+}
+
+/* every_kind: policy, access, advice, migration, memcg and prctl lines */
+static void check_mem_kinds(const struct aw_scenario *sc)
+{
+	const struct aw_event *ev;
+
+	/* After the mremap R is 128M long: off 64M leaves 64M. */
+	ev = &sc->events[AW_EV_MBIND - 1];
+	CHECK_EQ(ev->addr, 64 * MiB);
+	CHECK_EQ(ev->len, 64 * MiB);
+	CHECK_EQ(ev->node, 1);
+	CHECK_EQ(ev->arg, AW_MPOL_PREFERRED);
+
+	ev = &sc->events[AW_EV_SET_MEMPOLICY - 1];
+	CHECK_EQ(ev->node, 0);
+	CHECK_EQ(ev->arg, AW_MPOL_DEFAULT);
+
+	ev = &sc->events[AW_EV_ACCESS - 1];
+	CHECK_EQ(ev->flags, AW_ACC_WRITE);
+	CHECK_EQ(ev->region, 1);
+	CHECK_EQ(ev->addr, 0);
+	CHECK_EQ(ev->len, 128 * MiB);
+	CHECK_EQ(ev->stride, 8192);
+	CHECK_EQ(ev->repeat, 3);
+	CHECK_EQ(ev->cpu, 1);
+
+	ev = &sc->events[AW_EV_MADVISE - 1];
+	CHECK_EQ(ev->len, 2 * MiB);
+	CHECK_EQ(ev->arg, AW_MADV_COLLAPSE);
+
+	ev = &sc->events[AW_EV_MIGRATE - 1];
+	CHECK_EQ(ev->addr, 4096);
+	CHECK_EQ(ev->len, 4096);
+	CHECK_EQ(ev->node, 1);
+
+	ev = &sc->events[AW_EV_MEMCG_LIMIT - 1];
+	CHECK_EQ(ev->memcg, 1);
+	CHECK_EQ(ev->len, 0);				/* max */
+
+	ev = &sc->events[AW_EV_MEMCG_MOVE - 1];
+	CHECK_EQ(ev->pid, 1);
+	CHECK_EQ(ev->memcg, 1);
+
+	CHECK_EQ(sc->events[AW_EV_PRCTL_THP - 1].arg, AW_THP_DISABLE_COMPLETELY);
+}
+
+/* every_kind: reclaim, khugepaged, contention, time and sample lines */
+static void check_reclaim_kinds(const struct aw_scenario *sc)
+{
+	const struct aw_event *ev;
+
+	ev = &sc->events[AW_EV_AGE - 1];
+	CHECK_EQ(ev->node, 1);
+	CHECK_EQ(ev->memcg, 1);
+	CHECK_EQ(ev->flags, AW_AGE_FORCE);
+	CHECK_EQ(ev->swappiness, 201);
+
+	ev = &sc->events[AW_EV_AGE_BEGIN - 1];
+	CHECK_EQ(ev->flags, 0);
+	CHECK_EQ(ev->swappiness, AW_SWAPPINESS_DEFAULT);
+
+	ev = &sc->events[AW_EV_AGE_END - 1];
+	CHECK_EQ(ev->memcg, 1);
+	CHECK_EQ(ev->swappiness, 0);			/* step/end carry none */
+
+	ev = &sc->events[AW_EV_EVICT - 1];
+	CHECK_EQ(ev->node, 1);
+	CHECK_EQ(ev->len, 32);
+	CHECK_EQ(ev->flags, AW_EVICT_DIRECT);
+	CHECK_EQ(ev->swappiness, AW_SWAPPINESS_DEFAULT);
+
+	CHECK_EQ(sc->events[AW_EV_KHUGEPAGED - 1].len, 4096);
+
+	ev = &sc->events[AW_EV_CONTEND - 1];
+	CHECK_EQ(ev->arg, AW_LOCK_PTL);
+	CHECK_EQ(ev->flags, AW_CONTEND_ON);
+
+	CHECK_EQ(sc->events[AW_EV_TIME - 1].len, 2000000000ull);
+	CHECK_EQ(sc->events[AW_EV_SAMPLE - 1].region, 1);
+}
+
 static void test_every_kind(void)
 {
 	struct aw_scenario sc;
-	const struct aw_event *ev;
 	size_t i;
 
 	if (parse_ok(every_kind, &sc))
@@ -210,118 +340,9 @@ static void test_every_kind(void)
 	CHECK_EQ(sc.nr_regions, 1);
 	CHECK_STR(sc.region_name[0], "R");
 
-	ev = &sc.events[AW_EV_PROC - 1];
-	CHECK_EQ(ev->pid, 1);
-	CHECK_EQ(ev->cpu, 2);
-	CHECK_EQ(ev->memcg, 1);
-	CHECK_EQ(ev->flags, AW_PROC_NOLAYOUT);
-
-	ev = &sc.events[AW_EV_VFORK - 1];
-	CHECK_EQ(ev->pid, 1);
-	CHECK_EQ(ev->pid2, 3);				/* W, C, V: V is the third */
-
-	ev = &sc.events[AW_EV_RUN - 1];
-	CHECK_EQ(ev->pid, 4);
-	CHECK_EQ(ev->cpu, 3);
-
-	ev = &sc.events[AW_EV_MMAP - 1];
-	CHECK_EQ(ev->pid, 1);
-	CHECK_EQ(ev->region, 1);
-	CHECK_EQ(ev->len, 64 * MiB);
-	CHECK_EQ(ev->addr, 0);
-	CHECK_EQ(ev->addr2, 0x7e0000000000ull);
-	CHECK_EQ(ev->flags, AW_MAP_FILE | AW_MAP_LOCKED | AW_MAP_SEQ_READ);
-	CHECK_EQ(ev->arg, AW_PROT_READ | AW_PROT_EXEC);
-
-	ev = &sc.events[AW_EV_MUNMAP - 1];
-	CHECK_EQ(ev->region, 1);
-	CHECK_EQ(ev->addr, 2 * MiB);
-	CHECK_EQ(ev->len, 4096);
-
-	ev = &sc.events[AW_EV_MREMAP - 1];
-	CHECK_EQ(ev->region, 1);
-	CHECK_EQ(ev->addr, 0);
-	CHECK_EQ(ev->len, 64 * MiB);			/* the old length */
-	CHECK_EQ(ev->stride, 128 * MiB);		/* the new length */
-	CHECK_EQ(ev->addr2, 0x7d0000000000ull);
-
-	ev = &sc.events[AW_EV_MPROTECT - 1];
-	CHECK_EQ(ev->region, 0);
-	CHECK_EQ(ev->addr, 0x10000);
-	CHECK_EQ(ev->len, 8192);
-	CHECK_EQ(ev->arg, AW_PROT_NONE);
-
-	ev = &sc.events[AW_EV_BRK - 1];
-	CHECK_EQ(ev->len, 12288);
-	CHECK_EQ(ev->flags, AW_BRK_SHRINK);
-
-	/* After the mremap R is 128M long: off 64M leaves 64M. */
-	ev = &sc.events[AW_EV_MBIND - 1];
-	CHECK_EQ(ev->addr, 64 * MiB);
-	CHECK_EQ(ev->len, 64 * MiB);
-	CHECK_EQ(ev->node, 1);
-	CHECK_EQ(ev->arg, AW_MPOL_PREFERRED);
-
-	ev = &sc.events[AW_EV_SET_MEMPOLICY - 1];
-	CHECK_EQ(ev->node, 0);
-	CHECK_EQ(ev->arg, AW_MPOL_DEFAULT);
-
-	ev = &sc.events[AW_EV_ACCESS - 1];
-	CHECK_EQ(ev->flags, AW_ACC_WRITE);
-	CHECK_EQ(ev->region, 1);
-	CHECK_EQ(ev->addr, 0);
-	CHECK_EQ(ev->len, 128 * MiB);
-	CHECK_EQ(ev->stride, 8192);
-	CHECK_EQ(ev->repeat, 3);
-	CHECK_EQ(ev->cpu, 1);
-
-	ev = &sc.events[AW_EV_MADVISE - 1];
-	CHECK_EQ(ev->len, 2 * MiB);
-	CHECK_EQ(ev->arg, AW_MADV_COLLAPSE);
-
-	ev = &sc.events[AW_EV_MIGRATE - 1];
-	CHECK_EQ(ev->addr, 4096);
-	CHECK_EQ(ev->len, 4096);
-	CHECK_EQ(ev->node, 1);
-
-	ev = &sc.events[AW_EV_MEMCG_LIMIT - 1];
-	CHECK_EQ(ev->memcg, 1);
-	CHECK_EQ(ev->len, 0);				/* max */
-
-	ev = &sc.events[AW_EV_MEMCG_MOVE - 1];
-	CHECK_EQ(ev->pid, 1);
-	CHECK_EQ(ev->memcg, 1);
-
-	CHECK_EQ(sc.events[AW_EV_PRCTL_THP - 1].arg, AW_THP_DISABLE_COMPLETELY);
-
-	ev = &sc.events[AW_EV_AGE - 1];
-	CHECK_EQ(ev->node, 1);
-	CHECK_EQ(ev->memcg, 1);
-	CHECK_EQ(ev->flags, AW_AGE_FORCE);
-	CHECK_EQ(ev->swappiness, 201);
-
-	ev = &sc.events[AW_EV_AGE_BEGIN - 1];
-	CHECK_EQ(ev->flags, 0);
-	CHECK_EQ(ev->swappiness, AW_SWAPPINESS_DEFAULT);
-
-	ev = &sc.events[AW_EV_AGE_END - 1];
-	CHECK_EQ(ev->memcg, 1);
-	CHECK_EQ(ev->swappiness, 0);			/* step/end carry none */
-
-	ev = &sc.events[AW_EV_EVICT - 1];
-	CHECK_EQ(ev->node, 1);
-	CHECK_EQ(ev->len, 32);
-	CHECK_EQ(ev->flags, AW_EVICT_DIRECT);
-	CHECK_EQ(ev->swappiness, AW_SWAPPINESS_DEFAULT);
-
-	CHECK_EQ(sc.events[AW_EV_KHUGEPAGED - 1].len, 4096);
-
-	ev = &sc.events[AW_EV_CONTEND - 1];
-	CHECK_EQ(ev->arg, AW_LOCK_PTL);
-	CHECK_EQ(ev->flags, AW_CONTEND_ON);
-
-	CHECK_EQ(sc.events[AW_EV_TIME - 1].len, 2000000000ull);
-	CHECK_EQ(sc.events[AW_EV_SAMPLE - 1].region, 1);
+	check_proc_kinds(&sc);
+	check_mem_kinds(&sc);
+	check_reclaim_kinds(&sc);
 out:
 	aw_scenario_free(&sc);
 }
