@@ -90,7 +90,6 @@ static struct aw_ktext *aw_machine_new(int nr_nodes, int nr_memcgs)
 		if (!memcg)
 			goto fail_leave;
 		memcg->id = m;
-		memcg->nr_swap_pages = 1L << 30;
 		for (int n = 0; n < nr_nodes; n++) {
 			memcg->nodeinfo[n] = calloc(1, sizeof(*memcg->nodeinfo[n]));
 			if (!memcg->nodeinfo[n])
