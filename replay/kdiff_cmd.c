@@ -31,11 +31,11 @@
 static const char usage[] =
 	"usage: agewalk kdiff FILE.aws|FILE.awpb [--tree NAME]... [--bug NAME]\n"
 	"  runs FILE with each kernel-text variant built in (-DAGEWALK_KERNEL_TREES)\n"
-	"  beside the model variant it must agree with, under its release's profile,\n"
-	"  every oracle on (agewalk run FILE --variants PAIR,NAME --kernel RELEASE\n"
-	"  --keep-going); one line per tree that agreed, else the divergence (the\n"
-	"  first field that differs) and each finding; --bug plants one of the\n"
-	"  model's bugs (agewalk run --help lists them) to show a divergence is caught\n";
+	"  beside the model variant it must agree with, under its release's profile\n"
+	"  (agewalk --version lists the pairs), every oracle on, as agewalk run runs\n"
+	"  that pair; one line per tree that agreed, else the divergence (the first\n"
+	"  field that differs) and every finding; --bug plants one of the model's\n"
+	"  bugs (agewalk run --help lists them) to show a divergence is caught\n";
 
 /*
  * A finding of the run: the divergence (the agreement oracle's, one at
