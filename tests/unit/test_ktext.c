@@ -27,6 +27,7 @@
 struct pair {
 	struct aw_scenario sc;
 	struct aw_lockstep ls;
+	const char *names[2];		/* the model pair, then the tree */
 	const struct aw_ktext_ops *ops;
 	struct aw_ktext *kt;		/* the text's own state */
 	struct aw_kernel *k;		/* the machine it runs on */
@@ -36,10 +37,9 @@ struct pair {
 
 static bool pair_begin(struct pair *p, const struct aw_ktext_ops *ops, const char *name, const char *text)
 {
-	static const char *names[2];
 	struct aw_variant buf;
 	const struct aw_variant *v = aw_kbind_find(ops->name, &buf);
-	struct aw_lockstep_opts lo = { .variants = names, .nr_variants = 2, .oracles = true };
+	struct aw_lockstep_opts lo = { .variants = p->names, .nr_variants = 2, .oracles = true };
 	unsigned long calls, *checked;
 	char err[256];
 
@@ -50,8 +50,8 @@ static bool pair_begin(struct pair *p, const struct aw_ktext_ops *ops, const cha
 		CHECK(!"the scenario parses");
 		return false;
 	}
-	names[0] = v->pair;
-	names[1] = v->name;
+	p->names[0] = v->pair;
+	p->names[1] = v->name;
 	lo.kernel = v->kernel;
 	lo.thp = (int)p->sc.cfg.thp;
 	aw_kbind_opts(&lo);
