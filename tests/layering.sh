@@ -10,7 +10,6 @@
 #   src/trace  -> src/trace, src/event
 #   src/ktext  -> src/ktext (kernel text's shim stands alone), and
 #                 src/sim/folio_layout.h: the struct folio both share
-#   src/kdiff  -> src/kdiff, src/ktext, src/sim, src/event
 #   src/kbind  -> src/kbind, src/check, src/ktext, src/sim, src/event
 #   replay     -> replay, src/trace, src/check, src/sim, src/event (what
 #                 runs beneath the command line: never src/cli)
@@ -26,14 +25,13 @@ allowed() {
 	check) echo "check sim event" ;;
 	trace) echo "trace event" ;;
 	ktext) echo "ktext" ;;
-	kdiff) echo "kdiff ktext sim event" ;;
 	kbind) echo "kbind check ktext sim event" ;;
 	lab) echo "lab event" ;;
 	../replay) echo "../replay trace check sim event" ;;
-	cli) echo "cli ../replay kdiff kbind check trace ktext sim event" ;;
+	cli) echo "cli ../replay kbind check trace ktext sim event" ;;
 	esac
 }
-for layer in event sim check trace ktext kdiff kbind lab ../replay cli; do
+for layer in event sim check trace ktext kbind lab ../replay cli; do
 	while IFS=: read -r f hdr; do
 		[ "$hdr" = agewalk.pb-c.h ] && continue
 		[ "$layer:$hdr" = cli:version.h ] && continue

@@ -1,23 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agewalk kdiff FILE [--tree NAME ...]: the scenario on the model and on
- * each named kernel-text variant (all built ones by default), event by
- * event, with the first disagreement (src/kdiff/kdiff.h, docs/ktext.md).
+ * agewalk kdiff FILE [--tree NAME]... [--bug NAME]: the model against
+ * kernel text, one line per tree.  For each kernel-text variant named
+ * (all built ones by default) this is `agewalk run FILE --variants
+ * PAIR,TREE --kernel RELEASE --keep-going` with every oracle on: the
+ * tree's MGLRU text bound onto the model's machine (src/kbind), beside the
+ * model variant it must agree with, under its release's profile.  The exact-agreement
+ * oracle compares the two after every aging pass and eviction the text
+ * ran -- generation lists folio by folio with their flags, every page
+ * table entry with its accessed and dirty bits, both Bloom filter levels
+ * bit by bit, the walk counters and the mm list -- and names the first
+ * field that differs (docs/ktext.md).
  *
- * Exit status: 0 every tree agreed on every event, 1 a divergence, 2 bad
- * usage, bad input, a scenario kernel-text runs cannot do yet, or a build
- * without kernel-text variants.
+ * Exit status: 0 every tree agreed, 1 a finding, 2 bad usage, bad input,
+ * a scenario kernel text cannot run, or a build without kernel-text
+ * variants.
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kbind.h"
 #include "kernel.h"
-#include "kdiff.h"
 #include "ktext_variants.h"
+#include "lockstep.h"
+
+#define KDIFF_MAX_TREES	16
 
 struct kdiff {
-	const struct aw_ktext_ops *trees[16];
+	const char *trees[KDIFF_MAX_TREES];
 	int nr_trees;
 	const char *file;
 	unsigned int bugs;
@@ -26,14 +39,14 @@ struct kdiff {
 static int add_tree(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
 	struct kdiff *k = dst;
-	const struct aw_ktext_ops *ops = aw_ktext_find(arg);
 
-	if (!ops) {
+	(void)opt;
+	if (!aw_ktext_find(arg)) {
 		snprintf(err, errlen, "no kernel-text variant '%s' in this build", arg);
 		return AW_PO_FAIL;
 	}
-	if (k->nr_trees < 16)
-		k->trees[k->nr_trees++] = ops;
+	if (k->nr_trees < KDIFF_MAX_TREES)
+		k->trees[k->nr_trees++] = arg;
 	return 0;
 }
 
@@ -71,33 +84,63 @@ const struct aw_po_cmd aw_kdiff_cmd = {
 	.name = "kdiff", .args = "FILE.aws|FILE.awpb", .opts = options, .positional = input_file,
 	.flags = AW_PO_DASH_IS_OPTION,
 	.notes =
-	"  runs FILE on the model and on each kernel-text variant built in\n"
-	"  (-DAGEWALK_KERNEL_TREES), comparing after every event; --bug plants\n"
-	"  one of the model's bugs (agewalk run --help lists them) to show a\n"
-	"  divergence is caught\n",
+	"  runs FILE with each kernel-text variant built in (-DAGEWALK_KERNEL_TREES)\n"
+	"  beside the model variant it must agree with, under its release's profile\n"
+	"  (agewalk --version lists the pairs), every oracle on, as agewalk run runs\n"
+	"  that pair; one line per tree that agreed, else the divergence (the first\n"
+	"  field that differs) and every finding; --bug plants one of the model's\n"
+	"  bugs (agewalk run --help lists them) to show a divergence is caught\n",
 };
 
-static int one(const struct aw_scenario *sc, const struct aw_ktext_ops *ops, unsigned int bugs)
+/*
+ * A finding of the run: the divergence (the agreement oracle's, one at
+ * most: the pair is not compared after it) names the field, other oracles'
+ * findings (on either side) their oracle.
+ */
+static void print_finding(const struct aw_scenario *sc, const char *tree, const struct aw_lockstep_finding *f)
 {
-	struct aw_kdiff_result res;
+	bool divergence = f->oracle == AW_OR_KTEXT_AGREEMENT;
 
-	if (aw_kdiff_run(sc, ops, bugs, &res) < 0) {
-		fprintf(stderr, "agewalk kdiff: %s: %s: event %zu: %s\n", sc->path, ops->name, res.event + 1,
-			res.what);
-		return 2;
+	printf("%s: %s: %s at event %llu (line %u: %s)", sc->path, tree, divergence ? "diverged" : "finding",
+	       (unsigned long long)f->event, f->line, f->event_text);
+	if (divergence)
+		printf(": %s\n", f->msg);
+	else
+		printf(" [%s]: %s: %s\n", f->variants, aw_oracle_name(f->oracle), f->msg);
+}
+
+/*
+ * One tree: its pair run as `run --keep-going` runs it, so that the
+ * divergence is reported even when an oracle of the model variant fires
+ * first; prints its lines (the divergence first), returns the exit status.
+ */
+static int one(const struct aw_scenario *sc, const char *tree, unsigned int bugs)
+{
+	struct aw_variant buf;
+	const struct aw_variant *v = aw_kbind_find(tree, &buf);
+	const char *names[2] = { v->pair, v->name };
+	struct aw_lockstep_opts lo = {
+		.thp = (int)sc->cfg.thp, .variants = names, .nr_variants = 2, .bugs = bugs,
+		.kernel = v->kernel, .oracles = true, .keep_going = true,
+	};
+	struct aw_lockstep ls;
+	int status = 0;
+
+	aw_kbind_opts(&lo);
+	if (aw_lockstep_run(&ls, sc, &lo)) {
+		fprintf(stderr, "agewalk kdiff: %s: %s\n", sc->path, ls.err);
+		status = 2;
+	} else if (ls.nr_findings) {
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < ls.nr_findings; i++)
+				if ((ls.findings[i].oracle == AW_OR_KTEXT_AGREEMENT) == !pass)
+					print_finding(sc, tree, &ls.findings[i]);
+		status = 1;
+	} else {
+		printf("%s: %s: agreed with %s on %zu events\n", sc->path, tree, v->pair, sc->nr_events);
 	}
-	if (res.refused) {
-		fprintf(stderr, "agewalk kdiff: %s: %s: event %zu (line %u): %s\n", sc->path, ops->name,
-			res.event + 1, sc->event_line ? sc->event_line[res.event] : 0, res.what);
-		return 2;
-	}
-	if (res.diverged) {
-		printf("%s: %s: diverged after event %zu (line %u): %s\n", sc->path, ops->name, res.event + 1,
-		       sc->event_line ? sc->event_line[res.event] : 0, res.what);
-		return 1;
-	}
-	printf("%s: %s: agreed on %zu events (%lu checks)\n", sc->path, ops->name, sc->nr_events, res.checks);
-	return 0;
+	aw_lockstep_free(&ls);
+	return status;
 }
 
 int aw_cmd_kdiff(int argc, char **argv)
@@ -112,8 +155,8 @@ int aw_cmd_kdiff(int argc, char **argv)
 	if (!k.file)
 		return aw_usage_error("kdiff", "no input file");
 	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; !k.nr_trees && *v; v++)
-		while (*v && k.nr_trees < 16)
-			k.trees[k.nr_trees++] = *v++;
+		while (*v && k.nr_trees < KDIFF_MAX_TREES)
+			k.trees[k.nr_trees++] = (*v++)->name;
 	if (!k.nr_trees) {
 		fprintf(stderr, "agewalk kdiff: this build has no kernel-text variants "
 				"(configure with -DAGEWALK_KERNEL_TREES=auto)\n");

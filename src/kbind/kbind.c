@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Kernel text behind the model's seam: struct aw_mglru_ops for a tree's
- * extracted MGLRU code, over the host callbacks ktext_bind.h uses to run
+ * extracted MGLRU code, over the host callbacks ktext_bind.inc.c uses to run
  * it on this kernel's page tables, folios, mm structs and memcgs.
  *
  * What the model keeps doing itself, and why that is the kernel's split
@@ -51,7 +51,7 @@ static struct aw_kbind *kb_of(struct aw_kernel *k)
 	return k->mglru_state;
 }
 
-/* -- the host: this kernel, as ktext_bind.h reaches it ------------------- */
+/* -- the host: this kernel, as ktext_bind.inc.c reaches it ------------------- */
 
 static void *host_table(void *ctx, unsigned long pfn)
 {
@@ -245,7 +245,7 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 	idx = aw_pass_begin(k, lruvec, force_scan, seq);
 	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, before);
 	walks = kb->ops->walks(kb->kt);
-	ok = kb->ops->bound_age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
+	ok = kb->ops->age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
 	kb->calls++;
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
@@ -258,13 +258,13 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 
 /*
  * Split aging: the text's own try_to_inc_max_seq() loop, one mm per step
- * (ktext_bind.h), recorded as one pass like the model's aw_age_begin().
+ * (ktext_bind.inc.c), recorded as one pass like the model's aw_age_begin().
  */
 static int kb_age_begin(struct aw_kernel *k, struct lruvec *lruvec, int swappiness, bool force_scan)
 {
 	struct aw_kbind *kb = kb_of(k);
 	struct kb_split *sp = &kb->split[lruvec->index];
-	int ret = kb->ops->bound_age_begin(kb->kt, lruvec->memcg, lruvec->nid, swappiness, force_scan);
+	int ret = kb->ops->age_begin(kb->kt, lruvec->memcg, lruvec->nid, swappiness, force_scan);
 
 	if (ret <= 0)
 		return ret;
@@ -279,7 +279,7 @@ static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
 	struct aw_kbind *kb = kb_of(k);
 	struct kb_split *sp = &kb->split[lruvec->index];
 	unsigned long seq = lruvec->lrugen.max_seq;
-	int ret = kb->ops->bound_age_step(kb->kt, lruvec->memcg, lruvec->nid);
+	int ret = kb->ops->age_step(kb->kt, lruvec->memcg, lruvec->nid);
 
 	if (ret < 0)
 		return ret;
@@ -309,7 +309,7 @@ static bool kb_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk, st
 	pmd_t *pmd;
 	pte_t *pte = aw_pte_lookup(k, mm, addr, false, &pmd);
 
-	return pte && kb->ops->bound_look_around(kb->kt, (int)mm->id, addr, target_pfn, pte, pmd);
+	return pte && kb->ops->look_around(kb->kt, (int)mm->id, addr, target_pfn, pte, pmd);
 }
 
 static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
@@ -321,7 +321,7 @@ static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct
 	int scanned;
 
 	kb->memcg_reclaim = memcg_reclaim;
-	scanned = kb->ops->bound_evict(kb->kt, lruvec->memcg, lruvec->nid, nr_to_scan, swappiness, walk != NULL,
+	scanned = kb->ops->evict(kb->kt, lruvec->memcg, lruvec->nid, nr_to_scan, swappiness, walk != NULL,
 				       memcg_reclaim, nr_reclaimed);
 	kb->memcg_reclaim = outer;
 	kb->calls++;
@@ -334,7 +334,7 @@ static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_kbind *kb = kb_of(k);
 
-	if (kb->ops->bound_add_mm(kb->kt, (int)mm->id) < 0)
+	if (kb->ops->add_mm(kb->kt, (int)mm->id) < 0)
 		aw_warn_always(&k->warn, "kernel text: out of memory for an mm", __FILE__, __LINE__);
 	mm->lru_gen.memcg = mm->memcg;
 	kb_sync_seqs(kb);
@@ -343,7 +343,7 @@ static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 
 static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
-	kb_of(k)->ops->bound_del_mm(kb_of(k)->kt, (int)mm->id);
+	kb_of(k)->ops->del_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = -1;
 	kb_sync_seqs(kb_of(k));
 	kb_of(k)->calls++;
@@ -353,7 +353,7 @@ static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 static void kb_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 {
 	mm->memcg = memcg;
-	kb_of(k)->ops->bound_migrate_mm(kb_of(k)->kt, (int)mm->id);
+	kb_of(k)->ops->migrate_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = memcg;
 	kb_sync_seqs(kb_of(k));
 	kb_of(k)->calls++;
@@ -361,7 +361,7 @@ static void kb_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 
 static void kb_use_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
-	kb_of(k)->ops->bound_use_mm(kb_of(k)->kt, (int)mm->id);
+	kb_of(k)->ops->use_mm(kb_of(k)->kt, (int)mm->id);
 }
 
 static void kb_release(struct aw_kernel *k)

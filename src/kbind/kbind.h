@@ -7,7 +7,7 @@
  * the seam (struct aw_mglru_ops): faults, mmap, fork, madvise, migration,
  * memcg limits, khugepaged and reclaim are the model's, aging, the mm
  * list, look-around and the eviction scan are the kernel's text, running
- * on the model's page tables and folios (ktext_bind.h).
+ * on the model's page tables and folios (ktext_bind.inc.c).
  *
  * Each one pairs with the model variant the tree should match (base, or
  * pud for a tree with the PUD-filter series) and runs the profile of its
@@ -17,6 +17,7 @@
 #ifndef AW_KBIND_H
 #define AW_KBIND_H
 
+#include "ktext_api.h"
 #include "lockstep.h"
 
 /* The kernel-text variant called name, written into buf; NULL if this build has none by that name. */
@@ -27,5 +28,14 @@ const char *aw_kbind_names(void);
 
 /* Fill o->find_variant and o->more_variant_names. */
 void aw_kbind_opts(struct aw_lockstep_opts *o);
+
+/*
+ * The tree's ops and its state behind kernel k, NULL if k runs no kernel
+ * text; *calls counts the aging passes and evictions the text ran, and
+ * *checked is where the agreement oracle notes the count it last compared
+ * at (kbind_agree.c).  Tests read the text's own counters through it.
+ */
+const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **kt, unsigned long *calls,
+					 unsigned long **checked);
 
 #endif /* AW_KBIND_H */

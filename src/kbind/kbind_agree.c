@@ -26,8 +26,6 @@
 #include "kbind.h"
 #include "ktext_api.h"
 
-const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **kt, unsigned long *calls,
-					 unsigned long **checked);
 int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
 
 #define BLOOM_WORDS	((1UL << BLOOM_FILTER_SHIFT) / 64)

@@ -4,11 +4,13 @@
  *
  * tools/ktext-extract turns a kernel tree into one C file; compiled, it
  * provides a `const struct aw_ktext_ops aw_<name>_ops` (the variant's name
- * with non-alphanumerics as '_': aw_k6_12_ops, aw_k6_12_pud_ops).  A
- * struct aw_ktext is one machine of that tree's text: nodes, memcgs and
- * their lruvecs, mm structs with VMAs and page tables, folios.  The
- * functions set the machine up the way the kernel's fault and mmap paths
- * would, call the kernel's own entry points, and read back what they did.
+ * with non-alphanumerics as '_': aw_k6_12_ops, aw_k6_12_pud_ops).  The
+ * text runs on a host's machine (src/kbind/kbind.c binds it onto the
+ * model's): the host's page tables, folios, mm structs and memcgs, reached
+ * through struct aw_ktext_host; a struct aw_ktext is the text's own state
+ * beside them (its lruvecs' mm lists and Bloom filters, one shadow
+ * mm_struct per host mm).  The functions call the kernel's own entry
+ * points and read back what they did.
  *
  * Figures are the kernel's own: mm_stats[] in the tree's enum order (see
  * mm_stat_names), generations as lru_gen_from_seq() slots.
@@ -23,34 +25,6 @@
 #define AW_KTEXT_MAX_STATS	16
 
 struct aw_ktext;
-
-/* folio_flags(): the page flags MGLRU keeps, in a layout of our own */
-#define AW_KTEXT_F_LRU		0x01
-#define AW_KTEXT_F_ACTIVE	0x02
-#define AW_KTEXT_F_REFERENCED	0x04
-#define AW_KTEXT_F_WORKINGSET	0x08
-#define AW_KTEXT_F_DIRTY	0x10
-#define AW_KTEXT_F_RECLAIM	0x20
-
-/* flags for map() */
-#define AW_KTEXT_YOUNG		0x1	/* the PTE (or PMD) has its accessed bit set */
-#define AW_KTEXT_DIRTY		0x2
-#define AW_KTEXT_THP		0x4	/* a PMD-mapped folio of HPAGE_PMD_ORDER */
-#define AW_KTEXT_ZERO		0x8	/* the zero page (an anonymous read fault), no folio */
-#define AW_KTEXT_ANON		0x10	/* an anonymous folio (also a CoW copy in a file VMA) */
-#define AW_KTEXT_FILE		0x20	/* a page-cache folio (the VMA decides without either) */
-
-/*
- * Page-table pages and mm structs have the kernel addresses the model gives
- * them (src/sim/pgtable.h, mmops.c) as far as the Bloom filters can tell:
- * hash_ptr() hashes the model's address of the table entry, so both
- * implementations insert the same keys when both allocated their tables in
- * the same order (docs/ktext.md).
- */
-#define AW_KTEXT_KVA_TABLES	0xffff888100000000UL
-#define AW_KTEXT_KVA_MMS	0xffff888200000000UL	/* mm n at + n * AW_KTEXT_MM_OBJ_SIZE */
-#define AW_KTEXT_MM_OBJ_SIZE	0x500UL
-
 struct folio;
 
 /* get_mm_counter() members the text asks the host for (include/linux/mm_types_task.h) */
@@ -58,8 +32,7 @@ struct folio;
 #define AW_KTEXT_MM_ANONPAGES	1
 
 /*
- * Binding: kernel text on the host's machine.  Instead of the machine of
- * its own above, the text can run on the model's (src/kbind/kbind.c):
+ * The host: the machine the text runs on (the model's, src/kbind/kbind.c):
  * its page tables, folios, mm structs and memcgs, reached through these
  * callbacks, with plain C types only so that the model's headers and the
  * tree's never meet.  The folios are shared as they are (struct folio is
@@ -146,88 +119,43 @@ struct aw_ktext_ops {
 	int nr_mm_stats;
 	const char *const *mm_stat_names;	/* the tree's MM_* names, in its order */
 
-	/* a machine; NULL when out of memory or the shape is out of range */
-	struct aw_ktext *(*create)(int nr_nodes, int nr_memcgs, unsigned long pages_per_node);
+	/*
+	 * The tree's text on host's machine (NULL when out of memory or host
+	 * is out of range).  mm arguments below are the host's mm ids.  A
+	 * call returns with the host's generations as the text left them.
+	 */
+	struct aw_ktext *(*bind)(const struct aw_ktext_host *host);
 	void (*destroy)(struct aw_ktext *kt);
+	/* try_to_inc_max_seq() on (memcg, nid), with a walk (set_mm_walk()); whether max_seq moved */
+	bool (*age)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness, bool force_scan);
 	/*
-	 * An mm charged to memcg, on its mm list (lru_gen_add_mm()); its
-	 * index, < 0 on error.  kva is its address as far as the Bloom filters
-	 * can tell (the PUD key); 0: AW_KTEXT_KVA_MMS + index * AW_KTEXT_MM_OBJ_SIZE.
+	 * Split aging: try_to_inc_max_seq()'s loop one mm per step.  begin: 1
+	 * opened, 0 nothing to do, -EBUSY one is open; step: 0 walked an mm,
+	 * 1 the pass ended, -ENOENT none open.
 	 */
-	int (*mm_create)(struct aw_ktext *kt, int memcg, unsigned long kva);
+	int (*age_begin)(struct aw_ktext *kt, int memcg, int nid, int swappiness, bool force_scan);
+	int (*age_step)(struct aw_ktext *kt, int memcg, int nid);
 	/*
-	 * Who names new page-table pages: fn(ctx, mm, addr, level) gives the
-	 * address a table page made for addr at level (1 PTE, 2 PMD, 3 PUD
-	 * table; 4 the PGD) hashes as; without one, pages are numbered in
-	 * allocation order from 1 at AW_KTEXT_KVA_TABLES.
+	 * evict_folios() on (memcg, nid): nr_to_scan is the budget where the
+	 * tree takes one; with_walk sets the task's walk (look-around feeds
+	 * it); memcg_reclaim makes sc->target_mem_cgroup that memcg.  Returns
+	 * the scan count; reclaimed pages are added to *nr_reclaimed.
 	 */
-	void (*name_tables)(struct aw_ktext *kt, unsigned long (*fn)(void *ctx, int mm, unsigned long addr,
-								      int level), void *ctx);
+	int (*evict)(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
+		     bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed);
 	/*
-	 * munmap() of [start, end): folios freed (lru_gen_del_folio() as the
-	 * last put does), entries cleared, VMAs cut.  A THP only partly in
-	 * the range is refused (-1): the machine does not split.
+	 * folio_referenced_one()'s part for a PTE-mapped folio at addr of mm:
+	 * pte/pmd are the host's entries.  Whether the mapping was young.
 	 */
-	int (*unmap)(struct aw_ktext *kt, int mm, unsigned long start, unsigned long end);
-	/* free_pgtables(): drop the table below the level-entry (2 PMD, 3 PUD, 4 PGD) at addr */
-	void (*free_table)(struct aw_ktext *kt, int mm, unsigned long addr, int level);
-	/* the entry at level (1..4) for addr is present (a table below, or a leaf) */
-	bool (*present)(struct aw_ktext *kt, int mm, unsigned long addr, int level);
-	/* exit: everything unmapped, then lru_gen_del_mm() (__mmput()'s order) */
-	void (*mm_exit)(struct aw_ktext *kt, int mm);
-	/* the owner moved to memcg: lru_gen_migrate_mm(), new faults charge memcg */
-	void (*memcg_move)(struct aw_ktext *kt, int mm, int memcg);
-	/* a VMA [start, end); file-backed ones are page cache with read_folio */
-	int (*vma_add)(struct aw_ktext *kt, int mm, unsigned long start, unsigned long end,
-		       unsigned long vm_flags, bool file);
-	/*
-	 * Fault one folio in at addr on node nid: allocated, PTE/PMD mapped,
-	 * added to the lruvec by lru_gen_add_folio() with PG_active, as
-	 * folio_add_lru() does inside a fault.  Returns its pfn, or -1.
-	 */
-	long (*map)(struct aw_ktext *kt, int mm, unsigned long addr, int nid, unsigned int flags,
-		    unsigned long tag);
-	/* the tag map() gave the folio at pfn (what it stands for elsewhere), 0 if none */
-	unsigned long (*folio_tag)(struct aw_ktext *kt, long pfn);
-	/*
-	 * An access to a mapped page: the hardware walk sets the accessed bit
-	 * at every level, and the dirty bit of the leaf with AW_KTEXT_DIRTY.
-	 */
-	void (*touch)(struct aw_ktext *kt, int mm, unsigned long addr, unsigned int flags);
-	/* context_switch(): lru_gen_use_mm() */
+	bool (*look_around)(struct aw_ktext *kt, int mm, unsigned long addr, unsigned long pfn, void *pte,
+			    void *pmd);
+	/* lru_gen_add_mm(), lru_gen_del_mm(), lru_gen_migrate_mm(), lru_gen_use_mm() of host mm id mm */
+	int (*add_mm)(struct aw_ktext *kt, int mm);
+	void (*del_mm)(struct aw_ktext *kt, int mm);
+	void (*migrate_mm)(struct aw_ktext *kt, int mm);
 	void (*use_mm)(struct aw_ktext *kt, int mm);
-	/*
-	 * The debugfs aging command (`+ memcg nid seq swappiness force`):
-	 * the kernel's run_aging() with a walk allocated for the task, as
-	 * lru_gen_seq_write() does.  0 (done, or seq already retired),
-	 * -EINVAL (seq beyond max_seq), -ERANGE (not forced and
-	 * MAX_NR_GENS generations exist: eviction has to go first).
-	 */
-	int (*age)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
-		   bool force_scan);
-	/* try_to_inc_min_seq(), evict_folios()' step that retires empty generations */
-	bool (*inc_min_seq)(struct aw_ktext *kt, int memcg, int nid, int swappiness);
-	/*
-	 * evict_folios() up to reclaim: isolate_folios() (which sorts
-	 * promoted folios out of the oldest generation on the way), then
-	 * try_to_inc_min_seq().  The machine cannot reclaim: isolated folios
-	 * go back, and their number is returned (0: nothing to reclaim).
-	 */
-	long (*evict)(struct aw_ktext *kt, int memcg, int nid, int swappiness);
-	unsigned long (*max_seq)(struct aw_ktext *kt, int memcg, int nid);
-	unsigned long (*min_seq)(struct aw_ktext *kt, int memcg, int nid, int type);
-	long (*nr_pages)(struct aw_ktext *kt, int memcg, int nid, int gen, int type);
-	/* the pfn mapped at addr (PTE or PMD), -1 if none or the zero page */
-	long (*pfn_at)(struct aw_ktext *kt, int mm, unsigned long addr);
-	/* folio_lru_gen() of the folio at pfn, -1 if none; its AW_KTEXT_F_* flags */
-	int (*folio_gen)(struct aw_ktext *kt, long pfn);
-	unsigned long (*folio_flags)(struct aw_ktext *kt, long pfn);
-	bool (*pte_young)(struct aw_ktext *kt, int mm, unsigned long addr);
 	/* the lruvec's mm_state->stats (NR_HIST_GENS == 1), nr_mm_stats of them */
 	void (*mm_stats)(struct aw_ktext *kt, int memcg, int nid, unsigned long *out);
-	/* test_bloom_filter() for the PMD entry covering addr in mm, at seq */
-	bool (*bloom_test_pmd)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int mm,
-			       unsigned long addr);
 	/*
 	 * Copy the lruvec's Bloom filter for seq at level (0: the PMD filter;
 	 * 1: a series' PUD filter) into out (1 << 15 bits); false if the tree
@@ -235,42 +163,6 @@ struct aw_ktext_ops {
 	 */
 	bool (*bloom_bits)(struct aw_ktext *kt, int memcg, int nid, int level, unsigned long seq,
 			   unsigned long *out);
-	/*
-	 * Bound: a machine of this tree's text on host's machine (NULL when
-	 * out of memory or host is out of range).  Then only the calls below
-	 * and mm_stats, bloom_bits, mm_list, warnings and destroy apply; mm
-	 * arguments are the host's mm ids.  A call returns with the host's
-	 * generations as the text left them.
-	 */
-	struct aw_ktext *(*bind)(const struct aw_ktext_host *host);
-	/* try_to_inc_max_seq() on (memcg, nid), with a walk (set_mm_walk()); whether max_seq moved */
-	bool (*bound_age)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness,
-			  bool force_scan);
-	/*
-	 * evict_folios() on (memcg, nid): nr_to_scan is the budget where the
-	 * tree takes one; with_walk sets the task's walk (look-around feeds
-	 * it); memcg_reclaim makes sc->target_mem_cgroup that memcg.  Returns
-	 * the scan count; reclaimed pages are added to *nr_reclaimed.
-	 */
-	/*
-	 * Split aging: try_to_inc_max_seq()'s loop one mm per step.  begin: 1
-	 * opened, 0 nothing to do, -EBUSY one is open; step: 0 walked an mm,
-	 * 1 the pass ended, -ENOENT none open.
-	 */
-	int (*bound_age_begin)(struct aw_ktext *kt, int memcg, int nid, int swappiness, bool force_scan);
-	int (*bound_age_step)(struct aw_ktext *kt, int memcg, int nid);
-	int (*bound_evict)(struct aw_ktext *kt, int memcg, int nid, unsigned long nr_to_scan, int swappiness,
-			   bool with_walk, bool memcg_reclaim, unsigned long *nr_reclaimed);
-	/*
-	 * folio_referenced_one()'s part for a PTE-mapped folio at addr of mm:
-	 * pte/pmd are the host's entries.  Whether the mapping was young.
-	 */
-	bool (*bound_look_around)(struct aw_ktext *kt, int mm, unsigned long addr, unsigned long pfn,
-				  void *pte, void *pmd);
-	int (*bound_add_mm)(struct aw_ktext *kt, int mm);
-	void (*bound_del_mm)(struct aw_ktext *kt, int mm);
-	void (*bound_migrate_mm)(struct aw_ktext *kt, int mm);
-	void (*bound_use_mm)(struct aw_ktext *kt, int mm);
 	/* the mm list of memcg in order (host mm ids): how many (at most cap written) */
 	int (*mm_list)(struct aw_ktext *kt, int memcg, int *out, int cap);
 	/*

@@ -63,7 +63,6 @@ _Static_assert(MM_FILEPAGES == AW_KTEXT_MM_FILEPAGES && MM_ANONPAGES == AW_KTEXT
 
 struct mm_struct {
 	pgd_t *pgd;
-	unsigned long rss[NR_MM_COUNTERS];	/* get_mm_counter() */
 	int mm_users;
 	struct vm_area_struct *vmas;	/* sorted, non-overlapping */
 	int nr_vmas;
@@ -119,7 +118,6 @@ struct mem_cgroup {
 	int id;
 	struct mem_cgroup_per_node *nodeinfo[MAX_NUMNODES];
 	struct lru_gen_mm_list mm_list;
-	long nr_swap_pages;		/* mem_cgroup_get_nr_swap_pages() */
 };
 
 typedef struct pglist_data {
@@ -128,7 +126,6 @@ typedef struct pglist_data {
 	unsigned long node_spanned_pages;
 	struct lru_gen_mm_walk mm_walk;
 	struct lruvec __lruvec;
-	struct folio *folios;		/* pfn_folio(): one per pfn of the node */
 } pg_data_t;
 
 /* include/linux/sched.h, swap.h: the current task's reclaim state */
@@ -179,8 +176,6 @@ struct page_vma_mapped_walk {
 	spinlock_t *ptl;
 };
 
-#define AW_PT_CHUNK_PAGES	256	/* page-table pages per chunk */
-
 /*
  * The machine one generated file runs on.  The per-kernel state that the
  * kernel keeps in globals (NODE_DATA(), the root memcg, current,
@@ -199,27 +194,12 @@ struct aw_ktext {
 	const char *last_warning;
 	struct mm_struct **mms;
 	int nr_mms, cap_mms;
-	unsigned long node_used[MAX_NUMNODES];	/* pfns handed out per node */
-	/*
-	 * Page-table pages come from chunks of this machine, so that
-	 * pfn_valid() holds for them as it does in the kernel (6.1's
-	 * get_pmd_pfn() checks a non-leaf PMD's pfn too).
-	 */
-	struct aw_pt_chunk {
-		void *base;
-		unsigned int used;
-		unsigned long kva[AW_PT_CHUNK_PAGES];	/* what each page hashes as */
-	} *pt_chunks;
-	int nr_pt_chunks;
-	unsigned long (*table_kva)(void *ctx, int mm, unsigned long addr, int level);
-	void *table_kva_ctx;
-	unsigned long nr_tables;	/* handed out, for the default names */
 	unsigned long zero_pfn, huge_zero_pfn;
 	/*
-	 * Bound (ops->bind()): the host's machine instead of ours.  mms[]
-	 * is then indexed by the host's mm ids (NULL: none), and a call from
-	 * the host borrows its generations for the call's length (depth 0
-	 * lends, nested calls from the host's reclaim do not).
+	 * The host's machine (ops->bind()).  mms[] is indexed by the host's
+	 * mm ids (NULL: none), and a call from the host borrows its
+	 * generations for the call's length (depth 0 lends, nested calls
+	 * from the host's reclaim do not).
 	 */
 	const struct aw_ktext_host *host;
 	int depth;
@@ -229,12 +209,12 @@ struct aw_ktext {
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
 	int aw_cap_vmas;
 	unsigned long walks;		/* walk_page_range() calls */
-	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.h) */
+	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.inc.c) */
 	struct aw_split *split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
 
 /*
- * ktext_bind.h: try_to_inc_max_seq() of a split pass runs on a walker of
+ * ktext_bind.inc.c: try_to_inc_max_seq() of a split pass runs on a walker of
  * its own and stops before each iterate_mm_list() after the first
  * (tools/ktext-extract routes the calls through this); a no-op elsewhere.
  */
@@ -244,15 +224,12 @@ static void aw_split_yield(void);
 static __thread struct aw_ktext *aw_ktext_cur;
 static inline struct aw_ktext *aw_ktext_current(void) { return aw_ktext_cur; }
 
-/*
- * The table page below a non-leaf entry: the entry holds the page's host
- * address here, the host's table id when bound (docs/ktext.md).
- */
+/* The table page below a non-leaf entry: the entry holds the host's table id (docs/ktext.md). */
 static inline void *aw_ktext_table(unsigned long entry)
 {
 	const struct aw_ktext_host *h = aw_ktext_cur->host;
 
-	return h ? h->table(h->ctx, (entry & PTE_PFN_MASK) >> PAGE_SHIFT) : __aw_table(entry);
+	return h->table(h->ctx, (entry & PTE_PFN_MASK) >> PAGE_SHIFT);
 }
 
 #define current			(&aw_ktext_current()->task)
@@ -314,7 +291,7 @@ static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
 {
 	const struct aw_ktext_host *h = aw_ktext_current()->host;
 
-	return h ? h->mm_counter(h->ctx, mm->aw_index, member) : mm->rss[member];
+	return h->mm_counter(h->ctx, mm->aw_index, member);
 }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
 AW_FOLIO_FLAG(anon, PG_anon)
@@ -370,10 +347,7 @@ static inline bool folio_matches_lruvec(struct folio *folio, struct lruvec *lruv
 {
 	return lruvec == mem_cgroup_lruvec(folio_memcg(folio), folio_pgdat(folio));
 }
-/*
- * mm/vmscan.c: shrink_folio_list(): the host's reclaim when bound
- * (ktext_bind.h); this machine of its own cannot reclaim, and keeps them.
- */
+/* mm/vmscan.c: shrink_folio_list(): the host's reclaim (ktext_bind.inc.c) */
 static unsigned int shrink_folio_list(struct list_head *folio_list, struct pglist_data *pgdat,
 				      struct scan_control *sc, struct reclaim_stat *stat,
 				      bool ignore_references);
@@ -439,43 +413,22 @@ static inline long mem_cgroup_get_nr_swap_pages(struct mem_cgroup *memcg)
 {
 	const struct aw_ktext_host *h = aw_ktext_current()->host;
 
-	return h ? h->nr_swap_pages(h->ctx, memcg->id) : memcg->nr_swap_pages;
+	return h->nr_swap_pages(h->ctx, memcg->id);
 }
 
 /* include/linux/mm.h, pgtable.h: pfns, the zero page, table locks */
 static inline int pfn_valid(unsigned long pfn)
 {
-	struct aw_ktext *kt = aw_ktext_current();
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
 
-	if (kt->host)
-		return kt->host->folio(kt->host->ctx, pfn) || kt->host->is_table(kt->host->ctx, pfn);
-	for (int nid = 0; nid < kt->nr_nodes; nid++)
-		if (pfn >= kt->node[nid]->node_start_pfn && pfn < pgdat_end_pfn(kt->node[nid]))
-			return 1;
-	for (int i = 0; i < kt->nr_pt_chunks; i++) {
-		unsigned long base = (unsigned long)kt->pt_chunks[i].base >> PAGE_SHIFT;
-
-		if (pfn >= base && pfn < base + AW_PT_CHUNK_PAGES)
-			return 1;
-	}
-	return 0;
+	return h->folio(h->ctx, pfn) || h->is_table(h->ctx, pfn);
 }
 static inline struct folio *pfn_folio(unsigned long pfn)
 {
-	struct aw_ktext *kt = aw_ktext_current();
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
 
-	if (kt->host)
-		return kt->host->folio(kt->host->ctx, pfn);
-	for (int nid = 0; nid < kt->nr_nodes; nid++) {
-		pg_data_t *p = kt->node[nid];
-
-		if (pfn >= p->node_start_pfn && pfn < pgdat_end_pfn(p))
-			return &p->folios[pfn - p->node_start_pfn];
-	}
-	return NULL;
+	return h->folio(h->ctx, pfn);
 }
-#define AW_KTEXT_ZERO_PFN	1UL
-#define AW_KTEXT_HUGE_ZERO_PFN	2UL
 static inline bool is_zero_pfn(unsigned long pfn) { return pfn == aw_ktext_current()->zero_pfn; }
 static inline bool is_huge_zero_pmd(pmd_t pmd)
 {
@@ -547,28 +500,18 @@ static inline int reclaimer_offset(void) { return current_is_kswapd() ? 0 : PGSC
 
 /*
  * include/linux/hash.h: hash_ptr().  A pointer into a page-table page is
- * hashed as the address its table page was named (name_tables(); by
- * default numbered in allocation order from 1 at AW_KTEXT_KVA_TABLES, as
- * the model numbers its tables), so the Bloom filters of kernel text and
- * model hold the same bits for the same tables (docs/ktext.md).
+ * hashed as the host's address of that entry, so the Bloom filters of
+ * kernel text and model hold the same bits for the same tables
+ * (docs/ktext.md).
  */
 static inline unsigned long aw_ktext_kva(const void *ptr)
 {
 	struct aw_ktext *kt = aw_ktext_current();
 	unsigned long p = (unsigned long)ptr;
+	unsigned long kva = kt->host->table_kva(kt->host->ctx, ptr);
 
-	if (kt->host) {
-		unsigned long kva = kt->host->table_kva(kt->host->ctx, ptr);
-
-		if (kva)
-			return kva;
-	}
-	for (int i = 0; i < kt->nr_pt_chunks; i++) {
-		unsigned long base = (unsigned long)kt->pt_chunks[i].base;
-
-		if (p >= base && p < base + AW_PT_CHUNK_PAGES * PAGE_SIZE)
-			return kt->pt_chunks[i].kva[(p - base) / PAGE_SIZE] + (p & (PAGE_SIZE - 1));
-	}
+	if (kva)
+		return kva;
 	/*
 	 * The PUD filter's key (mm ^ PUD-aligned address, the series'
 	 * walk_pud_range() and lru_gen_look_around()): the model's slab
@@ -586,7 +529,7 @@ static inline unsigned long aw_ktext_kva(const void *ptr)
 }
 static inline u32 hash_ptr(const void *ptr, unsigned int bits) { return hash_long(aw_ktext_kva(ptr), bits); }
 
-/* include/linux/pagewalk.h; mm/pagewalk.c's walk_page_range() is in ktext_glue.h */
+/* include/linux/pagewalk.h; mm/pagewalk.c's walk_page_range() is in ktext_pagewalk.inc.c */
 static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			   const struct mm_walk_ops *ops, void *private);
 

@@ -380,10 +380,10 @@ static inline unsigned long pgd_index(unsigned long a) { return (a >> PGDIR_SHIF
 #define pgd_addr_end(a, e)	__aw_addr_end(a, e, PGDIR_SIZE)
 
 /*
- * A table entry holds the host address of the table below (4 KiB aligned),
- * the way a kernel entry holds its physical address: pmd_offset() and
- * friends are __va() of that, so table pointers are real pointers, as
- * walk_pmd_range() and the Bloom filter keys expect.
+ * A non-leaf entry names the table below by the host's table id, the way
+ * a kernel entry holds its physical address: pmd_offset() and friends are
+ * __va() of that (aw_ktext_table()), so table pointers are real pointers,
+ * as walk_pmd_range() and the Bloom filter keys expect.
  */
 static inline bool pte_present(pte_t p) { return p.pte & _PAGE_PRESENT; }
 static inline bool pte_none(pte_t p) { return !p.pte; }
@@ -413,8 +413,7 @@ static inline pud_t pudp_get(pud_t *p) { return READ_ONCE(*p); }
 static inline bool p4d_leaf(p4d_t p) { return false; }
 static inline bool p4d_none(p4d_t p) { return !p.p4d; }
 
-#define __aw_table(entry)	((void *)((entry) & PTE_PFN_MASK))
-static inline void *aw_ktext_table(unsigned long entry);	/* bound: the host's table (ktext_objects.h) */
+static inline void *aw_ktext_table(unsigned long entry);	/* the host's table (ktext_objects.h) */
 static inline pud_t *pud_offset(p4d_t *p4d, unsigned long a) { return (pud_t *)aw_ktext_table(p4d->p4d) + pud_index(a); }
 static inline pmd_t *pmd_offset(pud_t *pud, unsigned long a) { return (pmd_t *)aw_ktext_table(pud->pud) + pmd_index(a); }
 static inline p4d_t *p4d_offset(pgd_t *pgd, unsigned long a) { return (p4d_t *)pgd; }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Kernel text on the host's machine (included by ktext_glue.h into each
- * generated file): the model's page tables, folios, mm structs and memcgs
+ * Kernel text on the host's machine (a fragment ktext_glue.inc.c includes
+ * into each generated file): the model's page tables, folios, mm structs and memcgs
  * through struct aw_ktext_host (ktext_api.h), so that a variant whose
  * MGLRU code is the tree's own runs where the model's does
  * (src/kbind/kbind.c).
@@ -25,10 +25,6 @@
  * generation scalars (kt->has_scalars), the lists stay lent until the
  * outermost call returns.
  */
-#ifndef AW_KTEXT_BIND_H
-#define AW_KTEXT_BIND_H
-
-static struct lruvec *aw_lruvec(struct aw_ktext *kt, int memcg, int nid);
 
 /* struct lru_gen_folio, called struct lru_gen_struct in 6.1 */
 typedef __typeof__(((struct lruvec *)0)->lrugen) aw_lrugen_t;
@@ -711,5 +707,3 @@ static void aw_mm_state(struct aw_ktext *kt, int memcg, int nid, unsigned long *
 	*head = aw_mm_of_pos(kt, memcg, lruvec->mm_state.head);
 	*tail = aw_mm_of_pos(kt, memcg, lruvec->mm_state.tail);
 }
-
-#endif /* AW_KTEXT_BIND_H */

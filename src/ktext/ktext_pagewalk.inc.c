@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * mm/pagewalk.c's walk_page_range() for kernel text (included by
- * ktext_glue.h into each generated file): the callbacks MGLRU's walk_mm()
- * sets, over the machine's sorted VMAs and page tables.
+ * mm/pagewalk.c's walk_page_range() for kernel text (a fragment
+ * ktext_glue.inc.c includes into each generated file): the callbacks
+ * MGLRU's walk_mm() sets, over the host's VMAs and page tables.
  */
-#ifndef AW_KTEXT_PAGEWALK_H
-#define AW_KTEXT_PAGEWALK_H
 
 /* mm/mmap.c: find_vma(): the first VMA ending above addr */
 static struct vm_area_struct *aw_find_vma(struct mm_struct *mm, unsigned long addr)
@@ -81,5 +79,3 @@ static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned l
 	} while (start = next, start < end);
 	return err;
 }
-
-#endif /* AW_KTEXT_PAGEWALK_H */
