@@ -82,6 +82,7 @@ static void resolve_syms(struct aw_tres *res, int t, const char *field)
 }
 
 #define AW_TRES_MAX_ID	65535	/* ids above are looked up the slow way */
+_Static_assert(AW_TEV_NR <= INT8_MAX, "aw_tres.tev_of holds a row index in an int8_t");
 
 static void tres_free(struct aw_tres *res)
 {
