@@ -6,7 +6,7 @@
  * One decision needs look-ahead.  vmscan:mm_vmscan_lru_gen_walk carries no
  * force flag: a recorded pass was forced when its (nid, seq) group has
  * more walks than processes that ran since the node's previous pass
- * (close_group() in tracedat.c), and that is known only after the AGE
+ * (aw_lru_gen_close_group() in ev_vmscan.c), and that is known only after the AGE
  * event the group became.  So from a group's AGE event on, the stream is
  * held in a ring of AW_ING_HOLD events until the group turns out forced
  * (its AGE is flagged then) or closes.  The kernel emits a pass's walks

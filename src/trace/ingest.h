@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Internal state of one trace ingestion, shared by tracedat.c (reading the
- * file), procs.c (processes, mappings, emitting agewalk events) and
- * sidefiles.c (topology, tgids, /proc snapshots).
+ * Internal state of one trace ingestion, shared by tracedat.c (setting it
+ * up), reader.c (reading the file) and the event handlers (ev_*.c, tev.h),
+ * procs.c (processes, mappings, emitting agewalk events), emit.c,
+ * filter.c and sidefiles.c (topology, tgids, /proc snapshots).
  */
 #ifndef AW_INGEST_H
 #define AW_INGEST_H

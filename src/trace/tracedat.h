@@ -173,6 +173,12 @@ int aw_trace_ingest(const struct aw_trace_opts *o, struct aw_scenario *sc, struc
 		    const struct aw_trace_sink *sink, int (*ready)(void *ctx, const struct aw_scenario *sc),
 		    char *err, size_t errlen);
 
+/*
+ * The tracepoints the reader consumes, i from 0 (src/trace/tev.c): false
+ * past the last.  traces/record enables the same list (unit.test_trace_events).
+ */
+bool aw_trace_event(int i, const char **system, const char **event);
+
 const char *aw_access_policy_name(enum aw_access_policy p);
 void aw_trace_stats_free(struct aw_trace_stats *st);
 
