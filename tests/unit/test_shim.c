@@ -10,7 +10,9 @@
 
 #include "aw_test.h"
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 
 /* ---- min, max, clamp ---------------------------------------------------- */
 
