@@ -261,14 +261,13 @@ static inline bool aw_ktext_warn(bool cond, const char *what)
 	}
 	return cond;
 }
-#define WARN_ON_ONCE(c)			aw_ktext_warn(!!(c), __FILE__ ":" AW_STR(__LINE__) ": " #c)
-#define WARN_ON(c)			WARN_ON_ONCE(c)
-#define VM_WARN_ON_ONCE(c)		((void)WARN_ON_ONCE(c))
-#define VM_WARN_ON(c)			((void)WARN_ON_ONCE(c))
-#define VM_WARN_ON_ONCE_FOLIO(c, f)	((void)(f), (void)WARN_ON_ONCE(c))
-#define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
 #define AW_STR2(x)			#x
 #define AW_STR(x)			AW_STR2(x)
+/* WARN_ON() and friends: src/kapi/linux/bug.h; every form counts every hit */
+#define aw_warn_report(once, cond, file, line)	aw_ktext_warn(true, file ":" AW_STR(line) ": " cond)
+#include "linux/bug.h"
+#define VM_WARN_ON_ONCE_FOLIO(c, f)	((void)(f), (void)WARN_ON_ONCE(c))
+#define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
 
 static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned long new)
 {
@@ -306,7 +305,6 @@ static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
 }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
 AW_FOLIO_FLAG(anon, PG_anon)
-static inline long folio_nr_pages(struct folio *f) { return 1L << f->order; }
 static inline int folio_nid(const struct folio *f) { return f->nid; }
 static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }
 static inline struct pglist_data *folio_pgdat(struct folio *f) { return NODE_DATA(f->nid); }

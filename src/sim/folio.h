@@ -41,7 +41,6 @@
 static inline bool folio_test(const struct folio *f, int bit) { return f->flags & (1UL << bit); }
 static inline void folio_set(struct folio *f, int bit) { f->flags |= 1UL << bit; }
 static inline void folio_clear(struct folio *f, int bit) { f->flags &= ~(1UL << bit); }
-static inline unsigned int folio_nr_pages(const struct folio *f) { return 1U << f->order; }
 /* include/linux/mm_inline.h: folio_is_file_lru() */
 static inline int folio_is_file_lru(const struct folio *f) { return !folio_test(f, PG_swapbacked); }
 /* include/linux/mm_inline.h: folio_lru_gen() */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * include/linux/mm.h: the vm_flags bits the model and kernel text use,
- * and lru_to_folio().
+ * folio_nr_pages() and lru_to_folio().
  * The values are the kernel's, except VM_DROPPABLE: the kernel's bit
  * depends on the configuration, and only its presence matters.
  */
@@ -29,6 +29,9 @@
 #define VM_NOHUGEPAGE	0x40000000UL
 #define VM_MIXEDMAP	0x10000000UL
 #define VM_SPECIAL	(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+
+/* folio_nr_pages(): 1 or HPAGE_PMD_NR, a long as the kernel's (mm.h) */
+static inline long folio_nr_pages(const struct folio *f) { return 1L << f->order; }
 
 /* lru_to_folio(): the folio at the tail end of list head */
 #define lru_to_folio(head)	list_entry((head)->prev, struct folio, lru)
