@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What kernel text takes for granted before mmzone.h: the language
- * (include/linux/compiler*.h), the types, bit and list helpers, atomics on
- * one CPU, locks that never contend, and the x86-64 page-table format.
+ * (include/linux/compiler*.h), the types, atomics on one CPU, locks that
+ * never contend, and -- from src/kapi, the vocabulary the model includes
+ * too -- bit and list helpers, the x86-64 page-table format and struct
+ * folio.
  *
  * Included first by every file tools/ktext-extract generates; never by the
  * model.  Everything here is our own user-space spelling of a kernel

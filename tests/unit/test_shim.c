@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * linux_shim.h and warn.h: every helper against values worked out by hand
+ * src/kapi's helpers and warn.h: every helper against values worked out by hand
  * from its kernel definition (the comment says how).
  */
 #include <signal.h>
