@@ -16,7 +16,7 @@ expect() {
 	local name=$1 pat=$2
 	shift 2
 	rm -f "$work/out.c"
-	"$x" --name k-test --shim "$src/src/ktext" --out "$work/out.c" --cache "$work/cache" "$@" \
+	"$x" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --out "$work/out.c" --cache "$work/cache" "$@" \
 		>"$work/stdout" 2>"$work/stderr"
 	local rc=$? lines
 	lines=$(wc -l <"$work/stderr")
@@ -41,11 +41,11 @@ if [ ! -f "$tarball" ]; then
 	exit 1
 fi
 tree="$work/tree"
-"$x" --tree "$tarball" --name k-test --shim "$src/src/ktext" --roots "$roots" --out "$work/x.c" \
+"$x" --tree "$tarball" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --roots "$roots" --out "$work/x.c" \
 	--cache "${AGEWALK_KTEXT_CACHE:-$HOME/.cache/agewalk-ktext}" --stage "$tree" || exit 1
 
 # the pristine tree extracts and compiles
-if "$x" --tree "$tree" --name k-test --shim "$src/src/ktext" --roots "$roots" --out "$work/ok.c" \
+if "$x" --tree "$tree" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --roots "$roots" --out "$work/ok.c" \
 	--cc "$cc" >/dev/null 2>"$work/stderr" && [ -s "$work/ok.c" ]; then
 	echo "ok   pristine tree"
 else

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# linux_shim.h's compile-time refusals: each snippet must fail to compile
+# src/kapi's compile-time refusals (linux/minmax.h, array_size.h, build_bug.h): each snippet must fail to compile
 # with its own diagnostic, and the same snippet made right must compile
 # (so a failure is the check, not a broken include path).
 # usage: shim_compile_test.sh CC SRCDIR WORKDIR
@@ -9,8 +9,8 @@ cc=$1 src=$2 work=$3
 fail=0
 mkdir -p "$work"
 compile() {	# body -> compiler output in $work/log, status
-	printf '#include "linux_shim.h"\nint f(void);\nint f(void)\n{\n%s\n}\n' "$1" >"$work/t.c"
-	"$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$src/src/sim" "$work/t.c" >"$work/log" 2>&1
+	printf '#include "linux/array_size.h"\n#include "linux/minmax.h"\nint f(void);\nint f(void)\n{\n%s\n}\n' "$1" >"$work/t.c"
+	"$cc" -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$src/src/kapi" "$work/t.c" >"$work/log" 2>&1
 }
 refused() {	# what, bad body, diagnostic regex, good body
 	if compile "$2"; then

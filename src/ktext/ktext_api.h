@@ -36,7 +36,7 @@ struct folio;
  * its page tables, folios, mm structs and memcgs, reached through these
  * callbacks, with plain C types only so that the model's headers and the
  * tree's never meet.  The folios are shared as they are (struct folio is
- * src/sim/folio_layout.h on both sides).  Every callback gets ctx.
+ * src/kapi/linux/mm_types.h on both sides).  Every callback gets ctx.
  */
 struct aw_ktext_vma {
 	unsigned long start, end;

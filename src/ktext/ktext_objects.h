@@ -42,19 +42,7 @@ struct vm_area_struct {
 	struct file *vm_file;
 	void *anon_vma;
 };
-#define VM_READ			0x00000001UL
-#define VM_WRITE		0x00000002UL
-#define VM_EXEC			0x00000004UL
-#define VM_SHARED		0x00000008UL
-#define VM_PFNMAP		0x00000400UL
-#define VM_LOCKED		0x00002000UL
-#define VM_IO			0x00004000UL
-#define VM_SEQ_READ		0x00008000UL
-#define VM_RAND_READ		0x00010000UL
-#define VM_DONTEXPAND		0x00040000UL
-#define VM_HUGETLB		0x00400000UL
-#define VM_MIXEDMAP		0x10000000UL
-#define VM_SPECIAL		(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+/* the VM_* flags: src/kapi/linux/mm.h */
 
 /* include/linux/mm_types_task.h: the RSS counters 6.1's should_skip_mm() reads */
 enum { MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES, NR_MM_COUNTERS };
@@ -250,14 +238,13 @@ static inline bool aw_ktext_warn(bool cond, const char *what)
 	}
 	return cond;
 }
-#define WARN_ON_ONCE(c)			aw_ktext_warn(!!(c), __FILE__ ":" AW_STR(__LINE__) ": " #c)
-#define WARN_ON(c)			WARN_ON_ONCE(c)
-#define VM_WARN_ON_ONCE(c)		((void)WARN_ON_ONCE(c))
-#define VM_WARN_ON(c)			((void)WARN_ON_ONCE(c))
-#define VM_WARN_ON_ONCE_FOLIO(c, f)	((void)(f), (void)WARN_ON_ONCE(c))
-#define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
 #define AW_STR2(x)			#x
 #define AW_STR(x)			AW_STR2(x)
+/* WARN_ON() and friends: src/kapi/linux/bug.h; every form counts every hit */
+#define aw_warn_report(once, cond, file, line)	aw_ktext_warn(true, file ":" AW_STR(line) ": " cond)
+#include "linux/bug.h"
+#define VM_WARN_ON_ONCE_FOLIO(c, f)	((void)(f), (void)WARN_ON_ONCE(c))
+#define VM_BUG_ON(c)			((void)WARN_ON_ONCE(c))
 
 static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned long new)
 {
@@ -295,9 +282,6 @@ static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
 }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
 AW_FOLIO_FLAG(anon, PG_anon)
-static inline bool folio_test_large(struct folio *f) { return f->order > 0; }
-static inline void folio_mark_dirty(struct folio *f) { folio_set_dirty(f); }
-static inline long folio_nr_pages(struct folio *f) { return 1L << f->order; }
 static inline int folio_nid(const struct folio *f) { return f->nid; }
 static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }
 static inline struct pglist_data *folio_pgdat(struct folio *f) { return NODE_DATA(f->nid); }
@@ -446,13 +430,13 @@ static inline pte_t *pte_offset_map_nolock(struct mm_struct *mm, pmd_t *pmd, uns
 	if (!pmd_present(v) || pmd_trans_huge(v))
 		return NULL;
 	*ptlp = pmd_lockptr(mm, pmd);
-	return (pte_t *)aw_ktext_table(v.pmd) + pte_index(addr);
+	return (pte_t *)aw_ktext_table(pmd_val(v)) + pte_index(addr);
 }
 /* 6.1's walk_pte_range(): pte_lockptr() then pte_offset_map() */
 #define pte_lockptr(mm, pmd)		pmd_lockptr(mm, pmd)
 static inline pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
 {
-	return (pte_t *)aw_ktext_table(pmd->pmd) + pte_index(addr);
+	return (pte_t *)aw_ktext_table(pmd_val(*pmd)) + pte_index(addr);
 }
 #define pte_unmap(pte)			((void)(pte))
 #define pte_unmap_unlock(pte, ptl)	spin_unlock(ptl)
@@ -462,14 +446,14 @@ static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned
 {
 	int young = pte_young(*ptep);
 
-	ptep->pte &= ~_PAGE_ACCESSED;
+	pte_val(*ptep) &= ~_PAGE_ACCESSED;
 	return young;
 }
 static inline int pmdp_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr, pmd_t *pmdp)
 {
 	int young = pmd_young(*pmdp);
 
-	pmdp->pmd &= ~_PAGE_ACCESSED;
+	pmd_val(*pmdp) &= ~_PAGE_ACCESSED;
 	return young;
 }
 #define ptep_clear_young_notify		ptep_test_and_clear_young
@@ -496,7 +480,6 @@ static inline bool cgroup_reclaim(struct scan_control *sc) { return sc->target_m
 static inline int reclaimer_offset(void) { return current_is_kswapd() ? 0 : PGSCAN_DIRECT - PGSCAN_KSWAPD; }
 
 /* include/linux/mm.h */
-#define lru_to_folio(head)	(list_entry((head)->prev, struct folio, lru))
 
 /*
  * include/linux/hash.h: hash_ptr().  A pointer into a page-table page is

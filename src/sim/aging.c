@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 #include "warn.h"
 
 void aw_walk_init(struct lru_gen_mm_walk *walk, struct aw_kernel *k)

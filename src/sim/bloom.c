@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "bloom.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 
 #define BLOOM_WORDS	BITS_TO_LONGS(BIT(BLOOM_FILTER_SHIFT))
 

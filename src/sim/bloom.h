@@ -15,9 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "linux/hash.h"
+
 #define BLOOM_FILTER_SHIFT	15
 #define NR_BLOOM_FILTERS	2
-#define GOLDEN_RATIO_64		0x61C8864680B583EBULL
 
 enum bloom_filter_level {
 	BLOOM_FILTER_PUD,

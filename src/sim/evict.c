@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 #include "warn.h"
 
 enum folio_references {

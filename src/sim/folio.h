@@ -23,8 +23,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "list.h"
-#include "folio_layout.h"
+#include "linux/list.h"
+#include "linux/mm.h"
+#include "linux/mm_types.h"
+#include "linux/page-flags.h"
 #include "pgtable.h"
 
 #define AW_NIL			0xffffffffU	/* no folio / end of a chain */
@@ -36,14 +38,9 @@
 #define LRU_REFS_FLAGS		(LRU_REFS_MASK | (1UL << PG_referenced))
 
 
-/* include/linux/mm.h: lru_to_folio(): the folio at the tail end of list head */
-#define lru_to_folio(head)	list_entry((head)->prev, struct folio, lru)
-
 static inline bool folio_test(const struct folio *f, int bit) { return f->flags & (1UL << bit); }
 static inline void folio_set(struct folio *f, int bit) { f->flags |= 1UL << bit; }
 static inline void folio_clear(struct folio *f, int bit) { f->flags &= ~(1UL << bit); }
-static inline bool folio_test_large(const struct folio *f) { return f->order > 0; }
-static inline unsigned int folio_nr_pages(const struct folio *f) { return 1U << f->order; }
 /* include/linux/mm_inline.h: folio_is_file_lru() */
 static inline int folio_is_file_lru(const struct folio *f) { return !folio_test(f, PG_swapbacked); }
 /* include/linux/mm_inline.h: folio_lru_gen() */
@@ -66,8 +63,6 @@ static inline bool folio_test_dirty(const struct folio *f) { return folio_test(f
 static inline bool folio_test_anon(const struct folio *f) { return folio_test(f, PG_anon); }
 static inline bool folio_test_swapbacked(const struct folio *f) { return folio_test(f, PG_swapbacked); }
 static inline bool folio_test_swapcache(const struct folio *f) { return folio_test(f, PG_swapcache); }
-/* the model's folios have no mapping to tell: marking dirty is the flag */
-static inline void folio_mark_dirty(struct folio *f) { folio_set(f, PG_dirty); }
 
 /* include/linux/page-flags.h: folio_test_lazyfree(): anon and no longer swap-backed (MADV_FREE) */
 static inline bool folio_test_lazyfree(const struct folio *f)

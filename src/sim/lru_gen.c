@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 
 void lru_gen_init_lruvec(struct lruvec *lruvec, int memcg, int nid, int index, uint64_t now)
 {

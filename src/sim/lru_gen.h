@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "linux/swap.h"
+
 #include "bloom.h"
 #include "mm.h"
 
@@ -24,7 +26,6 @@
 #define ANON_AND_FILE		2
 #define LRU_GEN_ANON		0
 #define LRU_GEN_FILE		1
-#define MAX_SWAPPINESS		200
 #define DEF_PRIORITY		12
 #define MAX_RECLAIM_RETRIES	16
 #define SWAP_CLUSTER_MAX	32

@@ -10,28 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "list.h"
+#include "linux/list.h"
+#include "linux/mm.h"
 #include "pgtable.h"
 
-/* include/linux/mm.h vm_flags the model uses */
-#define VM_READ		0x00000001UL
-#define VM_WRITE	0x00000002UL
-#define VM_EXEC		0x00000004UL
-#define VM_SHARED	0x00000008UL
-#define VM_GROWSDOWN	0x00000100UL
-#define VM_PFNMAP	0x00000400UL
-#define VM_LOCKED	0x00002000UL
-#define VM_IO		0x00004000UL
-#define VM_SEQ_READ	0x00008000UL
-#define VM_RAND_READ	0x00010000UL
-#define VM_DONTEXPAND	0x00040000UL
-#define VM_NORESERVE	0x00200000UL
-#define VM_HUGETLB	0x00400000UL
-#define VM_DROPPABLE	0x00800000UL	/* the kernel's bit differs; only its presence matters */
-#define VM_HUGEPAGE	0x20000000UL
-#define VM_NOHUGEPAGE	0x40000000UL
-#define VM_MIXEDMAP	0x10000000UL
-#define VM_SPECIAL	(VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+/* the vm_flags (VM_READ ...): src/kapi/linux/mm.h */
 
 struct vm_area_struct {
 	uint64_t vm_start, vm_end;

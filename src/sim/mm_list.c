@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 #include "warn.h"
 
 /* the memcg's mm list and the lruvec's walk state, as the kernel gets them */

@@ -22,92 +22,27 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef uint64_t pte_t;
-typedef uint64_t pmd_t;
-typedef uint64_t pud_t;
-typedef uint64_t pgd_t;
+#include "asm/pgtable_types.h"
+#include "linux/pgtable.h"
 
-#define PAGE_SHIFT		12
-#define PAGE_SIZE		(1UL << PAGE_SHIFT)
-#define PMD_SHIFT		21
-#define PMD_SIZE		(1UL << PMD_SHIFT)
-#define PMD_MASK		(~(PMD_SIZE - 1))
-#define PUD_SHIFT		30
-#define PUD_SIZE		(1UL << PUD_SHIFT)
-#define PUD_MASK		(~(PUD_SIZE - 1))
-#define PGDIR_SHIFT		39
-#define PGDIR_SIZE		(1UL << PGDIR_SHIFT)
-#define P4D_SIZE		PGDIR_SIZE	/* 4-level: the p4d is folded into the pgd */
-#define P4D_MASK		(~(P4D_SIZE - 1))
-#define PTRS_PER_PTE		512
-#define PTRS_PER_PMD		512
-#define PTRS_PER_PUD		512
-#define PTRS_PER_PGD		512
-#define HPAGE_PMD_ORDER		9
-#define HPAGE_PMD_NR		512
-#define TASK_SIZE		(1UL << 47)	/* x86-64 4-level user address space */
-#define FIRST_USER_ADDRESS	0UL
-
-#define _PAGE_PRESENT		0x001ULL
-#define _PAGE_RW		0x002ULL
-#define _PAGE_USER		0x004ULL
-#define _PAGE_ACCESSED		0x020ULL
-#define _PAGE_DIRTY		0x040ULL
-#define _PAGE_PSE		0x080ULL	/* huge: a PMD leaf */
-#define _PAGE_SWP		0x200ULL	/* model: non-present swap entry */
-#define _PAGE_FILE_SHADOW	0x400ULL	/* model: non-present, file page dropped */
-#define PTE_PFN_MASK		0x000ffffffffff000ULL
+/*
+ * The model's own uses of the software bits 9 and 10 of a non-present
+ * entry; the kernel's bits and sizes are src/kapi/asm/pgtable_types.h.
+ */
+#define _PAGE_SWP		0x200UL		/* model: non-present swap entry */
+#define _PAGE_FILE_SHADOW	0x400UL		/* model: non-present, file page dropped */
 
 /* The zero page and the huge zero page have pfns no node owns. */
 #define ZERO_PFN		0x100ULL
 #define HUGE_ZERO_PFN		0x200ULL
 
-static inline unsigned long pte_index(unsigned long addr) { return (addr >> PAGE_SHIFT) & 511; }
-static inline unsigned long pmd_index(unsigned long addr) { return (addr >> PMD_SHIFT) & 511; }
-static inline unsigned long pud_index(unsigned long addr) { return (addr >> PUD_SHIFT) & 511; }
-static inline unsigned long pgd_index(unsigned long addr) { return (addr >> PGDIR_SHIFT) & 511; }
-
-/* include/linux/pgtable.h: pmd_addr_end() and friends */
-static inline unsigned long aw_addr_end(unsigned long addr, unsigned long end, unsigned long size)
-{
-	unsigned long boundary = (addr + size) & ~(size - 1);
-
-	return (boundary - 1 < end - 1) ? boundary : end;
-}
-#define pmd_addr_end(a, e)	aw_addr_end(a, e, PMD_SIZE)
-#define pud_addr_end(a, e)	aw_addr_end(a, e, PUD_SIZE)
-#define pgd_addr_end(a, e)	aw_addr_end(a, e, PGDIR_SIZE)
-
-static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
-static inline bool pte_none(pte_t pte) { return pte == 0; }
-
-static inline bool pte_young(pte_t pte) { return pte & _PAGE_ACCESSED; }
-static inline bool pte_dirty(pte_t pte) { return pte & _PAGE_DIRTY; }
-static inline bool pte_write(pte_t pte) { return pte & _PAGE_RW; }
 static inline bool pte_swp(pte_t pte) { return !pte_present(pte) && (pte & _PAGE_SWP); }
-static inline uint64_t pte_pfn(pte_t pte) { return (pte & PTE_PFN_MASK) >> PAGE_SHIFT; }
 static inline uint64_t pte_swp_slot(pte_t pte) { return pte >> PAGE_SHIFT; }
 static inline pte_t aw_mk_pte(uint64_t pfn, uint64_t flags) { return (pfn << PAGE_SHIFT) | flags; }
 static inline pte_t aw_mk_swp(uint64_t slot) { return (slot << PAGE_SHIFT) | _PAGE_SWP; }
 
-static inline bool pmd_present(pmd_t pmd) { return pmd & _PAGE_PRESENT; }
-static inline bool pmd_none(pmd_t pmd) { return pmd == 0; }
-static inline bool pmd_trans_huge(pmd_t pmd) { return (pmd & (_PAGE_PRESENT | _PAGE_PSE)) == (_PAGE_PRESENT | _PAGE_PSE); }
-static inline bool pmd_young(pmd_t pmd) { return pmd & _PAGE_ACCESSED; }
-static inline bool pmd_dirty(pmd_t pmd) { return pmd & _PAGE_DIRTY; }
-static inline uint64_t pmd_pfn(pmd_t pmd) { return (pmd & PTE_PFN_MASK) >> PAGE_SHIFT; }
 static inline bool is_huge_zero_pmd(pmd_t pmd) { return pmd_trans_huge(pmd) && pmd_pfn(pmd) == HUGE_ZERO_PFN; }
 static inline bool is_zero_pfn(uint64_t pfn) { return pfn == ZERO_PFN; }
-static inline bool pud_present(pud_t pud) { return pud & _PAGE_PRESENT; }
-static inline bool pud_young(pud_t pud) { return pud & _PAGE_ACCESSED; }
-/* a 1 GiB leaf; the model never maps one, the walk only warns on it */
-static inline bool pud_leaf(pud_t pud) { return pmd_trans_huge(pud); }
-/* the model has no p4d level of its own (4-level paging): a p4d entry is the pgd entry */
-static inline bool p4d_leaf(pgd_t p4d) { return pud_leaf(p4d); }
-/* ptep_get() and friends: plain reads, nothing updates a table behind the model's back */
-static inline pte_t ptep_get(const pte_t *ptep) { return *ptep; }
-static inline pud_t pudp_get(const pud_t *pudp) { return *pudp; }
-static inline pmd_t pmdp_get_lockless(const pmd_t *pmdp) { return *pmdp; }
 
 /* One table page: PGD, PUD, PMD or PTE table. */
 struct aw_ptable {

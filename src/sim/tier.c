@@ -14,7 +14,9 @@
  * access on top of the counter.
  */
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 
 /* order_base_2(n): ceil(log2(n)), 0 for n <= 1 */
 static int order_base_2(unsigned int n)

@@ -12,7 +12,9 @@
 #include <limits.h>
 
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 #include "warn.h"
 
 /* mmap_lock and PTL contention are scenario events */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * WARN_ON() and friends for model code (include/asm-generic/bug.h,
- * include/linux/mmdebug.h).
+ * Where WARN_ON() and friends (src/kapi/linux/bug.h: include/asm-generic/bug.h,
+ * include/linux/mmdebug.h) land in model code.
  *
  * The kernel's WARN_ON_ONCE() keeps its "already warned" flag in a static
  * variable at the call site.  The model has no global mutable state (two
@@ -54,16 +54,9 @@ static inline unsigned long aw_warn_count(const struct aw_warn *w) { return w->c
 #define AW_WARN_STATE	(&k->warn)
 #endif
 
-#define __AW_WARN(fn, condition) ({						\
-	bool __aw_warn_hit = !!(condition);					\
-	if (__builtin_expect(__aw_warn_hit, 0))					\
-		fn(AW_WARN_STATE, #condition, __FILE__, __LINE__);		\
-	__aw_warn_hit; })
-
-#define WARN_ON(condition)		__AW_WARN(aw_warn_always, condition)
-#define WARN_ON_ONCE(condition)		__AW_WARN(aw_warn, condition)
-/* CONFIG_DEBUG_VM: always on in the model, which exists to check itself */
-#define VM_WARN_ON(condition)		WARN_ON(condition)
-#define VM_WARN_ON_ONCE(condition)	WARN_ON_ONCE(condition)
+/* WARN_ON() and friends are src/kapi/linux/bug.h's; a hit lands here */
+#define aw_warn_report(once, cond, file, line) \
+	((once) ? aw_warn : aw_warn_always)(AW_WARN_STATE, cond, file, line)
+#include "linux/bug.h"
 
 #endif /* AW_WARN_H */

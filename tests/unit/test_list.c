@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * src/sim/list.h against include/linux/list.h's meaning, and the
+ * src/kapi/linux/list.h against include/linux/list.h's meaning, and the
  * generation lists built from it: where lru_gen_add_folio() links a folio
  * (include/linux/mm_inline.h: list_add(), or list_add_tail() when
  * reclaiming) and the order inc_min_seq() leaves behind (mm/vmscan.c: take

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * linux_shim.h and warn.h: every helper against values worked out by hand
+ * src/kapi's helpers and warn.h: every helper against values worked out by hand
  * from its kernel definition (the comment says how).
  */
 #include <signal.h>
@@ -10,7 +10,9 @@
 
 #include "aw_test.h"
 #include "kernel.h"
-#include "linux_shim.h"
+#include "linux/array_size.h"
+#include "linux/bitmap.h"
+#include "linux/minmax.h"
 
 /* ---- min, max, clamp ---------------------------------------------------- */
 
