@@ -64,7 +64,8 @@ void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm)
  * (inclusive), so it steps forward past the mm, and a step onto the list
  * head ends the iteration.
  */
-static void del_mm_head_inclusive(struct lru_gen_mm_list *mm_list, struct lru_gen_mm_state *mm_state, struct mm_struct *mm)
+static void del_mm_head_inclusive(struct lru_gen_mm_list *mm_list, struct lru_gen_mm_state *mm_state,
+				  struct mm_struct *mm)
 {
 	/* where the last iteration ended (exclusive) */
 	if (mm_state->tail == &mm->lru_gen.list)

@@ -8,12 +8,14 @@
 #define AW_PROFILE_TEST_H
 
 #include "aw_kernel_test.h"
+
 #define BASE	0x10000000ULL
 
 /* the three profiles, mainline first */
 static const enum aw_kernel_profile all_profiles[3] = { AW_KERNEL_MAINLINE, AW_KERNEL_6_12, AW_KERNEL_6_1 };
 
-static inline struct aw_kernel *profile_kernel(enum aw_kernel_profile profile, uint64_t swap_bytes, int memcgs)
+static inline struct aw_kernel *profile_kernel(enum aw_kernel_profile profile, uint64_t swap_bytes,
+					       int memcgs)
 {
 	struct aw_config cfg;
 

@@ -81,7 +81,8 @@ static bool listed(const char *const *list, const char *name)
 	return false;
 }
 
-static bool rule_differs(const struct aw_profile *a, const struct aw_profile *b, const struct aw_profile_rule *r)
+static bool rule_differs(const struct aw_profile *a, const struct aw_profile *b,
+			 const struct aw_profile_rule *r)
 {
 	return memcmp((const char *)a + r->offset, (const char *)b + r->offset, r->size) != 0;
 }
