@@ -430,7 +430,7 @@ static void count_suppressed(struct aw_kernel *k, struct lru_gen_mm_walk *walk, 
 		return;	/* one region-pass, however many PUDs */
 	/* after the cheap test: the scan costs as much as the walk the skip saved */
 	if (!subtree_young(k, pudval, walk->lruvec->memcg, nid,
-			   k->cfg.kernel == AW_KERNEL_MAINLINE || walk->swappiness))
+			   !k->prof->can_swap_arg || walk->swappiness))
 		return;
 	o->metrics[nid].suppressed_young++;
 	r->run = r->last_pass == pass - 1 ? r->run + 1 : 1;

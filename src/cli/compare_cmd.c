@@ -107,17 +107,9 @@ static json_object *parse(const char *path, char *err, size_t errlen)
 /* "6.1.0-57-cloud-amd64" and "6.1" are both the 6.1 profile. */
 static void profile_of(const char *kernel, char *out, size_t outlen)
 {
-	static const char *const known[] = { "6.12", "6.1" };
+	int p = aw_kernel_release_profile(kernel);
 
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		size_t n = strlen(known[i]);
-
-		if (!strncmp(kernel, known[i], n) && strchr(".-+", kernel[n]) && kernel[n]) {
-			snprintf(out, outlen, "%s", known[i]);
-			return;
-		}
-	}
-	snprintf(out, outlen, "%s", kernel);
+	snprintf(out, outlen, "%s", p >= 0 ? aw_kernel_profile_name((enum aw_kernel_profile)p) : kernel);
 }
 
 static json_object *find_variant(json_object *root, const char *name)
@@ -175,9 +167,12 @@ static const char *input_name(const struct aw_cmp_run *r)
 /* The same scenario, under the same kernel's rules; else comparing means nothing. */
 static int check_pair(const struct aw_cmp_run *m, const struct aw_cmp_run *k)
 {
-	if (strcmp(k->profile, "6.1") && strcmp(k->profile, "6.12")) {
-		fprintf(stderr, "agewalk compare: %s ran on %s: the model has profiles for 6.1 and 6.12 only\n",
-			k->path, k->profile);
+	int p = aw_kernel_profile_parse(k->profile);
+	char releases[128];
+
+	if (p < 0 || !aw_kernel_profile_numbered((enum aw_kernel_profile)p)) {
+		fprintf(stderr, "agewalk compare: %s ran on %s: the model has profiles for %s only\n", k->path,
+			k->profile, aw_kernel_release_list(releases, sizeof(releases), true, ", ", " and "));
 		return -1;
 	}
 	if (strcmp(m->profile, k->profile)) {

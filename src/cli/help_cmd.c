@@ -46,13 +46,13 @@ int aw_version(void)
 {
 	struct aw_config cfg;
 	const char *sep = "";
+	char releases[128];
 
 	aw_config_default(&cfg);
 	printf("agewalk %s\n", AW_VERSION);
-	printf("kernel profile: %s (default; --kernel", aw_kernel_profile_name(cfg.kernel));
-	for (int p = AW_KERNEL_NR - 1; p >= 0; p--)	/* oldest first, as the usage texts */
-		printf("%s%s", p == AW_KERNEL_NR - 1 ? " " : "|", aw_kernel_profile_names[p]);
-	printf(")\nkernel-text variants:");
+	printf("kernel profile: %s (default; --kernel %s)\n", aw_kernel_profile_name(cfg.kernel),
+	       aw_kernel_release_list(releases, sizeof(releases), false, "|", "|"));
+	printf("kernel-text variants:");
 	for (const struct aw_ktext_ops *const *v = aw_ktext_variants; *v; v++, sep = ",") {
 		struct aw_variant text;
 

@@ -113,6 +113,50 @@ const char *aw_kernel_profile_name(enum aw_kernel_profile profile)
 	return aw_kernel_profile_names[profile];
 }
 
+const enum aw_kernel_profile aw_kernel_releases[AW_KERNEL_NR] = {
+	AW_KERNEL_6_1,
+	AW_KERNEL_6_12,
+	AW_KERNEL_MAINLINE,
+};
+
+bool aw_kernel_profile_numbered(enum aw_kernel_profile profile)
+{
+	return (unsigned int)profile < AW_KERNEL_NR && profile != AW_KERNEL_MAINLINE;
+}
+
+int aw_kernel_release_profile(const char *release)
+{
+	for (int i = 0; release && i < AW_KERNEL_NR; i++) {
+		const char *name = aw_kernel_profile_names[aw_kernel_releases[i]];
+		size_t n = strlen(name);
+
+		if (aw_kernel_profile_numbered(aw_kernel_releases[i]) && !strncmp(release, name, n) &&
+		    (!release[n] || strchr(".-+", release[n])))
+			return (int)aw_kernel_releases[i];
+	}
+	return -1;
+}
+
+const char *aw_kernel_release_list(char *buf, size_t len, bool numbered_only, const char *sep,
+				   const char *last)
+{
+	int nr = 0, done = 0;
+	size_t at = 0;
+
+	for (int i = 0; i < AW_KERNEL_NR; i++)
+		nr += !numbered_only || aw_kernel_profile_numbered(aw_kernel_releases[i]);
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < AW_KERNEL_NR && at < len; i++) {
+		if (numbered_only && !aw_kernel_profile_numbered(aw_kernel_releases[i]))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", !done ? "" : done + 1 == nr ? last : sep,
+				       aw_kernel_profile_names[aw_kernel_releases[i]]);
+		done++;
+	}
+	return buf;
+}
+
 int aw_kernel_profile_parse(const char *s)
 {
 	if (!s)

@@ -40,8 +40,11 @@ enum aw_layout {
 
 /*
  * Which kernel's MGLRU rules the simulated kernel follows where 6.1, 6.12
- * and mainline differ (docs/model-notes.md, "Kernel profiles").  Mainline
- * is the default and zero, so a zeroed config is a mainline one.
+ * and mainline differ (docs/model-notes.md, "Kernel profiles"; the rules
+ * themselves are src/sim/profile.h).  Mainline is the default and zero, so
+ * a zeroed config is a mainline one.  The values are wire values (.awpb,
+ * the fuzz header, lockstep's kernel + 1) and keep their order; the
+ * version order is aw_kernel_releases[].
  */
 enum aw_kernel_profile {
 	AW_KERNEL_MAINLINE = 0,
@@ -141,5 +144,21 @@ int aw_thp_mode_parse(const char *s);	/* -1 if unknown */
 extern const char *const aw_kernel_profile_names[AW_KERNEL_NR];	/* the parser's and writer's words */
 const char *aw_kernel_profile_name(enum aw_kernel_profile profile);	/* "6.1", "6.12", "mainline" */
 int aw_kernel_profile_parse(const char *s);	/* -1 if unknown */
+/*
+ * The releases in version order, oldest first: the numbered ones, then
+ * mainline (the tip, with no number of its own).  Whoever lists the
+ * releases (usage texts, --version, compare, the lab) reads this table.
+ */
+extern const enum aw_kernel_profile aw_kernel_releases[AW_KERNEL_NR];
+/* A numbered release (6.1, 6.12): one a running kernel can be. */
+bool aw_kernel_profile_numbered(enum aw_kernel_profile profile);
+/* The numbered release a kernel release string is ("6.1.0-57-cloud-amd64", "6.12"); -1 if none */
+int aw_kernel_release_profile(const char *release);
+/*
+ * The release names in version order (only the numbered ones if asked),
+ * joined by sep, the last two by last ("6.1|6.12|mainline", "6.1 and 6.12").
+ */
+const char *aw_kernel_release_list(char *buf, size_t len, bool numbered_only, const char *sep,
+				   const char *last);
 
 #endif /* AW_SCENARIO_H */

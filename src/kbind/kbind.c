@@ -438,17 +438,18 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
 {
 	const struct aw_ktext_ops *ops = aw_ktext_find(name);
-	unsigned int major, minor;
+	char release[16];
+	int profile;
 
 	if (!ops)
 		return NULL;
-	major = ops->version >> 16;
-	minor = ops->version >> 8 & 0xff;
+	/* the tree's release runs that release's profile; a tree of no known release, mainline's */
+	snprintf(release, sizeof(release), "%u.%u", ops->version >> 16, ops->version >> 8 & 0xff);
+	profile = aw_kernel_release_profile(release);
 	*buf = (struct aw_variant){
 		.name = ops->name, .features = AW_FEAT_KHUGEPAGED_PATCHED, .bind = kb_bind,
 		.agree = aw_kbind_agree, .text = ops, .pair = ops->series ? "pud" : "base",
-		.kernel = (major == 6 && minor == 1 ? AW_KERNEL_6_1 :
-			   major == 6 && minor == 12 ? AW_KERNEL_6_12 : AW_KERNEL_MAINLINE) + 1,
+		.kernel = (profile >= 0 ? profile : AW_KERNEL_MAINLINE) + 1,
 	};
 	return buf;
 }

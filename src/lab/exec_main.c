@@ -55,7 +55,7 @@ static int load(struct aw_exec *x)
 /* 6.1.x speaks 6.1's dialect (can_swap); anything later 6.12's. */
 static enum aw_kver kver_of(const char *release)
 {
-	return !strncmp(release, "6.1.", 4) || !strcmp(release, "6.1") ? AW_KV_6_1 : AW_KV_6_12;
+	return aw_kernel_release_profile(release) == AW_KERNEL_6_1 ? AW_KV_6_1 : AW_KV_6_12;
 }
 
 static const char *opt_value(int argc, char **argv, int *i)
@@ -86,10 +86,16 @@ static int parse_args(struct aw_exec *x, int argc, char **argv, bool *topology)
 				*dst = v;
 			else if (!strcmp(a, "--kh-wait"))
 				o->kh_wait_ms = atoi(v);
-			else if (!strcmp(v, "6.1") || !strcmp(v, "6.12"))
-				o->kver = !strcmp(v, "6.1") ? AW_KV_6_1 : AW_KV_6_12;
-			else
-				return usage_error("--kernel takes 6.1 or 6.12, not", v);
+			else if (aw_kernel_profile_parse(v) >= 0 &&
+				 aw_kernel_profile_numbered((enum aw_kernel_profile)aw_kernel_profile_parse(v)))
+				o->kver = kver_of(v);
+			else {
+				char list[64], msg[96];
+
+				snprintf(msg, sizeof(msg), "--kernel takes %s, not",
+					 aw_kernel_release_list(list, sizeof(list), true, ", ", " or "));
+				return usage_error(msg, v);
+			}
 		} else if (a[0] == '-' && a[1])
 			return usage_error("unknown option", a);
 		else if (o->input)

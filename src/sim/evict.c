@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Eviction (mm/vmscan.c: evict_folios, isolate_folios, scan_folios,
- * sort_folio, isolate_folio, folio_check_references, run_eviction),
+ * sort_folio, isolate_folio, folio_check_references, run_eviction) and
  * reference checks through the reverse map (mm/rmap.c: folio_referenced,
- * folio_referenced_one) and look-around (lru_gen_look_around).
+ * folio_referenced_one); look-around is in look_around.c.
  *
  * shrink_folio_list() is reduced to what decides MGLRU outcomes: the
  * reference check, swap-out of anon folios (swap entries in the PTEs),
@@ -56,235 +56,6 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 	lru_gen_del_folio(lruvec, folio, false);
 	folio_set(folio, PG_active);
 	lru_gen_add_folio(lruvec, folio, false);
-}
-
-#define PAGEVEC_SIZE	15	/* include/linux/pagevec.h, 6.1 */
-
-/*
- * lru_gen_look_around()'s window: the PMD's part of the VMA around address,
- * at most MIN_LRU_BATCH pages, centred where it can be.
- */
-static void look_around_window(uint64_t address, const struct vm_area_struct *vma, unsigned long *start,
-			       unsigned long *end)
-{
-	*start = max(address & PMD_MASK, vma->vm_start);
-	*end = min(address | ~PMD_MASK, vma->vm_end - 1) + 1;
-	if (*end - *start <= MIN_LRU_BATCH * PAGE_SIZE)
-		return;
-	if (address - *start < MIN_LRU_BATCH * PAGE_SIZE / 2)
-		*end = *start + MIN_LRU_BATCH * PAGE_SIZE;
-	else if (*end - address < MIN_LRU_BATCH * PAGE_SIZE / 2)
-		*start = *end - MIN_LRU_BATCH * PAGE_SIZE;
-	else {
-		*start = address - MIN_LRU_BATCH * PAGE_SIZE / 2;
-		*end = address + MIN_LRU_BATCH * PAGE_SIZE / 2;
-	}
-}
-
-/*
- * 6.1's lru_gen_look_around() window: the young PTEs around address.  An
- * isolated folio -- the target itself, whose PTE 6.1 has not cleared yet,
- * or a neighbour isolated by the same batch -- gets PG_referenced; the
- * others are activated at once when few (folio_activate(), fewer than
- * PAGEVEC_SIZE and no walk), else moved to max_seq by their flag
- * generation only, as the walk does.
- */
-static void look_around_61(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
-			   struct vm_area_struct *vma, uint64_t address, pte_t *pte, struct folio *target,
-			   bool can_swap)
-{
-	int memcg = target->memcg, nid = target->nid;
-	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
-	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
-	int gen = lru_gen_from_seq(max_seq), young = 0, i;
-	uint64_t bitmap = 0, addr;
-	unsigned long start, end;
-
-	if (mm->ptl_contended || (vma->vm_flags & VM_SPECIAL))
-		return;
-	look_around_window(address, vma, &start, &end);
-	pte -= (address - start) / PAGE_SIZE;
-
-	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
-		unsigned long pfn = get_pte_pfn(k, pte[i], mm, nid);
-		struct folio *folio;
-
-		/* 6.1 skips every PTE that is not young, notifiers or not */
-		if (pfn == -1UL || !pte_young(pte[i]))
-			continue;
-		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
-		if (!folio)
-			continue;
-		ptep_test_and_clear_young(k, mm, addr, pte + i);
-		young++;
-		if (pte_dirty(pte[i]) && !folio_test_dirty(folio) &&
-		    !(folio_test_anon(folio) && folio_test_swapbacked(folio) && !folio_test_swapcache(folio)))
-			folio_mark_dirty(folio);
-		if (folio_lru_gen(folio) < 0)
-			folio_set(folio, PG_referenced);
-		else if (folio_lru_gen(folio) != gen)
-			bitmap |= 1ULL << i;
-	}
-
-	/* feedback from rmap walkers to page table walkers */
-	if (suitable_to_scan(i, young)) {
-		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, address);	/* pvmw->pmd */
-
-		trace_lru_gen_look_around(k, lruvec, mm, address, pmd_item, max_seq);
-		update_bloom_filter(&lruvec->mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
-		/*
-		 * The PUD filter series on 6.1: its look-around hunk lands in
-		 * this same feedback block (docs/model-notes.md).
-		 */
-		if ((k->features & AW_FEAT_PUD_FILTER) && !AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
-			update_bloom_filter(&lruvec->mm_state, BLOOM_FILTER_PUD, max_seq,
-					    mm->kaddr ^ (address & PUD_MASK));
-	}
-
-	if (!walk && __builtin_popcountll(bitmap) < PAGEVEC_SIZE) {
-		for (; bitmap; bitmap &= bitmap - 1) {
-			uint32_t pfn = (uint32_t)pte_pfn(pte[__builtin_ctzll(bitmap)]);
-
-			folio_activate(k, pfn);
-			k->node_stats[nid].promoted++;	/* model */
-			k->node_stats[nid].lookaround_promoted++;
-		}
-		return;
-	}
-	for (; bitmap; bitmap &= bitmap - 1) {
-		struct folio *folio = pfn_folio(&k->mem, pte_pfn(pte[__builtin_ctzll(bitmap)]));
-		int old_gen;
-
-		if (folio->memcg != memcg)
-			continue;
-		old_gen = folio_update_gen_6x(folio, gen);
-		if (old_gen < 0 || old_gen == gen)
-			continue;
-		trace_folio_update_gen(k, folio, old_gen, gen);
-		k->node_stats[nid].promoted++;	/* model */
-		k->node_stats[nid].lookaround_promoted++;
-		if (walk)
-			update_batch_size(walk, folio, old_gen, gen);
-		else
-			lru_gen_update_size(lruvec, folio, old_gen, gen);
-	}
-}
-
-/*
- * mm/vmscan.c: lru_gen_look_around() for the young PTE of the folio at
- * target_pfn, which the caller isolated, mapped at address in vma.
- *
- * This function exploits spatial locality when shrink_folio_list() walks the
- * rmap. It scans the adjacent PTEs of a young PTE and promotes hot pages. If
- * the scan was done cacheline efficiently, it adds the PMD entry pointing to
- * the PTE table to the Bloom filter. This forms a feedback loop between the
- * eviction and the aging.
- */
-bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
-			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t address,
-			 uint32_t target_pfn)
-{
-	int i;
-	unsigned long start;
-	unsigned long end;
-	int young = 1;
-	pmd_t *pmd;
-	pte_t *pte = aw_pte_lookup(k, mm, address, false, &pmd);	/* pvmw->pte */
-	unsigned long addr = address;
-	struct folio *folio = pfn_folio(&k->mem, target_pfn);
-	int memcg = folio->memcg;
-	int nid = folio->nid;
-	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
-	struct lru_gen_mm_state *mm_state = &lruvec->mm_state;
-	unsigned long max_seq = READ_ONCE(lruvec->lrugen.max_seq);
-	int gen = lru_gen_from_seq(max_seq);
-	uint32_t last = AW_NIL;
-	bool dirty = false;
-	/*
-	 * 6.12: can_swap = !folio_is_file_lru(folio) (a file target skips
-	 * anon neighbours); 6.1: !walk || walk->can_swap; mainline: none.
-	 */
-	bool can_swap = k->cfg.kernel == AW_KERNEL_MAINLINE ||
-			(k->cfg.kernel == AW_KERNEL_6_12 ? !folio_is_file_lru(folio) :
-			 !walk || walk->swappiness);
-
-	VM_WARN_ON_ONCE(folio_test(folio, PG_lru));
-
-	/*
-	 * 6.1's folio_referenced_one() looks around a young PTE before it
-	 * clears it, and skips look-around in sequential or random-read VMAs;
-	 * the mapping counts once either way (the seam returns one bool).
-	 */
-	if (k->cfg.kernel == AW_KERNEL_6_1) {
-		bool seen = pte && pte_young(*pte) && !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ));
-
-		if (seen)
-			look_around_61(k, walk, mm, vma, address, pte, folio, can_swap);
-		if (pte && ptep_test_and_clear_young(k, mm, addr, pte) && !(vma->vm_flags & VM_SEQ_READ))
-			seen = true;
-		return seen;
-	}
-
-	if (!pte || !ptep_test_and_clear_young(k, mm, addr, pte))	/* _notify() */
-		return false;
-
-	if (mm->ptl_contended)		/* spin_is_contended(pvmw->ptl) */
-		return true;
-
-	/* exclude special VMAs containing anon pages from COW */
-	if (vma->vm_flags & VM_SPECIAL)
-		return true;
-
-	look_around_window(addr, vma, &start, &end);
-
-	if (end - start == PAGE_SIZE)
-		return true;
-
-	pte -= (addr - start) / PAGE_SIZE;
-
-	for (i = 0, addr = start; addr != end; i++, addr += PAGE_SIZE) {
-		unsigned long pfn;
-		pte_t ptent = pte[i];	/* ptep_get(pte + i) */
-
-		pfn = get_pte_pfn(k, ptent, mm, nid);
-		if (pfn == -1UL)
-			continue;
-
-		folio = get_pfn_folio(k, pfn, memcg, nid, can_swap);
-		if (!folio)
-			continue;
-
-		if (!ptep_test_and_clear_young(k, mm, addr, pte + i))	/* _notify() */
-			continue;
-
-		if (last != (uint32_t)pfn) {
-			walk_update_folio(k, walk, last, gen, dirty);
-
-			last = (uint32_t)pfn;
-			dirty = false;
-		}
-
-		if (pte_dirty(ptent))
-			dirty = true;
-
-		young++;
-	}
-
-	walk_update_folio(k, walk, last, gen, dirty);
-
-	/* feedback from rmap walkers to page table walkers */
-	if (suitable_to_scan(i, young)) {
-		uint64_t pmd_item = aw_pmd_entry_kva(k, mm, address);	/* pvmw->pmd */
-		uint64_t pud_key = mm->kaddr ^ (address & PUD_MASK);
-
-		trace_lru_gen_look_around(k, lruvec, mm, address, pmd_item, max_seq);
-		update_bloom_filter(mm_state, BLOOM_FILTER_PMD, max_seq, pmd_item);
-		/* seed v3 3/4; the planted bug marks the PMD but not the PUD */
-		if ((k->features & AW_FEAT_PUD_FILTER) && !AW_BUG(k, AW_BUG_PUD_LOOKAROUND_NO_MARK))
-			update_bloom_filter(mm_state, BLOOM_FILTER_PUD, max_seq, pud_key);
-	}
-
-	return true;
 }
 
 /*
@@ -358,7 +129,7 @@ static enum folio_references folio_check_references(struct aw_kernel *k, uint32_
 		return FOLIOREF_ACTIVATE;
 	if (referenced == -1)
 		return FOLIOREF_KEEP;
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE) {
+	if (!k->prof->check_references_classic) {
 		/* 6.14+ ("mm/mglru: rework workingset protection"): MGLRU's own rule */
 		if (!referenced)
 			return FOLIOREF_RECLAIM;
@@ -621,7 +392,7 @@ static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lr
 static bool promoted_while_isolated(const struct aw_kernel *k, const struct folio *folio,
 				    const struct aw_reclaim *rc)
 {
-	return k->cfg.kernel != AW_KERNEL_MAINLINE && !rc->ignore_references && folio->mapcount &&
+	return k->prof->keep_promoted_while_isolated && !rc->ignore_references && folio->mapcount &&
 	       folio_test(folio, PG_referenced);
 }
 
@@ -778,7 +549,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	 * the anon list, at the tail (lruvec_add_folio_tail()), before anything
 	 * else is asked (found by kernel text in lockstep, docs/validation.md).
 	 */
-	if (k->cfg.kernel == AW_KERNEL_6_1 && type == LRU_GEN_FILE && folio_test(folio, PG_anon) &&
+	if (k->prof->sort_dirty_lazyfree_to_anon && type == LRU_GEN_FILE && folio_test(folio, PG_anon) &&
 	    folio_test(folio, PG_dirty)) {
 		lru_gen_del_folio(lruvec, folio, true);
 		folio_set(folio, PG_swapbacked);
@@ -799,14 +570,14 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	 * and count it (docs/model-notes.md, "Kernel profiles").
 	 */
 	if (tier > tier_idx || lazily_promoted) {
-		bool mainline = k->cfg.kernel == AW_KERNEL_MAINLINE;
+		bool to_head = k->prof->sort_protected_to_head;
 
 		gen = folio_inc_gen(k, lruvec, folio, false);
-		if (mainline)
+		if (to_head)
 			list_move(&folio->lru, &lrugen->folios[gen][type]);
 		else
 			list_move_tail(&folio->lru, &lrugen->folios[gen][type]);
-		if (!mainline || !lazily_promoted)
+		if (!to_head || !lazily_promoted)
 			lrugen->protected[type][tier] += folio_nr_pages(folio);
 		return true;
 	}
@@ -816,7 +587,7 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	 * files).  6.12 has no such test here: evict_folios() handles folios
 	 * under writeback after shrink_folio_list().
 	 */
-	if (k->cfg.kernel != AW_KERNEL_6_12 && type == LRU_GEN_FILE && folio_test(folio, PG_dirty) &&
+	if (k->prof->sort_waits_writeback && type == LRU_GEN_FILE && folio_test(folio, PG_dirty) &&
 	    !folio_test(folio, PG_anon)) {
 		gen = folio_inc_gen(k, lruvec, folio, true);
 		list_move(&folio->lru, &lrugen->folios[gen][type]);
@@ -826,8 +597,11 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	return false;
 }
 
-/* mm/vmscan.c: isolate_folio() as mainline has it (and MADV_PAGEOUT's isolation, below) */
-static bool isolate_folio_mainline(struct lruvec *lruvec, struct folio *folio)
+/*
+ * MADV_PAGEOUT's isolation (reclaim_pages()), whatever the profile: as
+ * mainline's isolate_folio(), PG_referenced kept and PG_reclaim cleared.
+ */
+static bool isolate_folio_for_pageout(struct lruvec *lruvec, struct folio *folio)
 {
 	/* see the comment on LRU_REFS_FLAGS */
 	if (!folio_test(folio, PG_referenced))
@@ -839,22 +613,21 @@ static bool isolate_folio_mainline(struct lruvec *lruvec, struct folio *folio)
 }
 
 /*
- * mm/vmscan.c: isolate_folio().  6.1 and 6.12 clear the refs counter with
- * PG_referenced and PG_workingset (their LRU_REFS_FLAGS) when the folio is
- * not referenced, then PG_referenced "for shrink_folio_list()"; 6.1 also
- * clears PG_reclaim, 6.12 leaves it (found by review against both texts:
- * the refs decide the tier, and with it the shadow and the counters,
- * docs/validation.md).
+ * mm/vmscan.c: isolate_folio().  A folio not referenced loses its refs
+ * counter and LRU_REFS_FLAGS (6.1/6.12: with PG_workingset).  6.1/6.12
+ * then clear PG_referenced "for shrink_folio_list()" (isolate_clears_
+ * referenced); 6.1 and mainline clear PG_reclaim, 6.12 leaves it (found by
+ * review against both texts: the refs decide the tier, and with it the
+ * shadow and the counters, docs/validation.md).
  */
 static bool isolate_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio)
 {
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
-		return isolate_folio_mainline(lruvec, folio);
 	if (!folio_test(folio, PG_referenced))
 		folio->flags &= ~aw_lru_refs_flags(k);
-	if (k->cfg.kernel == AW_KERNEL_6_1)
+	if (k->prof->isolate_clears_reclaim)
 		folio_clear(folio, PG_reclaim);
-	folio_clear(folio, PG_referenced);
+	if (k->prof->isolate_clears_referenced)
+		folio_clear(folio, PG_referenced);
 	folio_clear(folio, PG_lru);
 	lru_gen_del_folio(lruvec, folio, true);
 	return true;
@@ -874,7 +647,7 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 	int gen;
 	struct list_head *head;
 
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+	if (k->prof->scan_budget_nr_to_scan)
 		remaining = (int)min(nr_to_scan, (unsigned long)MAX_LRU_BATCH);
 	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
 		return 0;
@@ -906,7 +679,7 @@ static int first_type(struct aw_kernel *k, struct lruvec *lruvec, int swappiness
 {
 	const unsigned long *min_seq = lruvec->lrugen.min_seq;
 
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+	if (k->prof->type_to_scan_form == AW_TYPE_TO_SCAN_ALL_TIERS)
 		return get_type_to_scan(lruvec, swappiness);
 	if (!swappiness)
 		return LRU_GEN_FILE;
@@ -957,12 +730,12 @@ static void putback(struct aw_kernel *k, struct lruvec *lruvec, uint32_t *list, 
 
 		if (folio_test(folio, PG_unevictable))
 			continue;
-		if (k->cfg.kernel != AW_KERNEL_MAINLINE && folio_test(folio, PG_reclaim) &&
+		if (k->prof->putback_activates_all && folio_test(folio, PG_reclaim) &&
 		    folio_test(folio, PG_dirty)) {
 			/* 6.1/6.12: waiting for writeback; restore LRU_REFS_FLAGS cleared by isolate_folio() */
 			if (folio_test(folio, PG_workingset))
 				folio_set(folio, PG_referenced);
-		} else if (k->cfg.kernel != AW_KERNEL_MAINLINE ||
+		} else if (k->prof->putback_activates_all ||
 			   lru_gen_folio_seq(lruvec, folio, false) == min_seq)
 			folio->flags = (folio->flags & ~aw_lru_refs_flags(k)) | BIT(PG_active);
 		folio_set(folio, PG_lru);
@@ -982,7 +755,7 @@ bool aw_evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness)
 {
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE)
+	if (k->prof->evict_cutoff_form == AW_EVICT_CUTOFF_EVICTABLE)
 		return evictable_min_seq(lrugen->min_seq, swappiness) + MIN_NR_GENS > lrugen->max_seq;
 	return get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS;
 }
@@ -1065,7 +838,7 @@ unsigned long aw_pageout_folio(struct aw_kernel *k, uint32_t pfn)
 	if (!folio || folio_lru_gen(folio) < 0)
 		return 0;
 	lruvec = aw_lruvec(k, folio->memcg, folio->nid);
-	isolate_folio_mainline(lruvec, folio);
+	isolate_folio_for_pageout(lruvec, folio);
 	done = shrink_folio_list(k, lruvec, list, &nr, &rc);
 	putback(k, lruvec, list, nr, folio_is_file_lru(folio));
 	return done;

@@ -281,7 +281,7 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 			    struct lruvec *lruvec, unsigned long token_seq, int token_refs, bool workingset)
 {
 	int type = folio_is_file_lru(folio);
-	bool mainline = k->cfg.kernel == AW_KERNEL_MAINLINE;
+	bool mainline = k->prof->refault_form == AW_REFAULT_MAX_SEQ;
 	unsigned long seq = mainline ? lruvec->lrugen.max_seq : lruvec->lrugen.min_seq[type];
 	unsigned long d = seq > token_seq ? seq - token_seq : token_seq - seq;
 	int refs;
@@ -294,14 +294,14 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 	 * refault of the lruvec's own, before the recency test; 6.1 counts
 	 * only a recent one, after it.
 	 */
-	if (k->cfg.kernel != AW_KERNEL_6_1)
+	if (k->prof->refault_counted_first)
 		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
 	if (mainline ? d >= MAX_NR_GENS : d != 0)
 		return;
 	/* mainline: refs = token + 1; 6.1/6.12: token + workingset */
 	refs = token_refs + (mainline ? 1 : workingset);
 	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
-	if (k->cfg.kernel == AW_KERNEL_6_1)
+	if (!k->prof->refault_counted_first)
 		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
 	if (mainline && !workingset) {
 		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (refs - 1UL) << LRU_REFS_PGOFF;

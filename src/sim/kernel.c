@@ -67,6 +67,7 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	if (!k)
 		return NULL;
 	k->cfg = *cfg;
+	k->prof = aw_profile(cfg->kernel);
 	k->features = features;
 	k->bugs = bugs;
 	k->mglru = &aw_model_mglru;
@@ -283,7 +284,7 @@ static int swappiness_of(struct aw_kernel *k, const struct aw_event *ev)
  */
 static bool swappiness_rejected(const struct aw_kernel *k, const struct aw_event *ev)
 {
-	return k->cfg.kernel != AW_KERNEL_MAINLINE && ev->swappiness != AW_SWAPPINESS_DEFAULT &&
+	return !k->prof->swappiness_anon_only && ev->swappiness != AW_SWAPPINESS_DEFAULT &&
 	       ev->swappiness > MAX_SWAPPINESS;
 }
 
@@ -302,7 +303,7 @@ static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lr
 {
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE || force_scan)
+	if (!k->prof->aging_refused_at_max_gens || force_scan)
 		return false;
 	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
 }
@@ -318,7 +319,7 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 		return 0;
 	}
 	/* 6.1/6.12: try_to_inc_max_seq(..., bool can_swap, ...) */
-	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+	if (k->prof->can_swap_arg)
 		swp = !!swp;
 	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN) &&
 	    run_aging_refused(k, lruvec, swp, force)) {

@@ -19,6 +19,7 @@
 #include "lru_gen.h"
 #include "mm.h"
 #include "pgtable.h"
+#include "profile.h"
 #include "mglru_ops.h"
 #include "tracepoint.h"
 #include "warn.h"
@@ -154,6 +155,7 @@ struct aw_memcg {
 
 struct aw_kernel {
 	struct aw_config cfg;
+	const struct aw_profile *prof;	/* cfg.kernel's rules (profile.h), set at creation */
 	unsigned int features;		/* AW_FEAT_* */
 	unsigned int bugs;		/* 1 << enum aw_bug */
 	int skip_empty;			/* emptymap re-scan period, 1..64 */
@@ -214,8 +216,7 @@ struct aw_kernel {
  */
 static inline unsigned long aw_lru_refs_flags(const struct aw_kernel *k)
 {
-	return k->cfg.kernel == AW_KERNEL_MAINLINE ? LRU_REFS_FLAGS :
-	       LRU_REFS_MASK | 1UL << PG_referenced | 1UL << PG_workingset;
+	return k->prof->lru_refs_flags;
 }
 
 /* kernel.c */

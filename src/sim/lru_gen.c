@@ -91,7 +91,7 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
  * rework workingset protection") counts down from max_seq by
  * PG_workingset instead.
  */
-unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming)
+unsigned long lru_gen_folio_seq_from_min(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming)
 {
 	int type = folio_is_file_lru(folio);
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
@@ -115,7 +115,7 @@ static unsigned long add_folio_mask(const struct aw_kernel *k, const struct foli
 {
 	unsigned long mask = LRU_GEN_MASK | BIT(PG_active);
 
-	if (k->cfg.kernel == AW_KERNEL_6_12 && folio_test(folio, PG_active))
+	if (k->prof->add_active_clears_refs && folio_test(folio, PG_active))
 		mask |= LRU_REFS_MASK | BIT(PG_referenced);
 	return mask;
 }
@@ -131,9 +131,9 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 
 	if (folio_test(folio, PG_unevictable))
 		return false;
-	gen = lru_gen_from_seq(k->cfg.kernel == AW_KERNEL_MAINLINE ?
+	gen = lru_gen_from_seq(k->prof->add_folio_seq_form == AW_ADD_SEQ_FROM_MAX ?
 			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
-			       lru_gen_folio_seq_6x(lruvec, folio, reclaiming));
+			       lru_gen_folio_seq_from_min(lruvec, folio, reclaiming));
 	flags = (gen + 1UL) << LRU_GEN_PGOFF;
 	set_mask_bits(&folio->flags, add_folio_mask(k, folio), flags);
 	folio_set(folio, PG_lru);
@@ -201,7 +201,7 @@ int folio_update_gen(struct folio *folio, int gen)
  * 6.14 by the two-touch rule above ("mm/mglru: rework workingset
  * protection").
  */
-int folio_update_gen_6x(struct folio *folio, int gen)
+int folio_update_gen_first_young(struct folio *folio, int gen)
 {
 	unsigned long old_flags = folio->flags;
 
@@ -337,7 +337,7 @@ bool inc_min_seq(struct aw_kernel *k, struct lruvec *lruvec, int type, int swapp
 		const bool traced = trace_folio_update_gen_enabled(k) || trace_folio_inc_gen_batch_enabled(k);
 		const unsigned long refs_flags = aw_lru_refs_flags(k);
 		/* mainline counts what it moves as protected; 6.1/6.12 do not */
-		const bool count_protected = k->cfg.kernel == AW_KERNEL_MAINLINE;
+		const bool count_protected = k->prof->inc_gen_counts_protected;
 
 		INIT_LIST_HEAD(&kept);
 		while (!list_empty(head)) {
@@ -446,7 +446,7 @@ bool try_to_inc_min_seq(struct lruvec *lruvec, int swappiness)
 	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
 	bool seq_inc_flag = false, success = false;
 
-	if (lruvec->k->cfg.kernel != AW_KERNEL_MAINLINE)
+	if (lruvec->k->prof->inc_min_seq_form == AW_INC_MIN_SEQ_CAN_SWAP)
 		return try_to_inc_min_seq_can_swap(lruvec, swappiness != 0);
 
 	/* for_each_evictable_type(type, swappiness) */

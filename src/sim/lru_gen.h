@@ -137,11 +137,11 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 void lru_gen_update_size(struct lruvec *lruvec, struct folio *folio, int old_gen, int new_gen);
 unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
-unsigned long lru_gen_folio_seq_6x(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
+unsigned long lru_gen_folio_seq_from_min(const struct lruvec *lruvec, const struct folio *folio, bool reclaiming);
 
 /* mm/vmscan.c */
 int folio_update_gen(struct folio *folio, int gen);
-int folio_update_gen_6x(struct folio *folio, int gen);	/* 6.1/6.12 */
+int folio_update_gen_first_young(struct folio *folio, int gen);	/* 6.1/6.12 */
 int folio_inc_gen(struct aw_kernel *k, struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 bool lru_gen_set_refs(struct folio *folio);
 void update_batch_size(struct lru_gen_mm_walk *walk, struct folio *folio, int old_gen, int new_gen);

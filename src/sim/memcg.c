@@ -17,7 +17,7 @@
  * oldest fewer than 1/(MIN_NR_GENS + 2).  (6.1 has the same tests; its
  * get_nr_to_scan() around them differs, docs/model-notes.md.)
  */
-static bool should_run_aging_6x(struct lruvec *lruvec, unsigned long max_seq, bool can_swap,
+static bool should_run_aging_can_swap(struct lruvec *lruvec, unsigned long max_seq, bool can_swap,
 				unsigned long *nr_to_scan)
 {
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
@@ -55,8 +55,8 @@ bool aw_should_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned lo
 	unsigned long size = 0;
 	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
 
-	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
-		return should_run_aging_6x(lruvec, max_seq, swappiness != 0, nr_to_scan);
+	if (k->prof->should_run_aging_form == AW_SHOULD_RUN_AGING_CAN_SWAP)
+		return should_run_aging_can_swap(lruvec, max_seq, swappiness != 0, nr_to_scan);
 	*nr_to_scan = 0;
 	/* have to run aging, since eviction is not possible anymore */
 	if (evictable_min_seq(min_seq, swappiness) + MIN_NR_GENS > max_seq)

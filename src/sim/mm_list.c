@@ -66,7 +66,8 @@ void lru_gen_add_mm(struct aw_kernel *k, struct mm_struct *mm)
  * (inclusive), so it steps forward past the mm, and a step onto the list
  * head ends the iteration.
  */
-static void del_mm_61(struct lru_gen_mm_list *mm_list, struct lru_gen_mm_state *mm_state, struct mm_struct *mm)
+static void del_mm_head_inclusive(struct lru_gen_mm_list *mm_list, struct lru_gen_mm_state *mm_state,
+				  struct mm_struct *mm)
 {
 	/* where the last iteration ended (exclusive) */
 	if (mm_state->tail == &mm->lru_gen.list)
@@ -97,8 +98,8 @@ void lru_gen_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 		struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
 		struct lru_gen_mm_state *mm_state = get_mm_state(lruvec);
 
-		if (k->cfg.kernel == AW_KERNEL_6_1) {
-			del_mm_61(get_mm_list(k, memcg), mm_state, mm);
+		if (k->prof->mm_iteration_nr_walkers) {
+			del_mm_head_inclusive(get_mm_list(k, memcg), mm_state, mm);
 			continue;
 		}
 
@@ -212,7 +213,7 @@ bool aw_empty_skip_after(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
  */
 static bool should_skip_small_mm(struct lru_gen_mm_walk *walk, struct mm_struct *mm)
 {
-	if (walk->k->cfg.kernel != AW_KERNEL_6_1)
+	if (!walk->k->prof->skip_small_mm)
 		return false;
 	return aw_mm_lru_pages(walk->k, mm, walk->swappiness != 0, MIN_LRU_BATCH) < MIN_LRU_BATCH;
 }
@@ -304,7 +305,7 @@ static void reset_first(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struc
  * only the last walker to leave finishes the iteration ("last"), even if
  * another reached the list's end first.
  */
-static bool iterate_mm_list_61(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
+static bool iterate_mm_list_nr_walkers(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 {
 	bool first = false;
 	bool last = true;
@@ -389,8 +390,8 @@ bool iterate_mm_list(struct lru_gen_mm_walk *walk, struct mm_struct **iter)
 	 * 3. It ended the current iteration: it needs to reset the mm stats
 	 *    counters and tell its caller to increment max_seq.
 	 */
-	if (k->cfg.kernel == AW_KERNEL_6_1)
-		return iterate_mm_list_61(walk, iter);
+	if (k->prof->mm_iteration_nr_walkers)
+		return iterate_mm_list_nr_walkers(walk, iter);
 
 	VM_WARN_ON_ONCE(mm_state->seq + 1 < walk->seq);
 

@@ -326,7 +326,7 @@ static uint64_t vm_flags_from(unsigned int flags, unsigned int prot)
  */
 static uint64_t unmapped_area_align(const struct aw_kernel *k, bool file, uint64_t len)
 {
-	if (file || (len & (PMD_SIZE - 1)) || k->cfg.kernel == AW_KERNEL_6_1)
+	if (file || (len & (PMD_SIZE - 1)) || !k->prof->thp_aligned_anon_mmap)
 		return PAGE_SIZE;
 	return PMD_SIZE;
 }

@@ -154,7 +154,7 @@ void aw_split_huge_page(struct aw_kernel *k, struct mm_struct *mm, uint64_t hadd
 	pfn = (uint32_t)pmd_pfn(*pmd);
 	anon = folio_test_anon(pfn_folio(&k->mem, pfn));
 	aw_split_huge_pmd(k, mm, haddr);
-	if (k->cfg.kernel == AW_KERNEL_6_1 || !anon)
+	if (!k->prof->split_maps_zero_page || !anon)
 		return;
 	for (int i = 0; i < HPAGE_PMD_NR; i++)
 		map_unused_to_zeropage(k, pfn + (uint32_t)i);

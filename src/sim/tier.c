@@ -41,7 +41,7 @@ static unsigned int refs_counter(const struct folio *folio)
  */
 int folio_lru_refs(const struct aw_kernel *k, const struct folio *folio)
 {
-	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+	if (k->prof->refs_form == AW_REFS_COUNTER_WORKINGSET)
 		return (int)refs_counter(folio) + folio_test(folio, PG_workingset);
 	if (!folio_test(folio, PG_referenced))
 		return 0;
@@ -55,7 +55,7 @@ int folio_lru_refs(const struct aw_kernel *k, const struct folio *folio)
  */
 int lru_tier_from_refs(const struct aw_kernel *k, int refs, bool workingset)
 {
-	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+	if (k->prof->refs_form == AW_REFS_COUNTER_WORKINGSET)
 		return order_base_2((unsigned int)refs + 1);
 	return workingset ? MAX_NR_TIERS - 1 : order_base_2((unsigned int)refs);
 }
@@ -75,7 +75,7 @@ bool folio_lazily_promoted(const struct aw_kernel *k, const struct folio *folio)
 {
 	int refs = folio_lru_refs(k, folio);
 
-	if (k->cfg.kernel != AW_KERNEL_MAINLINE)
+	if (k->prof->refs_form == AW_REFS_COUNTER_WORKINGSET)
 		return refs == 1 << LRU_REFS_WIDTH;
 	return refs + folio_test(folio, PG_workingset) == (1 << LRU_REFS_WIDTH) + 1;
 }
@@ -140,13 +140,13 @@ bool positive_ctrl_err(const struct ctrl_pos *sp, const struct ctrl_pos *pv)
  */
 int get_tier_idx(const struct lruvec *lruvec, int type)
 {
-	bool mainline = lruvec->k->cfg.kernel == AW_KERNEL_MAINLINE;
+	const struct aw_profile *prof = lruvec->k->prof;
 	struct ctrl_pos sp, pv;
 	int tier;
 
-	read_ctrl_pos(lruvec, type, 0, mainline ? 2 : 1, &sp);
+	read_ctrl_pos(lruvec, type, 0, prof->tier_gain_sp, &sp);
 	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
-		read_ctrl_pos(lruvec, type, tier, mainline ? 3 : 2, &pv);
+		read_ctrl_pos(lruvec, type, tier, prof->tier_gain_pv, &pv);
 		if (!positive_ctrl_err(&sp, &pv))
 			break;
 	}
@@ -162,13 +162,13 @@ int get_tier_idx(const struct lruvec *lruvec, int type)
  */
 int get_type_to_scan(const struct lruvec *lruvec, int swappiness)
 {
-	bool mainline = lruvec->k->cfg.kernel == AW_KERNEL_MAINLINE;
-	int tier = mainline ? MAX_NR_TIERS : 0;
+	bool all_tiers = lruvec->k->prof->type_to_scan_form == AW_TYPE_TO_SCAN_ALL_TIERS;
+	int tier = all_tiers ? MAX_NR_TIERS : 0;
 	struct ctrl_pos sp, pv;
 
-	if (mainline && swappiness <= 1)
+	if (all_tiers && swappiness <= 1)
 		return LRU_GEN_FILE;
-	if (mainline && swappiness >= MAX_SWAPPINESS)
+	if (all_tiers && swappiness >= MAX_SWAPPINESS)
 		return LRU_GEN_ANON;
 	read_ctrl_pos(lruvec, LRU_GEN_ANON, tier, swappiness, &sp);
 	read_ctrl_pos(lruvec, LRU_GEN_FILE, tier, MAX_SWAPPINESS - swappiness, &pv);

@@ -153,7 +153,7 @@ struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int ni
 	 * shrink_folio_list() finds it old (found by kernel text in lockstep,
 	 * docs/validation.md).
 	 */
-	if (k->cfg.kernel == AW_KERNEL_MAINLINE && folio_lru_gen(folio) < 0)
+	if (k->prof->get_pfn_folio_gen_test && folio_lru_gen(folio) < 0)
 		return NULL;
 
 	if (folio->nid != nid)
@@ -184,14 +184,14 @@ struct folio *get_pfn_folio(struct aw_kernel *k, uint64_t pfn, int memcg, int ni
  */
 static inline bool nonleaf_young_gate(const struct lru_gen_mm_walk *walk)
 {
-	if (walk->k->cfg.kernel == AW_KERNEL_6_1)
+	if (!walk->k->prof->clear_pmd_young_unless_forced)
 		return should_clear_pmd_young();
 	return !walk->force_scan && should_clear_pmd_young() && !mm_has_notifiers(walk->mm);
 }
 
 static inline bool walk_can_swap(const struct aw_kernel *k, const struct lru_gen_mm_walk *walk)
 {
-	return k->cfg.kernel == AW_KERNEL_MAINLINE || walk->swappiness;
+	return !k->prof->can_swap_arg || walk->swappiness;
 }
 
 /* mm/vmscan.c: suitable_to_scan() */
@@ -223,16 +223,16 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 	      !folio_test_swapcache(folio)))
 		folio_mark_dirty(folio);
 
-	if (walk && k->cfg.kernel != AW_KERNEL_MAINLINE) {
+	if (walk && !k->prof->two_touch) {
 		/* 6.1/6.12: promote on the first young sighting */
-		old_gen = folio_update_gen_6x(folio, new_gen);
+		old_gen = folio_update_gen_first_young(folio, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			trace_folio_update_gen(k, folio, old_gen, new_gen);
 			update_batch_size(walk, folio, old_gen, new_gen);
 			walk->aw_stats[AW_WS_PROMOTED]++;	/* model */
 			k->node_stats[folio->nid].promoted++;	/* model */
 		}
-	} else if (k->cfg.kernel != AW_KERNEL_MAINLINE) {
+	} else if (!k->prof->two_touch) {
 		/*
 		 * 6.12 lru_gen_look_around() without a walk: an isolated folio
 		 * gets PG_referenced, one of an older generation loses its
@@ -326,7 +326,7 @@ static bool walk_pte_range(pmd_t *pmd, unsigned long start, unsigned long end,
 	 * walk_pmd_range() does not add it (found by kernel text in lockstep).
 	 */
 	if (walk->mm->ptl_contended)
-		return k->cfg.kernel == AW_KERNEL_MAINLINE;
+		return k->prof->ptl_trylock_returns;
 
 restart:
 	racc = region_acc(walk, walk->vma);

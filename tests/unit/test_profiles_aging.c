@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel profiles (docs/model-notes.md, "Kernel profiles"): the aging
+ * (run_aging, should_skip_mm, should_run_aging, try_to_inc_min_seq), where
+ * lru_gen_add_folio() places a folio, and THP placement, splitting and
+ * collapse.  Every expected value is worked out by hand from the kernel
+ * rule quoted next to it, never read back from the model.
+ */
+#include <string.h>
+
+#include "aw_profile_test.h"
+
+/*
+ * 6.1/6.12 run_aging(): a debugfs '+' without force_scan is refused with
+ * -ERANGE when min_seq[!can_swap] + MAX_NR_GENS - 1 <= max_seq.  A new
+ * lruvec has max_seq = MIN_NR_GENS + 1 = 3 and min_seq 0/0 (four
+ * generations): 0 + 4 - 1 = 3 <= 3, refused; no pass, max_seq stays 3.
+ * A forced '+' is never refused: inc_max_seq() finds both types at
+ * MAX_NR_GENS, inc_min_seq() takes min_seq to 1/1, max_seq 4; the next
+ * unforced '+' is refused again (1 + 3 <= 4).  Mainline has no such test
+ * ("mm/mglru: rework aging feedback"): the first '+' ages, max_seq 4.
+ * The index is !can_swap: 6.1 without swap reads min_seq[file]; with it
+ * set to 1 by hand (anon 0, empty lists), 1 + 3 = 4 <= 3 is false and
+ * the '+' ages, while 6.1 with swap reads min_seq[anon] = 0 and refuses.
+ */
+static void test_run_aging_erange(void)
+{
+	for (int p = 0; p < 2; p++) {
+		struct aw_kernel *k = profile_kernel(p ? AW_KERNEL_MAINLINE : AW_KERNEL_6_12, 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		CHECK_EQ(g->max_seq, 3);
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, p ? 0 : 1);
+		CHECK_EQ(g->max_seq, p ? 4 : 3);
+		CHECK_EQ(k->node_stats[0].nr_passes, p ? 1 : 0);
+		if (!p) {
+			ev_age(k, true);
+			CHECK_EQ(g->max_seq, 4);
+			CHECK_EQ(g->min_seq[LRU_GEN_ANON], 1);
+			ev_age(k, false);
+			CHECK_EQ(k->node_stats[0].aging_refused, 2);
+			CHECK_EQ(g->max_seq, 4);
+		}
+		aw_kernel_destroy(k);
+	}
+	for (int swap = 0; swap < 2; swap++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_6_1, swap ? 1ULL << 30 : 0, 1);
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->lruvecs[0].lrugen.min_seq[LRU_GEN_FILE] = 1;
+		ev_age(k, false);
+		CHECK_EQ(k->node_stats[0].aging_refused, swap ? 1 : 0);
+		CHECK_EQ(k->lruvecs[0].lrugen.max_seq, swap ? 3 : 4);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * 6.1 should_skip_mm(): after clearing the node bit, an mm whose
+ * MM_FILEPAGES (+ MM_ANONPAGES + MM_SHMEMPAGES with can_swap) is below
+ * MIN_LRU_BATCH (64) is skipped, forced pass or not (force_scan only
+ * bypasses the bitmap test).  One process with n anonymous pages, one
+ * forced '+':
+ * - 6.1 with swap (can_swap): 63 pages -> skipped: no walk, the written
+ *   PTE stays young; 64 pages -> walked (1 walk), the PTE is cleared.
+ * - 6.1 without swap: 64 anonymous pages count 0 (MM_FILEPAGES only) ->
+ *   skipped, no walk.
+ * - 6.12 (get_next_mm(), no size test): 63 pages -> walked, PTE cleared.
+ */
+static void test_should_skip_mm(void)
+{
+	static const struct {
+		enum aw_kernel_profile profile;
+		uint64_t swap;
+		unsigned int pages;
+		unsigned long walks;
+	} c[] = {
+		{ AW_KERNEL_6_1, 1ULL << 30, 63, 0 },
+		{ AW_KERNEL_6_1, 1ULL << 30, 64, 1 },
+		{ AW_KERNEL_6_1, 0, 64, 0 },
+		{ AW_KERNEL_6_12, 1ULL << 30, 63, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].profile, c[i].swap, 1);
+		const struct aw_pass *p;
+		pte_t *pte;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, c[i].pages);
+		ev_age(k, true);
+		p = pass_of(k, 0);
+		if (p)
+			CHECK_EQ(p->walks, c[i].walks);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (pte && c[i].swap)
+			CHECK_EQ(pte_young(*pte), !c[i].walks);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * lru_gen_add_folio() placement, 6.1 and 6.12 (include/linux/mm_inline.h):
+ * active -> max_seq; anon not in the swap cache (or PG_reclaim and dirty)
+ * -> max_seq - 1; reclaiming or min_seq[type] + MIN_NR_GENS >= max_seq ->
+ * min_seq[type]; else min_seq[type] + 1.  With max_seq 5, min_seq 2/2:
+ * active file 5; inactive anon 4; inactive file: 2 + 2 >= 5? no -> 3;
+ * reclaiming file 2; anon in the swap cache, not active: 3.  With
+ * min_seq[file] 3: 3 + 2 >= 5 -> 3.
+ * A write fault's folio is PG_active (lru_gen_in_fault()): 6.12 puts it at
+ * max_seq (3 on a new lruvec, gen 3); mainline's lru_gen_folio_seq()
+ * gives MIN_NR_GENS - workingset = 2 -> max_seq - 2 + 1 = 2.
+ * The flags: 6.12 clears an active folio's refs counter and PG_referenced
+ * (PG_workingset stays); 6.1 clears only PG_active.
+ */
+static void test_add_folio_placement(void)
+{
+	struct aw_kernel *k12 = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+	struct aw_kernel *k61 = profile_kernel(AW_KERNEL_6_1, 1ULL << 30, 1);
+	struct aw_kernel *ml = profile_kernel(AW_KERNEL_MAINLINE, 1ULL << 30, 1);
+	struct lruvec lv;
+	struct folio f;
+
+	CHECK(k12 && k61 && ml);
+	if (!k12 || !k61 || !ml)
+		goto out;
+	memset(&lv, 0, sizeof(lv));
+	lv.lrugen.max_seq = 5;
+	lv.lrugen.min_seq[LRU_GEN_ANON] = lv.lrugen.min_seq[LRU_GEN_FILE] = 2;
+	memset(&f, 0, sizeof(f));
+	f.flags = 1U << PG_active;			/* file, active */
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 5);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked;	/* anon, not in swap cache */
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 4);
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, true), 4);
+	f.flags = 0;					/* file, inactive */
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 3);
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, true), 2);
+	f.flags = 1U << PG_reclaim | 1U << PG_dirty;	/* file pending writeback */
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 4);
+	f.flags = 1U << PG_anon | 1U << PG_swapbacked | 1U << PG_swapcache;
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 3);
+	lv.lrugen.min_seq[LRU_GEN_FILE] = 3;
+	f.flags = 0;
+	CHECK_EQ(lru_gen_folio_seq_from_min(&lv, &f, false), 3);
+
+	for (int i = 0; i < 3; i++) {
+		struct aw_kernel *k = i == 0 ? k12 : i == 1 ? k61 : ml;
+		struct lruvec *lruvec = &k->lruvecs[0];
+		pte_t *pte;
+		struct folio *fp;
+		uint32_t pfn;
+
+		anon_pages(k, 1);
+		pte = pte_at(k, BASE);
+		CHECK(pte && pte_present(*pte));
+		if (!pte || !pte_present(*pte))
+			continue;
+		pfn = (uint32_t)pte_pfn(*pte);
+		fp = pfn_folio(&k->mem, pfn);
+		CHECK_EQ(folio_lru_gen(fp), i == 2 ? 2 : 3);
+		if (i == 2)
+			continue;
+		lru_gen_del_folio(lruvec, fp, true);
+		fp->flags |= LRU_REFS_MASK | 1U << PG_referenced | 1U << PG_workingset | 1U << PG_active;
+		lru_gen_add_folio(lruvec, fp, false);
+		CHECK_EQ(folio_lru_gen(fp), 3);
+		CHECK(!folio_test(fp, PG_active));
+		CHECK(folio_test(fp, PG_workingset));
+		CHECK_EQ(fp->flags & LRU_REFS_MASK, i == 0 ? 0 : LRU_REFS_MASK);
+		CHECK_EQ(folio_test(fp, PG_referenced), i == 1);
+	}
+out:
+	aw_kernel_destroy(k12);
+	aw_kernel_destroy(k61);
+	aw_kernel_destroy(ml);
+}
+
+/*
+ * try_to_inc_min_seq() with an anon folio in the oldest generation and no
+ * file folio at all.
+ * 6.12 (can_swap form): a write fault puts the folio at max_seq 3 (gen 3);
+ * with max_seq 6, min_seq {3, 3}: anon stays at 3 (populated), file steps
+ * over 3 and 4 (3 + 2 <= 6, 4 + 2 <= 6) to 5; then min_seq[anon] =
+ * min(3, 5) = 3 and min_seq[file] = max(3, old 3) = 3: nothing moves.
+ * Without swap only file is looked at: {3, 5}.
+ * Mainline: the fault puts it at max_seq - 1 = 2; with max_seq 5, min_seq
+ * {2, 2}: anon stays at 2, file steps to 4; "within one generation":
+ * seq = 5 - 2 = 3, file 4 > 3 and anon 2 < 3, so file = 3: {2, 3}.
+ */
+static void test_inc_min_seq_forms(void)
+{
+	static const struct { enum aw_kernel_profile p; uint64_t swap; unsigned long max, min;
+			      unsigned long anon, file; bool moved; } c[] = {
+		{ AW_KERNEL_6_12, 1ULL << 30, 6, 3, 3, 3, false },
+		{ AW_KERNEL_6_12, 0, 6, 3, 3, 5, true },
+		{ AW_KERNEL_6_1, 1ULL << 30, 6, 3, 3, 3, false },
+		{ AW_KERNEL_MAINLINE, 1ULL << 30, 5, 2, 2, 3, true },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].p, c[i].swap, 1);
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		anon_pages(k, 1);
+		g = &k->lruvecs[0].lrugen;
+		CHECK_EQ(g->nr_pages[lru_gen_from_seq(c[i].min)][LRU_GEN_ANON], 1);
+		g->max_seq = c[i].max;
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = c[i].min;
+		CHECK_EQ(try_to_inc_min_seq(&k->lruvecs[0], c[i].swap ? 60 : 0), c[i].moved);
+		CHECK_EQ(g->min_seq[LRU_GEN_ANON], c[i].anon);
+		CHECK_EQ(g->min_seq[LRU_GEN_FILE], c[i].file);
+		aw_kernel_destroy(k);
+	}
+}
+
+
+/*
+ * should_run_aging() with three generations (max_seq 5, min_seq 3), anon
+ * pages 30 in the oldest (seq 3), 10 in seq 4, 10 in the youngest (5):
+ * total 50.  Mainline: evictable_min_seq() + MIN_NR_GENS == max_seq (3 + 2
+ * == 5): age.  6.1/6.12: exactly MIN_NR_GENS + 1 generations, young 10 * 2
+ * = 20 is not above 50 and old 30 * 4 = 120 is not below 50: don't.  With
+ * 40 young instead (total 80): 80 > 80 no, old 120 < 80 no -> don't; with
+ * 41: 82 > 81 -> age.  Four generations (min_seq 2): 6.x never ages.
+ */
+static void test_should_run_aging(void)
+{
+	static const long young[] = { 10, 40, 41 };
+
+	for (int p = 0; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
+		struct lru_gen_folio *g;
+		unsigned long nr;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		g->max_seq = 5;
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = 3;
+		g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_ANON] = 30;
+		g->nr_pages[lru_gen_from_seq(4)][LRU_GEN_ANON] = 10;
+		for (int i = 0; i < 3; i++) {
+			g->nr_pages[lru_gen_from_seq(5)][LRU_GEN_ANON] = young[i];
+			CHECK_EQ(aw_should_run_aging(k, &k->lruvecs[0], 5, 60, &nr), p == 0 || i == 2);
+			CHECK_EQ(nr, (unsigned long)(40 + young[i]));
+		}
+		g->min_seq[LRU_GEN_ANON] = g->min_seq[LRU_GEN_FILE] = 2;
+		CHECK_EQ(aw_should_run_aging(k, &k->lruvecs[0], 5, 60, &nr), false);
+		memset(g->nr_pages, 0, sizeof(g->nr_pages));	/* the lists are empty */
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * __get_unmapped_area(): 6.12 and mainline PMD-align an anonymous mapping
+ * whose length is a multiple of PMD_SIZE (thp_get_unmapped_area()); 6.1
+ * does not.  Top-down below mmap_base (2 MiB aligned): a 4 KiB mapping at
+ * base - 4K, then 2 MiB at base - 4K - 2M on 6.1, rounded down to
+ * base - 4M on 6.12 and mainline.
+ */
+static void test_thp_unmapped_area(void)
+{
+	static const struct { enum aw_kernel_profile profile; uint64_t below_base; } c[] = {
+		{ AW_KERNEL_6_1, (2ULL << 20) + PAGE_SIZE },
+		{ AW_KERNEL_6_12, 4ULL << 20 },
+		{ AW_KERNEL_MAINLINE, 4ULL << 20 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].profile, 0, 1);
+		struct aw_task *t;
+		struct mm_struct *mm;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .len = PAGE_SIZE, .arg = AW_PROT_DEFAULT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .len = 2ULL << 20, .arg = AW_PROT_DEFAULT });
+		t = aw_task_get(k, 1);
+		mm = t ? aw_mm(k, t->mm) : NULL;
+		CHECK(mm && mm->nr_vmas == 2);
+		if (mm && mm->nr_vmas == 2) {
+			CHECK_EQ(mm->vmas[1].vm_start, k->cfg.mmap_base - PAGE_SIZE);
+			CHECK_EQ(mm->vmas[0].vm_start, k->cfg.mmap_base - c[i].below_base);
+		}
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * split_folio() from a partial MADV_COLD of an anonymous THP
+ * (madvise_cold_or_pageout_pte_range()).  THP "always", one 2 MiB mapping
+ * at BASE (PMD-aligned), pages 0 and 3 written: the write fault maps one
+ * THP, zero-filled but for those two subpages.  MADV_COLD of page 15 only
+ * covers the THP in part, so the kernel splits it.  6.12 and mainline
+ * remap with RMP_USE_SHARED_ZEROPAGE (__split_huge_page() ->
+ * try_to_map_unused_to_zeropage()): the 510 zero-filled subpages, page 15
+ * among them, now map the zero page and are freed, so 2 pages stay
+ * resident and on the LRU, 2 in RSS.  6.1 keeps all 512.  The PTE of page
+ * 15 maps ZERO_PFN on 6.12+, and its own page (pfn head + 15) on 6.1.
+ * A second process that shares the THP (after fork) is left alone by
+ * every profile: folio_likely_mapped_shared() (6.1: mapcount != 1) stops
+ * the split, and the PMD stays.
+ */
+/* pages on every LRU of the machine */
+static unsigned long lru_pages(struct aw_kernel *k)
+{
+	unsigned long n = 0;
+
+	for (int l = 0; l < k->nr_nodes * k->nr_memcgs; l++)
+		for (int g = 0; g < MAX_NR_GENS; g++)
+			for (int t = 0; t < ANON_AND_FILE; t++)
+				n += (unsigned long)k->lruvecs[l].lrugen.nr_pages[g][t];
+	return n;
+}
+
+static void thp_with_two_pages(struct aw_kernel *k, int pid)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = pid, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = pid, .addr2 = BASE, .len = PMD_SIZE,
+				 .arg = AW_PROT_DEFAULT });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .addr = BASE, .len = PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .addr = BASE + 3 * PAGE_SIZE,
+				 .len = PAGE_SIZE, .repeat = 1, .flags = AW_ACC_WRITE });
+}
+
+static void madv_cold_page_15(struct aw_kernel *k, int pid)
+{
+	ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = pid, .addr = BASE + 15 * PAGE_SIZE,
+				 .len = PAGE_SIZE, .arg = AW_MADV_COLD });
+}
+
+static void test_split_maps_zero_filled(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		enum aw_kernel_profile profile = all_profiles[p];
+		bool zero = profile != AW_KERNEL_6_1;
+		struct aw_kernel *k = profile_kernel(profile, 0, 1);
+		struct mm_struct *mm;
+		pmd_t *pmd;
+		pte_t *pte;
+		uint64_t head;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_ALWAYS;
+		thp_with_two_pages(k, 1);
+		mm = aw_mm(k, aw_task_get(k, 1)->mm);
+		pmd = aw_pmd_lookup(k, mm, BASE, false, NULL);
+		CHECK(pmd && pmd_trans_huge(*pmd));
+		if (!pmd || !pmd_trans_huge(*pmd)) {
+			aw_kernel_destroy(k);
+			continue;
+		}
+		head = pmd_pfn(*pmd);
+		CHECK_EQ(lru_pages(k), 512);
+		madv_cold_page_15(k, 1);
+		CHECK_EQ(mm->rss, zero ? 2 : 512);
+		CHECK_EQ(lru_pages(k), zero ? 2 : 512);
+		pte = pte_at(k, BASE + 15 * PAGE_SIZE);
+		CHECK(pte && pte_present(*pte));
+		if (pte)
+			CHECK_EQ(pte_pfn(*pte), zero ? ZERO_PFN : head + 15);
+		pte = pte_at(k, BASE + 3 * PAGE_SIZE);
+		CHECK(pte && pte_pfn(*pte) == head + 3);
+		aw_kernel_destroy(k);
+
+		/* shared after fork: no split anywhere */
+		k = profile_kernel(profile, 0, 1);
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_ALWAYS;
+		thp_with_two_pages(k, 1);
+		ev(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 });
+		madv_cold_page_15(k, 1);
+		pmd = aw_pmd_lookup(k, aw_mm(k, aw_task_get(k, 1)->mm), BASE, false, NULL);
+		CHECK(pmd && pmd_trans_huge(*pmd));
+		CHECK_EQ(lru_pages(k), 512);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * khugepaged's swap-in is a swap-in like any other: __collapse_huge_page_swapin()
+ * -> do_swap_page() reads the slot's shadow (workingset_refault() from
+ * __read_swap_cache_async()).  THP madvise, one 2 MiB NOHUGEPAGE mapping,
+ * pages 0..9 written (small pages), page 7 paged out (token = min_seq 0,
+ * which MADV_PAGEOUT's reclaim_pages() never moves), then MADV_HUGEPAGE
+ * and MADV_COLLAPSE: the collapse swaps page 7 in with no aging between,
+ * so its token is still min_seq and the refault is recent on every
+ * profile: WORKINGSET_REFAULT counts 1 on 6.1 (recent) and on 6.12 and
+ * mainline (every refault of the lruvec), and one refault is counted.
+ */
+static void test_collapse_swapin_refault(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		struct aw_kernel *k = profile_kernel(all_profiles[p], 1ULL << 30, 1);
+		unsigned long ws = 0, refaults = 0;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		k->cfg.thp = AW_THP_MADVISE;
+		ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = PMD_SIZE,
+					 .flags = AW_MAP_NOHUGEPAGE, .arg = AW_PROT_DEFAULT });
+		ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 10 * PAGE_SIZE,
+					 .repeat = 1, .flags = AW_ACC_WRITE });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE + 7 * PAGE_SIZE,
+					 .len = PAGE_SIZE, .arg = AW_MADV_PAGEOUT });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = PMD_SIZE,
+					 .arg = AW_MADV_HUGEPAGE });
+		ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = PMD_SIZE,
+					 .arg = AW_MADV_COLLAPSE });
+		CHECK_EQ(k->kh.madv_collapsed, 1);
+		for (int n = 0; n < k->nr_nodes; n++) {
+			ws += k->node_stats[n].workingset_refaults;
+			refaults += k->node_stats[n].refaults;
+		}
+		CHECK_EQ(refaults, 1);
+		CHECK_EQ(ws, 1);
+		aw_kernel_destroy(k);
+	}
+}
+
+int main(void)
+{
+	RUN(test_run_aging_erange);
+	RUN(test_should_skip_mm);
+	RUN(test_add_folio_placement);
+	RUN(test_inc_min_seq_forms);
+	RUN(test_should_run_aging);
+	RUN(test_thp_unmapped_area);
+	RUN(test_split_maps_zero_filled);
+	RUN(test_collapse_swapin_refault);
+	return aw_test_report("test_profiles_aging");
+}
