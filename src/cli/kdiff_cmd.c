@@ -86,10 +86,11 @@ const struct aw_po_cmd aw_kdiff_cmd = {
 	.notes =
 	"  runs FILE with each kernel-text variant built in (-DAGEWALK_KERNEL_TREES)\n"
 	"  beside the model variant it must agree with, under its release's profile\n"
-	"  (agewalk --version lists the pairs), every oracle on, as agewalk run runs\n"
-	"  that pair; one line per tree that agreed, else the divergence (the first\n"
-	"  field that differs) and every finding; --bug plants one of the model's\n"
-	"  bugs (agewalk run --help lists them) to show a divergence is caught\n",
+	"  (the pairs are the version output's kernel-text variants), every oracle\n"
+	"  on, as agewalk run runs that pair; one line per tree that agreed, else\n"
+	"  the divergence (the first field that differs) and every finding; --bug\n"
+	"  plants one of the model's bugs (agewalk run --help lists them) to show\n"
+	"  a divergence is caught\n",
 };
 
 /*
