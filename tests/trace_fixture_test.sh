@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # usage: trace_fixture_test.sh AGEWALK WORKDIR
 #
-# The trace.dat ingester (src/trace/tracedat.c, procs.c, sidefiles.c) against
+# The trace.dat ingester (src/trace: reader.c, the ev_*.c handlers, procs.c, sidefiles.c) against
 # synthetic recordings built at test time by trace_fixture.py, whose every
 # event is known: the converted stream must be exactly the .aws below, and
 # the "trace" statistics exactly the figures below. The expectations were
