@@ -127,9 +127,11 @@ static int set_kernel(void *dst, const struct aw_po_option *opt, const char *arg
 {
 	struct aw_model_opts *o = dst;
 	int profile = aw_kernel_profile_parse(arg);
+	char releases[64];
 
 	if (profile < 0) {
-		snprintf(err, errlen, "--kernel takes 6.1, 6.12 or mainline, not '%s'", arg);
+		snprintf(err, errlen, "--kernel takes %s, not '%s'",
+			 aw_kernel_release_list(releases, sizeof(releases), false, ", ", " or "), arg);
 		return -1;
 	}
 	o->kernel = profile;
@@ -179,7 +181,7 @@ const struct aw_po_option aw_model_options[] = {
 	{ "khugepaged", 0, AW_PO_CALL, "base|patched", .set = AW_OPT_KHUGEPAGED, .cb = set_khugepaged },
 	{ "khugepaged-prctl-enter", 0, AW_PO_FLAG, .set = AW_OPT_KHUGEPAGED,
 	  .off = offsetof(struct aw_model_opts, khugepaged_prctl_enter), .val = 1 },
-	{ "kernel", 0, AW_PO_CALL, "6.1|6.12|mainline", .set = AW_OPT_KERNEL, .cb = set_kernel },
+	{ "kernel", 0, AW_PO_CALL, AW_KERNEL_RELEASE_WORDS, .set = AW_OPT_KERNEL, .cb = set_kernel },
 	{ .kind = AW_PO_END },
 };
 

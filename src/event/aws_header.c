@@ -281,11 +281,11 @@ int aw_h_kernel(struct aw_parser *p)
 	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, "6.1|6.12|mainline", &t))
+	if (aw_need(p, AW_KERNEL_RELEASE_WORDS, &t))
 		return -1;
 	i = aw_lookup(t, aw_kernel_profile_names, AW_KERNEL_NR);
 	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected 6.1|6.12|mainline, not '%s'", AW_Q(t));
+		return aw_fail(p, p->line, t->col, "expected " AW_KERNEL_RELEASE_WORDS ", not '%s'", AW_Q(t));
 	p->sc->cfg.kernel = (enum aw_kernel_profile)i;
 	return aw_done(p);
 }

@@ -160,5 +160,11 @@ int aw_kernel_release_profile(const char *release);
  */
 const char *aw_kernel_release_list(char *buf, size_t len, bool numbered_only, const char *sep,
 				   const char *last);
+/*
+ * The same list as a constant, for the places that need one at compile
+ * time (an option table's value name, the .aws parser's expected word);
+ * unit.test_profile_rules checks it equals aw_kernel_release_list().
+ */
+#define AW_KERNEL_RELEASE_WORDS	"6.1|6.12|mainline"
 
 #endif /* AW_SCENARIO_H */

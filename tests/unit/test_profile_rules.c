@@ -160,6 +160,7 @@ static void test_release_identities(void)
 	char buf[128];
 
 	CHECK_STR(aw_kernel_release_list(buf, sizeof(buf), false, "|", "|"), "6.1|6.12|mainline");
+	CHECK_STR(aw_kernel_release_list(buf, sizeof(buf), false, "|", "|"), AW_KERNEL_RELEASE_WORDS);
 	CHECK_STR(aw_kernel_release_list(buf, sizeof(buf), true, ", ", " and "), "6.1 and 6.12");
 	CHECK_EQ(aw_kernel_release_profile("6.1.0-57-cloud-amd64"), AW_KERNEL_6_1);
 	CHECK_EQ(aw_kernel_release_profile("6.12.48+deb13-amd64"), AW_KERNEL_6_12);
