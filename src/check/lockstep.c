@@ -226,7 +226,7 @@ static void check_differential(struct aw_lockstep *ls, size_t event)
 	}
 }
 
-static void pair_variants(struct aw_lockstep *ls);
+static int pair_variants(struct aw_lockstep *ls);
 
 static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const struct aw_lockstep_opts *o)
 {
@@ -294,19 +294,30 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			return -1;
 		}
 	}
-	pair_variants(ls);
-	return 0;
+	return pair_variants(ls);
 }
 
-/* Each kernel-text variant agrees with its model variant, when that one runs too. */
-static void pair_variants(struct aw_lockstep *ls)
+/*
+ * Each kernel-text variant agrees with its model variant, which must run
+ * too: kernel text alone, or beside another model variant, would run with
+ * its only oracle off and look like a pass.
+ */
+static int pair_variants(struct aw_lockstep *ls)
 {
 	for (int v = 0; v < ls->nr_variants; v++) {
+		const struct aw_variant *text = ls->variant[v];
+
 		ls->pair[v] = -1;
-		for (int u = 0; ls->variant[v]->pair && u < ls->nr_variants; u++)
-			if (!strcmp(ls->variant[u]->name, ls->variant[v]->pair))
+		for (int u = 0; text->pair && u < ls->nr_variants; u++)
+			if (!strcmp(ls->variant[u]->name, text->pair))
 				ls->pair[v] = u;
+		if (text->pair && ls->pair[v] < 0) {
+			snprintf(ls->err, sizeof(ls->err), "%s is kernel text checked against %s: run the two "
+				 "together (--variants %s,%s)", text->name, text->pair, text->pair, text->name);
+			return -1;
+		}
 	}
+	return 0;
 }
 
 static void check_agreement(struct aw_lockstep *ls, size_t event)

@@ -86,7 +86,8 @@ struct aw_lockstep {
 	int nr_variants;
 	const struct aw_variant *variant[AW_MAX_VARIANTS];
 	struct aw_variant variant_buf[AW_MAX_VARIANTS];	/* kernel-text variants live here */
-	int pair[AW_MAX_VARIANTS];		/* kernel text: its model variant's index, -1 */
+	int pair[AW_MAX_VARIANTS];		/* kernel text: its model variant's index; -1 for model
+						 * variants, and after a divergence */
 	struct aw_kernel *k[AW_MAX_VARIANTS];
 	size_t events_applied;
 	long failed_event;			/* index of a malformed event, -1 */
