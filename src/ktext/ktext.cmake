@@ -11,7 +11,9 @@
 #       k6.1.
 #   -DAGEWALK_KERNEL_TREES="NAME=PATH[+SERIES];..."
 #       PATH is a kernel tree or a linux-source tarball; SERIES a folder of
-#       patches with a quilt `series` file, applied before extraction.
+#       patches with a quilt `series` file, applied before extraction: a
+#       name under src/ktext/series/, or a path (it has a '/') to the
+#       user's own.
 #
 # Without the option the library has no variants and test_ktext skips.
 set(AGEWALK_KERNEL_TREES "" CACHE STRING
@@ -72,7 +74,7 @@ if(aw_trees)
   list(APPEND aw_shim ${aw_kapi})
 endif()
 foreach(entry ${aw_trees})
-  if(NOT entry MATCHES "^([A-Za-z0-9.+_-]+)=([^+]+)(\\+([A-Za-z0-9._-]+))?$")
+  if(NOT entry MATCHES "^([A-Za-z0-9.+_-]+)=([^+]+)(\\+(.+))?$")
     message(FATAL_ERROR "AGEWALK_KERNEL_TREES: '${entry}' is not NAME=PATH[+SERIES]")
   endif()
   set(name ${CMAKE_MATCH_1})
@@ -89,9 +91,15 @@ foreach(entry ${aw_trees})
     list(APPEND deps ${tree})
   endif()
   if(series)
-    set(sdir ${AW_KTEXT_DIR}/series/${series})
+    # a folder of src/ktext/series/ by name, or a path (the user's own series)
+    if(series MATCHES "/")
+      get_filename_component(sdir ${series} ABSOLUTE)
+    else()
+      set(sdir ${AW_KTEXT_DIR}/series/${series})
+    endif()
     if(NOT EXISTS ${sdir}/series)
-      message(FATAL_ERROR "AGEWALK_KERNEL_TREES: ${name}: no series '${series}' (src/ktext/series/)")
+      message(FATAL_ERROR "AGEWALK_KERNEL_TREES: ${name}: no series '${series}' (a folder of "
+              "src/ktext/series/, or a path to a folder with a quilt series file)")
     endif()
     file(GLOB spatches ${sdir}/*.patch)
     list(APPEND args --series ${sdir})

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ktext.trees_option: -DAGEWALK_KERNEL_TREES=NAME=PATH+SERIES takes SERIES
+# as a folder of src/ktext/series/ by name or as a path to the user's own
+# series (docs/ktext.md's example): both configure, naming the series'
+# folder to tools/ktext-extract; a path without a quilt `series` file stops
+# the configure with an error naming it (CMake wraps the message's lines).  Configure only: the extraction
+# itself is covered by the builds with kernel trees.  Exit 77 (skipped)
+# without a linux-source-6.12 tarball.
+# usage: ktext_trees_test.sh SRCDIR TARBALL WORKDIR
+set -u
+src=$(cd "$1" && pwd) tarball=$2 work=$(realpath -m "$3")
+[ -f "$tarball" ] || { echo "no $tarball: skipped"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work/own" || fail "cannot create $work"
+# the user's own series: a copy of the port, somewhere outside the tree
+cp "$src"/src/ktext/series/pud-v3/* "$work/own/"
+
+configure() {	# NAME ENTRY: configure a fresh build directory, its output in NAME.log
+	cmake -S "$src" -B "$work/$1" -DAGEWALK_KERNEL_TREES="$2" >"$work/$1.log" 2>&1
+}
+for form in "byname=$tarball+pud-v3" "bypath=$tarball+$work/own"; do
+	name=${form%%=*}
+	configure "$name" "$form" || { cat "$work/$name.log"; fail "$form: refused"; }
+	grep -rqs -- "--series $(if [ $name = bypath ]; then echo "$work/own"; else echo "$src/src/ktext/series/pud-v3"; fi)" \
+		"$work/$name/CMakeFiles" || fail "$form: the extraction is not given the series' folder"
+	echo "ok: $form"
+done
+if configure missing "x=$tarball+$work/none"; then
+	fail "a series path with no series file was accepted"
+fi
+tr -s ' \n' '  ' <"$work/missing.log" | grep -q "AGEWALK_KERNEL_TREES: x: no series '$work/none'" ||
+	{ cat "$work/missing.log"; fail "no error naming the missing series"; }
+echo "ok: a missing series is refused, by name"
