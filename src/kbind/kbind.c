@@ -159,6 +159,15 @@ static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int ne
 		aw_writeback_start(k, folio);
 }
 
+/* mod_lruvec_state() of the text's workingset counters: WORKINGSET_REFAULT is workingset_refaults */
+static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
+{
+	struct aw_kernel *k = ctx;
+
+	if (item / 2 == AW_KTEXT_WORKINGSET_REFAULT / 2 && nid >= 0 && nid < k->nr_nodes)
+		k->node_stats[nid].workingset_refaults += (unsigned long)nr;
+}
+
 /* -- the seam ------------------------------------------------------------ */
 
 /*
@@ -364,6 +373,48 @@ static void kb_use_mm(struct aw_kernel *k, struct mm_struct *mm)
 	kb_of(k)->ops->use_mm(kb_of(k)->kt, (int)mm->id);
 }
 
+/*
+ * The workingset side (ktext_workingset.inc.c): the tree's
+ * lru_gen_eviction(), lru_gen_refault() and folio placement.  The text's
+ * shadow is kept as the model keeps its own (swap slot fields, page-cache
+ * entry bits): its token split into min_seq and refs.  Each one is an
+ * event the agreement oracle compares after.
+ */
+static void kb_lru_gen_eviction(struct aw_kernel *k, struct folio *folio, struct aw_shadow *shadow)
+{
+	struct aw_kbind *kb = kb_of(k);
+	struct aw_ktext_shadow s;
+
+	kb->ops->eviction(kb->kt, folio, &s);
+	*shadow = (struct aw_shadow){ .evict_seq = (uint32_t)(s.token >> LRU_REFS_WIDTH),
+				      .refs = (uint8_t)(s.token & ((1UL << LRU_REFS_WIDTH) - 1)),
+				      .workingset = s.workingset, .memcg = (uint16_t)s.memcg, .nid = (uint8_t)s.nid };
+	kb->calls++;
+	kb_warnings(kb);
+}
+
+static void kb_lru_gen_refault(struct aw_kernel *k, struct folio *folio, const struct aw_shadow *shadow,
+			       bool in_fault)
+{
+	struct aw_kbind *kb = kb_of(k);
+	struct aw_ktext_shadow s = { .token = (unsigned long)shadow->evict_seq << LRU_REFS_WIDTH | shadow->refs,
+				     .memcg = shadow->memcg, .nid = shadow->nid, .workingset = shadow->workingset };
+
+	kb->ops->refault(kb->kt, folio, &s, in_fault);
+	kb->calls++;
+	kb_warnings(kb);
+}
+
+static void kb_folio_add_lru(struct aw_kernel *k, struct folio *folio, bool in_fault)
+{
+	struct aw_kbind *kb = kb_of(k);
+
+	/* false: unevictable, the machine has no list for it (as the model's lru_gen_add_folio()) */
+	kb->ops->add_folio(kb->kt, folio, in_fault);
+	kb->calls++;
+	kb_warnings(kb);
+}
+
 static void kb_release(struct aw_kernel *k)
 {
 	struct aw_kbind *kb = kb_of(k);
@@ -388,6 +439,10 @@ static const struct aw_mglru_ops kb_mglru = {
 	.lru_gen_migrate_mm = kb_migrate_mm,
 	.lru_gen_use_mm = kb_use_mm,
 	.release = kb_release,
+	/* the workingset side (issue 30) */
+	.lru_gen_eviction = kb_lru_gen_eviction,
+	.lru_gen_refault = kb_lru_gen_refault,
+	.folio_add_lru = kb_folio_add_lru,
 };
 
 static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
@@ -412,6 +467,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
 		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
 		.shrink = host_shrink, .gen_written = host_gen_written,
+		.lruvec_state = host_lruvec_state,
 	};
 	for (int n = 0; n < k->nr_nodes; n++) {
 		kb->host.node_start_pfn[n] = k->mem.node[n].start_pfn;

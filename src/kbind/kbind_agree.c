@@ -2,7 +2,8 @@
 /*
  * The exact-agreement oracle: kernel text and the model, each on its own
  * copy of the same machine after the same events, must be in the same
- * state after every aging pass and eviction the text ran:
+ * state after every aging pass, eviction, refault and folio placement the
+ * text ran:
  *
  *   per lruvec	max_seq, min_seq, nr_pages, the walk counters (by the
  *		kernel's names), both Bloom filter levels for the two
@@ -15,6 +16,8 @@
  *		controller's inputs, evictions and refaults by tier)
  *   machine	every page-table entry (accessed and dirty bits, swap
  *		entries, page-cache shadows) and every swap slot's shadow
+ *   per node	folios evicted, and the pages lru_gen_refault() counted
+ *		as WORKINGSET_REFAULT (workingset_refaults)
  *
  * The first difference is reported with the field and both values; the
  * lockstep engine stops comparing the pair after it.
@@ -295,10 +298,16 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 				return -1;
 		}
 	}
-	for (int nid = 0; nid < model->nr_nodes; nid++)
+	for (int nid = 0; nid < model->nr_nodes; nid++) {
 		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
 			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
+		/* lru_gen_refault()'s WORKINGSET_REFAULT (the text's mod_lruvec_state()) */
+		if (model->node_stats[nid].workingset_refaults != text->node_stats[nid].workingset_refaults)
+			return differ(msg, len, "node %d: workingset_refaults model %lu, kernel text %lu", nid,
+				      model->node_stats[nid].workingset_refaults,
+				      text->node_stats[nid].workingset_refaults);
+	}
 	if (agree_mm_list(model, text, ops, kt, msg, len) || agree_folios(model, text, msg, len) ||
 	    agree_tables(model, text, msg, len))
 		return -1;

@@ -110,7 +110,30 @@ struct aw_ktext_host {
 	 * for a folio waiting for writeback)
 	 */
 	void (*gen_written)(void *ctx, struct folio *folio, int old_gen, int new_gen, bool reclaim_set);
+
+	/* --- the workingset side (mm/workingset.c, issue 30) --- */
+	/*
+	 * mod_lruvec_state() of a workingset counter of lruvec (memcg, nid):
+	 * item is AW_KTEXT_WORKINGSET_* + type (0 anon, 1 file), nr pages.
+	 */
+	void (*lruvec_state)(void *ctx, int memcg, int nid, int item, long nr);
 };
+
+/*
+ * A workingset shadow's fields (mm/workingset.c: pack_shadow()): the
+ * eviction token (min_seq << LRU_REFS_WIDTH | max(refs - 1, 0)), the
+ * lruvec's memcg and node, and the workingset bit.
+ */
+struct aw_ktext_shadow {
+	unsigned long token;
+	int memcg, nid;
+	bool workingset;
+};
+
+/* mod_lruvec_state() items the text reports (+ type): include/linux/mmzone.h's WORKINGSET_*_BASE */
+#define AW_KTEXT_WORKINGSET_REFAULT	0
+#define AW_KTEXT_WORKINGSET_ACTIVATE	2
+#define AW_KTEXT_WORKINGSET_RESTORE	4
 
 struct aw_ktext_ops {
 	const char *name;		/* the variant: k6.12, k6.1, k6.12+pud */
@@ -174,6 +197,24 @@ struct aw_ktext_ops {
 	unsigned long (*walks)(struct aw_ktext *kt);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
 	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
+
+	/*
+	 * --- the workingset side (mm/workingset.c, issue 30) ---
+	 * A shadow travels as its fields (struct aw_ktext_shadow), packed and
+	 * unpacked by the tree's own pack_shadow()/unpack_shadow(): the host
+	 * keeps them where it keeps its own shadows (swap slot, page cache).
+	 */
+	/* lru_gen_eviction() of an isolated folio: the shadow it leaves */
+	void (*eviction)(struct aw_ktext *kt, struct folio *folio, struct aw_ktext_shadow *out);
+	/*
+	 * lru_gen_refault() of a new folio (not on an LRU yet) over the shadow
+	 * it replaces; in_fault is lru_gen_in_fault() (a page fault in a VMA
+	 * with recency)
+	 */
+	void (*refault)(struct aw_ktext *kt, struct folio *folio, const struct aw_ktext_shadow *shadow,
+			bool in_fault);
+	/* folio_add_lru()'s lru_gen_add_folio() of a new folio; in_fault as above */
+	bool (*add_folio)(struct aw_ktext *kt, struct folio *folio, bool in_fault);
 };
 
 #endif /* AW_KTEXT_API_H */

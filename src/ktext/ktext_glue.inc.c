@@ -33,6 +33,7 @@
 #include "ktext_pagewalk.inc.c"
 #include "ktext_state.inc.c"
 #include "ktext_bind.inc.c"
+#include "ktext_workingset.inc.c"	/* mm/workingset.c and folio_add_lru() (issue 30) */
 
 static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
 
@@ -93,4 +94,8 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.mm_state = aw_mm_state,
 	.walks = aw_walks,
 	.warnings = aw_warnings,
+	/* the workingset side (ktext_workingset.inc.c, issue 30) */
+	.eviction = aw_bound_eviction,
+	.refault = aw_bound_refault,
+	.add_folio = aw_bound_add_folio,
 };

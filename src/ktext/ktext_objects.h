@@ -127,6 +127,7 @@ struct task_struct {
 	struct mm_struct *mm;
 	spinlock_t alloc_lock;
 	struct mem_cgroup *memcg;	/* mem_cgroup_from_task() */
+	bool in_lru_fault;		/* lru_gen_in_fault(): a fault in a VMA with recency */
 };
 
 /* mm/vmscan.c: struct scan_control, the fields MGLRU reads */
@@ -519,5 +520,8 @@ static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned l
 #define DECLARE_STATIC_KEY_TRUE(x)
 #define DECLARE_STATIC_KEY_FALSE(x)
 #define spin_lock_init(l)	((l)->locked = 0)
+
+/* mm/workingset.c's vocabulary: the shadow's fields, the workingset counters */
+#include "ktext_workingset.h"
 
 #endif /* AW_KTEXT_OBJECTS_H */

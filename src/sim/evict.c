@@ -274,17 +274,13 @@ static bool lazyfree_redirtied(struct aw_kernel *k, struct folio *folio)
  * false if it cannot be reclaimed now (no swap space, a re-dirtied
  * lazyfree folio); the caller puts it back.
  */
-static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec)
+static bool reclaim_one(struct aw_kernel *k, uint32_t pfn)
 {
 	struct folio *folio = pfn_folio(&k->mem, pfn);
 	bool anon = folio_test(folio, PG_anon), lazyfree = folio_test_lazyfree(folio);
 	bool to_swap = anon && !lazyfree;
 	unsigned int nr = folio_nr_pages(folio);
-	int type = folio_is_file_lru(folio);
-	uint32_t evict_seq = (uint32_t)lruvec->lrugen.min_seq[type];
-	/* mm/workingset.c: lru_gen_eviction(): token = min_seq << 2 | max(refs - 1, 0) */
-	int refs = folio_lru_refs(k, folio);
-	uint8_t token_refs = (uint8_t)(refs > 1 ? refs - 1 : 0);
+	struct aw_shadow shadow = { 0 };
 	uint32_t slots[HPAGE_PMD_NR];
 	uint32_t idx = 0, mm_id;
 	uint64_t addr;
@@ -293,23 +289,28 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 		folio_set(folio, PG_swapbacked);
 		return false;
 	}
-	if (to_swap) {
-		/* add_to_swap(): one slot per page; the shadow rides in the slot */
-		if (k->nr_swap - k->swap_used < nr || !swap_reserve(k, nr))
-			return false;
-		for (unsigned int i = 0; i < nr; i++) {
-			struct aw_swap_slot *s;
+	/* add_to_swap(): one slot per page */
+	if (to_swap && (k->nr_swap - k->swap_used < nr || !swap_reserve(k, nr)))
+		return false;
+	/*
+	 * __remove_mapping() -> workingset_eviction() -> lru_gen_eviction():
+	 * the shadow left in the swap slots or the page cache (not for a
+	 * lazyfree discard), through the seam
+	 */
+	if (to_swap || !anon)
+		k->mglru->lru_gen_eviction(k, folio, &shadow);
+	for (unsigned int i = 0; to_swap && i < nr; i++) {
+		struct aw_swap_slot *s;
 
-			slots[i] = swap_slot_alloc(k);
-			s = &k->swap[slots[i]];
-			s->version = *folio_page_version(folio, i);
-			s->evict_seq = evict_seq;
-			s->memcg = folio->memcg;
-			s->nid = folio->nid;
-			s->workingset = folio_test(folio, PG_workingset);
-			s->refs = token_refs;
-			s->next = folio->mapcount;	/* swap map count */
-		}
+		slots[i] = swap_slot_alloc(k);
+		s = &k->swap[slots[i]];
+		s->version = *folio_page_version(folio, i);
+		s->evict_seq = shadow.evict_seq;
+		s->memcg = shadow.memcg;
+		s->nid = shadow.nid;
+		s->workingset = shadow.workingset;
+		s->refs = shadow.refs;
+		s->next = folio->mapcount;	/* swap map count */
 	}
 	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
 		struct mm_struct *mm = aw_mm(k, mm_id);
@@ -328,18 +329,14 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn, struct lruvec *lruvec
 			if (to_swap)
 				*pte = aw_mk_swp(slots[0]);
 			else if (!anon)	/* the model's page-cache shadow */
-				*pte = _PAGE_FILE_SHADOW |
-				       (uint64_t)folio_test(folio, PG_workingset) << 11 |
-				       (uint64_t)evict_seq << PAGE_SHIFT | (uint64_t)folio->nid << 44 |
-				       (uint64_t)token_refs << 52;
+				*pte = _PAGE_FILE_SHADOW | (uint64_t)shadow.workingset << 11 |
+				       (uint64_t)shadow.evict_seq << PAGE_SHIFT | (uint64_t)shadow.nid << 44 |
+				       (uint64_t)shadow.refs << 52;
 			else
 				*pte = 0;	/* clean lazyfree: discarded */
 		}
 		account_unmap(k, mm, addr, nr);
 	}
-	/* lru_gen_eviction(): a shadow is left (swap or page cache, not a lazyfree discard) */
-	if (to_swap || !anon)
-		lruvec->lrugen.evicted[type][lru_tier_from_refs(k, refs, folio_test(folio, PG_workingset))] += nr;
 	return true;
 }
 
@@ -432,7 +429,7 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 			folio_set(folio, PG_reclaim);
 			folio_set(folio, PG_active);
 			aw_writeback_start(k, folio);
-		} else if (ref == FOLIOREF_RECLAIM && reclaim_one(k, pfn, lruvec)) {
+		} else if (ref == FOLIOREF_RECLAIM && reclaim_one(k, pfn)) {
 			account_eviction(k, folio, lruvec);
 			reclaimed += folio_nr_pages(folio);
 			/* aw_folio_free() drops the reverse-map chain with the folio */

@@ -213,14 +213,18 @@ void aw_mlock_new_folio(struct folio *folio, const struct vm_area_struct *vma)
 }
 
 /*
- * A new folio mapped by a fault: charged, flagged, placed on the LRU as
- * folio_add_lru() does inside a fault (PG_active when the VMA has recency,
- * mm/swap.c), and reverse-mapped.  Returns the pfn or AW_NIL.
+ * A new folio mapped by a fault: charged, flagged, its refault decided
+ * over shadow (NULL: none) by workingset_refault() before it goes on the
+ * LRU, placed there as folio_add_lru() does inside a fault (PG_active when
+ * the VMA has recency, mm/swap.c), and reverse-mapped.  Returns the pfn or
+ * AW_NIL.
  */
 static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
-				bool anon, int cpu)
+				bool anon, int cpu, const struct aw_shadow *shadow)
 {
+	/* lru_gen_in_fault(): lru_gen_enter_fault() marks a fault in a VMA with recency */
+	bool in_fault = !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ));
 	uint32_t pfn = alloc_folio_policy(k, mm, vma, cpu, order);
 	struct folio *folio;
 	uint32_t mm_id = mm->id;
@@ -255,76 +259,14 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	if (anon)
 		aw_folio_new_anon(folio, vma);
 	aw_mlock_new_folio(folio, vma);
-	if (!(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
+	if (shadow)
+		k->mglru->lru_gen_refault(k, folio, shadow, in_fault);
+	/* folio_add_lru(): in a fault with recency the folio is active (mm/swap.c) */
+	if (in_fault)
 		folio_set(folio, PG_active);
-	lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
+	k->mglru->folio_add_lru(k, folio, in_fault);
 	aw_rmap_add(&k->mem, folio, mm->id, addr);
 	return pfn;
-}
-
-/*
- * mm/workingset.c: lru_gen_refault() for a folio refaulted in a page fault
- * (lru_gen_in_fault()).  The shadow names the lruvec it was evicted from;
- * only a refault charged to that same lruvec counts or restores anything
- * (`if (lruvec != folio_lruvec(folio)) goto unlock`; 6.1 compares the node
- * and the memcg id, the same).
- *
- * Mainline (6.14, "mm/mglru: rework refault detection"): recent means
- * evicted less than MAX_NR_GENS generations before max_seq; the folio's
- * tier counts a refault, and PG_workingset comes back if it was set, else
- * the refs counter.  6.1/6.12: recent means evicted from the current
- * min_seq; a refault in a fault sets every reference bit and
- * PG_workingset.  The model re-places the folio to show the new flags
- * (folio_add_lru() runs after the refault test in the kernel).
- */
-static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn,
-			    struct lruvec *lruvec, unsigned long token_seq, int token_refs, bool workingset)
-{
-	int type = folio_is_file_lru(folio);
-	bool mainline = k->prof->refault_form == AW_REFAULT_MAX_SEQ;
-	unsigned long seq = mainline ? lruvec->lrugen.max_seq : lruvec->lrugen.min_seq[type];
-	unsigned long d = seq > token_seq ? seq - token_seq : token_seq - seq;
-	int refs;
-
-	if (lruvec != aw_lruvec(k, folio->memcg, folio->nid))
-		return;
-	/*
-	 * mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, delta):
-	 * since 6.5 ("Multi-gen LRU: Fix workingset accounting") every
-	 * refault of the lruvec's own, before the recency test; 6.1 counts
-	 * only a recent one, after it.
-	 */
-	if (k->prof->refault_counted_first)
-		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
-	if (mainline ? d >= MAX_NR_GENS : d != 0)
-		return;
-	/* mainline: refs = token + 1; 6.1/6.12: token + workingset */
-	refs = token_refs + (mainline ? 1 : workingset);
-	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
-	if (!k->prof->refault_counted_first)
-		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
-	if (mainline && !workingset) {
-		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (refs - 1UL) << LRU_REFS_PGOFF;
-		return;
-	}
-	lru_gen_del_folio(lruvec, folio, false);
-	folio_set(folio, PG_workingset);
-	if (!mainline)
-		folio->flags |= LRU_REFS_MASK;
-	folio_set(folio, PG_active);
-	lru_gen_add_folio(lruvec, folio, false);
-}
-
-/*
- * workingset_refault() for a swap-in outside a page fault (khugepaged's
- * __collapse_huge_page_swapin(), whose do_swap_page() reads the slot's
- * shadow as any swap-in does); folio is on its LRU.
- */
-void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, const struct aw_swap_slot *s)
-{
-	if (s->nid < k->nr_nodes && s->memcg < k->nr_memcgs)
-		lru_gen_refault(k, folio, pfn, aw_lruvec(k, s->memcg, s->nid), s->evict_seq, s->refs,
-				s->workingset);
 }
 
 const char *aw_fault_kind_name(int kind)
@@ -348,39 +290,27 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 {
 	bool anon = pte_swp(old);
 	uint64_t slot = pte_swp_slot(old);
-	bool workingset = false;
+	struct aw_shadow shadow;
 	uint32_t version = 0, pfn;
 	struct folio *folio;
-	unsigned long evict_seq = 0;
-	int memcg = mm->memcg, snid = -1;
-	int token_refs = 0;
 
 	if (anon) {
-		struct aw_swap_slot *s = &k->swap[slot];
-
-		workingset = s->workingset;
-		version = s->version;
-		evict_seq = s->evict_seq;
-		memcg = s->memcg;
-		snid = s->nid;
-		token_refs = s->refs;
+		shadow = aw_swap_shadow(&k->swap[slot]);
+		version = k->swap[slot].version;
 	} else {
-		/* model: the file shadow packs workingset and the eviction token */
-		workingset = (old >> 11) & 1;
-		evict_seq = (old >> PAGE_SHIFT) & 0xffffffffULL;
-		snid = (int)((old >> 44) & 0xff);
-		token_refs = (int)((old >> 52) & 3);
-		version = 0;
+		/* model: the file shadow packs workingset and the eviction token; the memcg is the mm's */
+		shadow = (struct aw_shadow){ .workingset = (old >> 11) & 1,
+					     .evict_seq = (uint32_t)((old >> PAGE_SHIFT) & 0xffffffffULL),
+					     .nid = (uint8_t)((old >> 44) & 0xff), .refs = (uint8_t)((old >> 52) & 3),
+					     .memcg = (uint16_t)mm->memcg };
 	}
-	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu);
+	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu, &shadow);
 	if (pfn == AW_NIL)
 		return AW_NIL;
 	folio = pfn_folio(&k->mem, pfn);
 	folio->version = version;
 	if (version)
 		folio_clear(folio, PG_zeroed);
-	if (snid >= 0 && snid < k->nr_nodes && memcg < k->nr_memcgs)
-		lru_gen_refault(k, folio, pfn, aw_lruvec(k, memcg, snid), evict_seq, token_refs, workingset);
 	k->node_stats[folio->nid].refaults++;
 	if (anon)
 		aw_swap_slot_put(k, slot);
@@ -400,7 +330,7 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 		*pte |= _PAGE_RW;
 		return 0;
 	}
-	pfn = fault_new_folio(k, t, mm, vma, addr, 0, true, cpu);
+	pfn = fault_new_folio(k, t, mm, vma, addr, 0, true, cpu, NULL);
 	if (pfn == AW_NIL)
 		return -1;
 	/* reclaim during the charge may have changed the old mapping */
@@ -478,7 +408,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 			return 0;
 		} else {
 			/* a write to a private file page lands in an anon copy (CoW) */
-			pfn = fault_new_folio(k, t, mm, vma, addr, 0, !vma->file || write, cpu);
+			pfn = fault_new_folio(k, t, mm, vma, addr, 0, !vma->file || write, cpu, NULL);
 		}
 		if (pfn == AW_NIL)
 			return -1;
@@ -574,7 +504,7 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		return 1;
 	}
 	mm_id = mm->id;
-	pfn = fault_new_folio(k, t, mm, vma, haddr, HPAGE_PMD_ORDER, true, cpu);
+	pfn = fault_new_folio(k, t, mm, vma, haddr, HPAGE_PMD_ORDER, true, cpu, NULL);
 	if (pfn == AW_NIL)
 		return t->alive && aw_mm(k, mm_id) ? 0 : -1;	/* fall back to small pages */
 	pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);

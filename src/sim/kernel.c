@@ -524,6 +524,7 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY] = "khugepaged-copy-present-only",
 	[AW_BUG_PUD_FORCE_PMD_TEST] = "pud-force-pmd-test",
 	[AW_BUG_KHUGEPAGED_MADV_LAZYFREE] = "khugepaged-madv-lazyfree",
+	[AW_BUG_REFAULT_COUNTED_BEFORE_TEST] = "refault-counted-before-test",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

@@ -57,6 +57,7 @@ enum aw_bug {
 	AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY,	/* swap PTEs are not swapped in: zero-filled */
 	AW_BUG_PUD_FORCE_PMD_TEST,	/* with the PUD filter, force_scan no longer bypasses the PMD test */
 	AW_BUG_KHUGEPAGED_MADV_LAZYFREE,	/* the lazyfree skip not gated on cc->is_khugepaged */
+	AW_BUG_REFAULT_COUNTED_BEFORE_TEST,	/* 6.1's lru_gen_refault() counts WORKINGSET_REFAULT before the token test */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -323,7 +324,16 @@ const char *aw_fault_kind_name(int kind);
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);
 /* the refault rule for a swap-in outside a fault; folio on its LRU */
-void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, const struct aw_swap_slot *s);
+/* the model's workingset side (workingset.c), behind the seam (mglru_ops.h) */
+void aw_lru_gen_eviction(struct aw_kernel *k, struct folio *folio, struct aw_shadow *shadow);
+void aw_lru_gen_refault(struct aw_kernel *k, struct folio *folio, const struct aw_shadow *shadow, bool in_fault);
+void aw_folio_add_lru(struct aw_kernel *k, struct folio *folio, bool in_fault);
+/* a swap slot's shadow (the fields lru_gen_eviction() left there) */
+static inline struct aw_shadow aw_swap_shadow(const struct aw_swap_slot *s)
+{
+	return (struct aw_shadow){ .evict_seq = s->evict_seq, .refs = s->refs, .workingset = s->workingset,
+				   .memcg = s->memcg, .nid = s->nid };
+}
 /* page-table helpers shared with mmops.c */
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp);

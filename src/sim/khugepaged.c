@@ -339,8 +339,17 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 		if (s->version)
 			folio_clear(folio, PG_zeroed);
 		aw_folio_new_anon(folio, vma);
-		lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
-		aw_swapin_refault(k, folio, pfn, s);
+		/*
+		 * do_swap_page() outside a fault of the task's (no
+		 * lru_gen_enter_fault()): workingset_refault() on the slot's
+		 * shadow, then folio_add_lru()
+		 */
+		{
+			struct aw_shadow shadow = aw_swap_shadow(s);
+
+			k->mglru->lru_gen_refault(k, folio, &shadow, false);
+		}
+		k->mglru->folio_add_lru(k, folio, false);
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
 		aw_swap_slot_put(k, pte_swp_slot(*pte));
 		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */

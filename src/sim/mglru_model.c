@@ -17,6 +17,10 @@ const struct aw_mglru_ops aw_model_mglru = {
 	.lru_gen_del_mm = lru_gen_del_mm,
 	.lru_gen_migrate_mm = lru_gen_migrate_mm,
 	.lru_gen_use_mm = aw_lru_gen_use_mm,
+	/* the workingset side (workingset.c) */
+	.lru_gen_eviction = aw_lru_gen_eviction,
+	.lru_gen_refault = aw_lru_gen_refault,
+	.folio_add_lru = aw_folio_add_lru,
 };
 
 void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm)

@@ -28,6 +28,8 @@
 #include <stdint.h>
 
 struct aw_kernel;
+struct aw_shadow;
+struct folio;
 struct lruvec;
 struct lru_gen_mm_walk;
 struct mm_struct;
@@ -53,6 +55,38 @@ struct aw_mglru_ops {
 	void (*lru_gen_use_mm)(struct aw_kernel *k, struct mm_struct *mm);
 	/* the variant's state goes with the kernel (NULL: none) */
 	void (*release)(struct aw_kernel *k);
+
+	/*
+	 * --- the workingset side (issue 30): mm/workingset.c and folio_add_lru() ---
+	 *
+	 *   lru_gen_eviction()	the shadow an isolated folio leaves, and its
+	 *				evicted[] tier count (mm/workingset.c)
+	 *   lru_gen_refault()	a new folio, not yet on an LRU, over the shadow
+	 *				it replaces: the recency test, refaulted[],
+	 *				workingset_refaults, the flags restored
+	 *				(mm/workingset.c)
+	 *   folio_add_lru()	where a new folio lands: lru_gen_add_folio()
+	 *				(mm/swap.c, include/linux/mm_inline.h)
+	 *
+	 * in_fault is lru_gen_in_fault(): a page fault in a VMA with recency.
+	 */
+	void (*lru_gen_eviction)(struct aw_kernel *k, struct folio *folio, struct aw_shadow *shadow);
+	void (*lru_gen_refault)(struct aw_kernel *k, struct folio *folio, const struct aw_shadow *shadow,
+				bool in_fault);
+	void (*folio_add_lru)(struct aw_kernel *k, struct folio *folio, bool in_fault);
+};
+
+/*
+ * A workingset shadow as the machine keeps it (a swap slot's fields, a
+ * page-cache entry's bits): mm/workingset.c's pack_shadow() fields, with
+ * the token split into min_seq at eviction and the refs it carries.
+ */
+struct aw_shadow {
+	uint32_t evict_seq;	/* token >> LRU_REFS_WIDTH: min_seq[type] at eviction */
+	uint8_t refs;		/* token & (BIT(LRU_REFS_WIDTH) - 1): max(refs - 1, 0) */
+	bool workingset;
+	uint16_t memcg;
+	uint8_t nid;
 };
 
 /* The model's own MGLRU code (aging.c, walk.c, mm_list.c, evict.c). */
