@@ -5,11 +5,12 @@
  * it on this kernel's page tables, folios, mm structs and memcgs.
  *
  * What the model keeps doing itself, and why that is the kernel's split
- * too: a fault's lru_gen_add_folio() (mm_inline.h, called by the machine,
- * not by MGLRU's aging), the debugfs -ERANGE refusal (run_aging()'s, in
+ * too: the debugfs -ERANGE refusal (run_aging()'s, in
  * kernel.c), shrink_folio_list() (mm/vmscan.c outside MGLRU: the reclaim
  * decisions and the unmap), and the pass figures (aging.c), which here
- * come from the text's own counters.
+ * come from the text's own counters.  A fault's placement, the shadow an
+ * eviction leaves and the refault decision are the text's (the workingset
+ * side, issue 30).
  */
 #include <stdlib.h>
 #include <string.h>
