@@ -166,6 +166,9 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 	aw_report_findings(o->json ? stderr : stdout, &ls);
 	if (ls.nr_findings)
 		status = 1;
+	/* a kernel-text pair whose text ran nothing checked nothing: an error under --check */
+	if (aw_report_text_idle(stderr, &ls, o->check) && o->check)
+		status = 1;
 	if (o->check) {
 		int fails = aw_check_expectations(stderr, &ls);
 
