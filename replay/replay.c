@@ -520,6 +520,7 @@ static int report(const struct aw_replay_opts *o, struct replay_run *rr, const s
 		recorded_kh_text(stdout, o, &rr->ls, st);
 	}
 	aw_report_findings(o->json ? stderr : stdout, &rr->ls);
+	aw_report_text_idle(stderr, &rr->ls, false);
 	return o->html ? html_page(o, rr, st, policy) : 0;
 }
 

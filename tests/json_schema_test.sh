@@ -20,6 +20,11 @@ for s in "$src"/corpus/scenarios/*.aws "$src"/corpus/regressions/*.aws; do
 		next; "$aw" run "$s" --variants khugepaged-base,khugepaged-patched --keep-going --json >"$f" 2>/dev/null ;;
 	esac
 done
+# a kernel-text pair, where the build has one: what the text executed (text_ran)
+kt=$("$aw" --version | grep -o 'k6\.12 (6\.12, agrees with base)' || true)
+if [ -n "$kt" ]; then
+	next; "$aw" run "$src/corpus/ktext/dense-sparse.aws" --variants base,k6.12 --kernel 6.12 --json >"$f" 2>/dev/null
+fi
 next; "$aw" run "$src/corpus/scenarios/s3-cold-pud.aws" --variants base,rfc --bug pud-reset-wrong-seq --json >"$f" 2>/dev/null
 # a fuzz input with its finding: a known reproducer in the fuzzer's own format, run as its target runs it
 "$aw" convert "$src/corpus/regressions/pud-late-region-hot-eviction.aws" "$work/repro.fuzz" >/dev/null 2>&1

@@ -17,6 +17,20 @@
 
 #define AW_MAX_VARIANTS	4
 
+/*
+ * What a kernel-text variant's text executed on its machine (src/kbind
+ * counts it on the text's side of the seam): named counters for the
+ * reports, and whether the text ran at all.
+ */
+#define AW_TEXT_RAN_MAX 32
+struct aw_text_ran {
+	int nr;
+	const char *key[AW_TEXT_RAN_MAX];	/* the JSON key: aging_calls */
+	const char *label[AW_TEXT_RAN_MAX];	/* the table's words: try_to_inc_max_seq() calls */
+	unsigned long value[AW_TEXT_RAN_MAX];
+	bool idle;				/* no aging pass, no eviction, no reclaim */
+};
+
 struct aw_variant {
 	const char *name;
 	unsigned int features;
@@ -30,6 +44,8 @@ struct aw_variant {
 	int (*bind)(struct aw_kernel *k, const struct aw_variant *v);
 	int (*agree)(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
 	const void *text;		/* the tree's struct aw_ktext_ops */
+	/* what the text executed on k so far (kernel text only) */
+	void (*text_ran)(const struct aw_kernel *k, struct aw_text_ran *out);
 	const char *pair;		/* the model variant it must agree with: base, pud */
 	int kernel;			/* the profile it runs on: enum aw_kernel_profile + 1 */
 };
@@ -142,6 +158,14 @@ void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, 
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra);
 void aw_report_table(FILE *out, const struct aw_lockstep *ls);
 void aw_report_findings(FILE *out, const struct aw_lockstep *ls);
+/*
+ * What each kernel-text variant's text executed (report_text_ran.c): a
+ * table line, a ,"text_ran":{...} member; and one line on out per pair in
+ * which the text ran nothing (a warning, or an error): how many.
+ */
+void aw_report_text_ran_table(FILE *out, const struct aw_lockstep *ls, int v);
+void aw_report_text_ran_json(FILE *out, const struct aw_lockstep *ls, int v);
+int aw_report_text_idle(FILE *out, const struct aw_lockstep *ls, bool error);
 /* report_kh.c: khugepaged figures (keys kh_*), region 0 = the whole machine */
 double aw_kh_metric(const struct aw_kernel *k, int region, const char *key, bool *ok);
 void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls);

@@ -222,6 +222,7 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 					metric(&tot, "bloom_false_positive", &ok),
 					metric(&tot, "feedback_kept", &ok), metric(&tot, "feedback_lost", &ok));
 		}
+		aw_report_text_ran_table(out, ls, v);
 	}
 	aw_kh_report_table(out, ls);
 }
@@ -425,6 +426,7 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 			json_region(out, ls, k, r);
 		}
 		fprintf(out, "],\"ignored_events\":%lu", k->ignored_events);
+		aw_report_text_ran_json(out, ls, v);
 		aw_kh_report_json(out, k);
 		json_divergences(out, ls, v);
 		fputc('}', out);

@@ -139,7 +139,7 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 		.thp = thp, .oracles = !o->no_oracles, .keep_going = o->keep_going,
 		.walk_log = walk_log,
 	};
-	int status = 0;
+	int status = 0, idle;
 
 	char err[512];
 	int r;
@@ -166,15 +166,19 @@ static int run_mode(const struct opts *o, const struct aw_scenario *sc, int thp,
 	aw_report_findings(o->json ? stderr : stdout, &ls);
 	if (ls.nr_findings)
 		status = 1;
+	/* a kernel-text pair whose text ran nothing checked nothing: an error under --check */
+	idle = aw_report_text_idle(stderr, &ls, o->check);
+	if (idle && o->check)
+		status = 1;
 	if (o->check) {
 		int fails = aw_check_expectations(stderr, &ls);
 
 		if (fails)
 			status = 1;
 		if (!o->json)
-			printf("%s thp=%s: %d expectation%s failed, %d finding%s\n", sc->path,
+			printf("%s thp=%s: %d expectation%s failed, %d finding%s%s\n", sc->path,
 			       aw_thp_mode_name(thp), fails, fails == 1 ? "" : "s", ls.nr_findings,
-			       ls.nr_findings == 1 ? "" : "s");
+			       ls.nr_findings == 1 ? "" : "s", idle ? ", kernel text idle" : "");
 	}
 	aw_lockstep_free(&ls);
 	return status;

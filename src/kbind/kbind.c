@@ -490,6 +490,52 @@ oom:
 
 int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
 
+static const char *const kb_ran_key[] = {
+#define KB_RAN_KEY(id, key, label, work) key,
+	AW_KTEXT_RAN(KB_RAN_KEY)
+#undef KB_RAN_KEY
+};
+static const char *const kb_ran_label[] = {
+#define KB_RAN_LABEL(id, key, label, work) label,
+	AW_KTEXT_RAN(KB_RAN_LABEL)
+#undef KB_RAN_LABEL
+};
+static const bool kb_ran_work[] = {
+#define KB_RAN_WORK(id, key, label, work) work,
+	AW_KTEXT_RAN(KB_RAN_WORK)
+#undef KB_RAN_WORK
+};
+_Static_assert(AW_KTEXT_NR_RAN + 1 <= AW_TEXT_RAN_MAX, "AW_TEXT_RAN_MAX too small for AW_KTEXT_RAN()");
+
+/*
+ * What the text executed, from its own counters (ktext_bind.inc.c); and
+ * the debugfs commands refused -ERANGE before reaching it: run_aging()'s
+ * test is the machine's (kernel.c) until run_aging() is bound, so those
+ * are counted where they are refused, on this variant's machine.
+ */
+static void kb_text_ran(const struct aw_kernel *k, struct aw_text_ran *out)
+{
+	const struct aw_kbind *kb = k->mglru == &kb_mglru ? k->mglru_state : NULL;
+	unsigned long refused = 0;
+
+	*out = (struct aw_text_ran){ .idle = true };
+	if (!kb)
+		return;
+	kb->ops->ran(kb->kt, out->value);
+	for (int i = 0; i < AW_KTEXT_NR_RAN; i++) {
+		out->key[i] = kb_ran_key[i];
+		out->label[i] = kb_ran_label[i];
+		if (kb_ran_work[i] && out->value[i])
+			out->idle = false;
+	}
+	out->nr = AW_KTEXT_NR_RAN;
+	for (int n = 0; n < k->nr_nodes; n++)
+		refused += k->node_stats[n].aging_refused;
+	out->key[out->nr] = "aging_refused_ERANGE";
+	out->label[out->nr] = "aging commands refused -ERANGE";
+	out->value[out->nr++] = refused;
+}
+
 /* -- the variants this build has ----------------------------------------- */
 
 const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
@@ -505,7 +551,8 @@ const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
 	profile = aw_kernel_release_profile(release);
 	*buf = (struct aw_variant){
 		.name = ops->name, .features = AW_FEAT_KHUGEPAGED_PATCHED, .bind = kb_bind,
-		.agree = aw_kbind_agree, .text = ops, .pair = ops->series ? "pud" : "base",
+		.agree = aw_kbind_agree, .text = ops, .text_ran = kb_text_ran,
+		.pair = ops->series ? "pud" : "base",
 		.kernel = (profile >= 0 ? profile : AW_KERNEL_MAINLINE) + 1,
 	};
 	return buf;

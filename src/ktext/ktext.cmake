@@ -20,6 +20,13 @@ set(AGEWALK_KERNEL_TREES "" CACHE STRING
     "Kernel trees to build kernel-text variants from: auto, or NAME=PATH[+SERIES];...")
 set(AGEWALK_KTEXT_CACHE "$ENV{HOME}/.cache/agewalk-ktext" CACHE PATH
     "Where files extracted from linux-source tarballs are kept between builds")
+# bench/ktext-coverage: gcov counters on the generated per-tree files only
+# (the kernel's text and the shim fragments they include), in a build
+# directory of its own
+option(AGEWALK_KTEXT_COVERAGE "Build the kernel-text variants with --coverage (bench/ktext-coverage)" OFF)
+if(AGEWALK_KTEXT_COVERAGE)
+  add_link_options(--coverage)
+endif()
 
 set(AW_KTEXT_DIR ${PROJECT_SOURCE_DIR}/src/ktext)
 set(AW_KTEXT_OUT ${CMAKE_BINARY_DIR}/ktext)
@@ -116,6 +123,11 @@ foreach(entry ${aw_trees})
   # linking it into the agewalk command)
   set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS
     "-Wno-sign-compare;-Wno-unused-function;-Wno-shadow;-Wno-missing-field-initializers;-Wno-unused-variable;-Wno-unused-but-set-variable;-fno-lto")
+  if(AGEWALK_KTEXT_COVERAGE)
+    # every extracted function emitted, called or not: a line never run is counted
+    set_property(SOURCE ${out} APPEND PROPERTY COMPILE_OPTIONS
+                 "--coverage;-O0;-fkeep-static-functions;-fkeep-inline-functions")
+  endif()
   list(APPEND aw_objects ${out})
   string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
   string(APPEND aw_refs "\t&aw_${cname}_ops,\n")

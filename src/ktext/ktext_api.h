@@ -27,6 +27,31 @@
 struct aw_ktext;
 struct folio;
 
+/*
+ * What the text executed, counted on the text's side of the seam
+ * (ktext_bind.inc.c) from what it did, never from what the model says:
+ * one line per counter, X(ID, json key, label, work).  work: the counter
+ * shows the text ran (an aging pass, an eviction, reclaim); a pair whose
+ * work counters are all 0 ran the model alone (agewalk warns).  A new
+ * root adds its line here and its increment where the glue calls it.
+ */
+#define AW_KTEXT_RAN(X)								\
+	X(AGING_CALLS, "aging_calls", "try_to_inc_max_seq() calls", 1)		\
+	X(AGING_PASSES, "aging_passes", "passes completed (max_seq moved)", 0)	\
+	X(AGING_REFUSED_EBUSY, "aging_refused_EBUSY", "split passes refused -EBUSY", 0) \
+	X(SPLIT_STEPS, "split_steps", "split-aging steps", 0)			\
+	X(EVICT_CALLS, "evict_calls", "evict_folios() calls", 1)		\
+	X(FOLIOS_EVICTED, "folios_evicted", "folios evicted", 0)		\
+	X(LOOK_AROUND_CALLS, "look_around_calls", "lru_gen_look_around() calls", 0) \
+	X(RECLAIM_CALLS, "reclaim_calls", "shrink_folio_list() calls", 1)
+
+enum aw_ktext_ran_id {
+#define AW_KTEXT_RAN_ENUM(id, key, label, work) AW_KTEXT_RAN_##id,
+	AW_KTEXT_RAN(AW_KTEXT_RAN_ENUM)
+#undef AW_KTEXT_RAN_ENUM
+	AW_KTEXT_NR_RAN
+};
+
 /* get_mm_counter() members the text asks the host for (include/linux/mm_types_task.h) */
 #define AW_KTEXT_MM_FILEPAGES	0
 #define AW_KTEXT_MM_ANONPAGES	1
@@ -195,6 +220,8 @@ struct aw_ktext_ops {
 	void (*mm_state)(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail);
 	/* walk_page_range() calls so far: mm walks */
 	unsigned long (*walks)(struct aw_ktext *kt);
+	/* what the text executed so far: AW_KTEXT_NR_RAN counters in AW_KTEXT_RAN() order */
+	void (*ran)(struct aw_ktext *kt, unsigned long *out);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */
 	unsigned long (*warnings)(struct aw_ktext *kt, const char **last);
 

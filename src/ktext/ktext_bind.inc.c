@@ -210,6 +210,16 @@ static void aw_bound_leave(struct aw_ktext *kt, bool took)
 #define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt)
 #define AW_BOUND_LEAVE(kt)	(aw_bound_leave(kt, aw_took), AW_LEAVE())
 
+/* what the text executed (ktext_api.h's AW_KTEXT_RAN()), counted where it did it */
+#define AW_RAN(kt, id, n)	((kt)->aw_ran[AW_KTEXT_RAN_##id] += (n))
+
+/* try_to_inc_max_seq() returned: one call, and a pass if max_seq moved */
+static void aw_ran_aging(struct aw_ktext *kt, bool inc)
+{
+	AW_RAN(kt, AGING_CALLS, 1);
+	AW_RAN(kt, AGING_PASSES, inc);
+}
+
 /*
  * mm/vmscan.c: shrink_folio_list(), bound: the host reclaims.  The kernel
  * takes folios from the list's tail and keeps the survivors in their
@@ -244,7 +254,13 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct pglis
 	}
 	first = lru_to_folio(folio_list);
 	aw_scalars(kt, false);
-	reclaimed = h->shrink(h->ctx, first->memcg, first->nid, kt->aw_pfns, &n);
+	{
+		int isolated = n;
+
+		reclaimed = h->shrink(h->ctx, first->memcg, first->nid, kt->aw_pfns, &n);
+		AW_RAN(kt, RECLAIM_CALLS, 1);
+		AW_RAN(kt, FOLIOS_EVICTED, isolated - n);
+	}
 	aw_scalars(kt, true);
 	INIT_LIST_HEAD(folio_list);
 	for (int i = 0; i < n; i++)
@@ -361,6 +377,7 @@ static bool aw_bound_age(struct aw_ktext *kt, int memcg, int nid, unsigned long 
 #else
 #error "unknown try_to_inc_max_seq() form"
 #endif
+	aw_ran_aging(kt, ok);
 	clear_mm_walk();
 	AW_BOUND_LEAVE(kt);
 	return ok;
@@ -438,6 +455,7 @@ static void aw_split_yield(void)
 static void *aw_split_main(void *arg)
 {
 	struct aw_split *s = arg;
+	bool inc;
 
 	aw_ktext_cur = s->kt;
 	aw_split_cur = s;
@@ -445,9 +463,9 @@ static void *aw_split_main(void *arg)
 	s->other_walk = current->reclaim_state->mm_walk;
 	current->reclaim_state->mm_walk = NULL;	/* try_to_inc_max_seq() sets its own */
 #if AW_KTEXT_FORM_try_to_inc_max_seq == 1
-	try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness != 0, s->force_scan);
+	inc = try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness != 0, s->force_scan);
 #elif AW_KTEXT_FORM_try_to_inc_max_seq == 2
-	try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness, s->force_scan);
+	inc = try_to_inc_max_seq(s->lruvec, s->seq, s->swappiness, s->force_scan);
 #else
 	{
 		/*
@@ -461,9 +479,10 @@ static void *aw_split_main(void *arg)
 					   .reclaim_idx = MAX_NR_ZONES - 1, .gfp_mask = GFP_KERNEL,
 					   .priority = 12 };
 
-		try_to_inc_max_seq(s->lruvec, s->seq, &sc, s->swappiness != 0, s->force_scan);
+		inc = try_to_inc_max_seq(s->lruvec, s->seq, &sc, s->swappiness != 0, s->force_scan);
 	}
 #endif
+	aw_ran_aging(s->kt, inc);
 	clear_mm_walk();
 	current->reclaim_state->mm_walk = s->other_walk;
 	s->done = true;
@@ -507,8 +526,10 @@ static int aw_bound_age_begin(struct aw_ktext *kt, int memcg, int nid, int swapp
 
 	if (!lruvec)
 		return -EINVAL;
-	if (kt->split[i])
+	if (kt->split[i]) {
+		AW_RAN(kt, AGING_REFUSED_EBUSY, 1);
 		return -EBUSY;
+	}
 	AW_BOUND_ENTER(kt);
 	if (lruvec->lrugen.max_seq <= lruvec->mm_state.seq) {
 		ret = 0;	/* try_to_inc_max_seq()'s first test */
@@ -545,6 +566,7 @@ static int aw_bound_age_step(struct aw_ktext *kt, int memcg, int nid)
 		s->started = true;
 	}
 	aw_split_switch(s, 1);
+	AW_RAN(kt, SPLIT_STEPS, 1);
 	done = s->done;
 	if (done)
 		aw_split_free(kt, i);
@@ -579,6 +601,7 @@ static int aw_bound_evict(struct aw_ktext *kt, int memcg, int nid, unsigned long
 #else
 #error "unknown evict_folios() form"
 #endif
+	AW_RAN(kt, EVICT_CALLS, 1);
 	if (with_walk)
 		clear_mm_walk();
 	*nr_reclaimed += sc.nr_reclaimed;
@@ -615,12 +638,14 @@ static bool aw_bound_look_around(struct aw_ktext *kt, int id, unsigned long addr
 	young = false;
 	if (pte_young(*pvmw.pte) && !(pvmw.vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ))) {
 		lru_gen_look_around(&pvmw);
+		AW_RAN(kt, LOOK_AROUND_CALLS, 1);
 		young = true;
 	}
 	if (ptep_test_and_clear_young(pvmw.vma, addr, pvmw.pte) && !(pvmw.vma->vm_flags & VM_SEQ_READ))
 		young = true;
 #elif AW_KTEXT_FORM_lru_gen_look_around == 2
 	young = lru_gen_look_around(&pvmw);
+	AW_RAN(kt, LOOK_AROUND_CALLS, 1);
 #else
 #error "unknown lru_gen_look_around() form"
 #endif

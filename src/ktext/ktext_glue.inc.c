@@ -62,6 +62,11 @@ static unsigned long aw_walks(struct aw_ktext *kt)
 	return kt->walks;
 }
 
+static void aw_ran(struct aw_ktext *kt, unsigned long *out)
+{
+	memcpy(out, kt->aw_ran, sizeof(kt->aw_ran));
+}
+
 static unsigned long aw_warnings(struct aw_ktext *kt, const char **last)
 {
 	if (last)
@@ -93,6 +98,7 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.mm_list = aw_mm_list,
 	.mm_state = aw_mm_state,
 	.walks = aw_walks,
+	.ran = aw_ran,
 	.warnings = aw_warnings,
 	/* the workingset side (ktext_workingset.inc.c, issue 30) */
 	.eviction = aw_bound_eviction,

@@ -198,6 +198,7 @@ struct aw_ktext {
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
 	int aw_cap_vmas;
 	unsigned long walks;		/* walk_page_range() calls */
+	unsigned long aw_ran[AW_KTEXT_NR_RAN];	/* what the text executed (ktext_api.h) */
 	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.inc.c) */
 	struct aw_split *split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
