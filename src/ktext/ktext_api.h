@@ -163,7 +163,7 @@ struct aw_ktext_shadow {
 struct aw_ktext_ops {
 	const char *name;		/* the variant: k6.12, k6.1, k6.12+pud */
 	unsigned int version;		/* VERSION << 16 | PATCHLEVEL << 8 | SUBLEVEL (capped at 255) */
-	bool series;			/* a ported series is applied */
+	bool series;			/* the PUD-filter series is applied (its pair is pud) */
 	int nr_mm_stats;
 	const char *const *mm_stat_names;	/* the tree's MM_* names, in its order */
 
