@@ -525,6 +525,15 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 	return not_executed(x, "unknown event kind");
 }
 
+static int nr_passes(const struct aw_exec *x)
+{
+	int n = 0;
+
+	for (int i = 0; i < x->sc.cfg.nr_nodes; i++)
+		n += x->node[i].nr_passes;
+	return n;
+}
+
 int aw_exec_run(struct aw_exec *x)
 {
 	for (int n = 0; n < AW_MAX_NODES; n++)
@@ -557,8 +566,20 @@ int aw_exec_run(struct aw_exec *x)
 		 * a memcg limit's reclaim ran inside this event, if at all: its
 		 * passes are this event's (compare pairs passes by event)
 		 */
-		if (x->limited && aw_exec_reclaim_passes(x))
-			return -1;
+		if (x->limited) {
+			int before = nr_passes(x);
+
+			if (aw_exec_reclaim_passes(x))
+				return -1;
+			/*
+			 * the reclaim's aging cleared accessed bits as an age
+			 * line does: the QEMU TLB rule holds for it too, or the
+			 * next access through a stale TLB entry leaves a page
+			 * that is in use looking cold to the next pass
+			 */
+			if (nr_passes(x) != before)
+				mark_stale(x);
+		}
 		aw_exec_memstat(x);
 	}
 	aw_exec_reclaim_pages(x, true);
