@@ -74,6 +74,39 @@ expect 0 "6 within tolerance" "$dir/m-evs.json" "$dir/k-in.json"
 run "$dir/k-two.json" 6.1.0-57-cloud-amd64 2 "1000 500" "1000 500"
 expect 1 "only in the kernel" "$dir/m.json" "$dir/k-two.json"
 
+# Passes paired by the event that caused them ("event", "reclaim" on both
+# sides), not by position.  The model: an age line's pass at event 3, then
+# a memcg limit's reclaim aging inside events 7 (twice) and 9.  The kernel:
+# the same, but its reclaim also aged inside event 5 and only once inside
+# event 7.  By position, rows 2 and 3 would compare 500 with 300 and 450
+# with 500 (outside 10%); by cause every pair agrees, and the kernel's pass
+# at event 5 and the model's second at event 7 are on one side only.
+evp() {	# evp EVENT RECLAIM T: one pass
+	printf '{"pass":0,"forced":false,"event":%d,"reclaim":%s,"walks":1,"leaf_total":%d,"young":0}' "$1" "$2" "$3"
+}
+evrun() {	# evrun FILE KERNEL PASS...
+	local file=$1 kernel=$2 passes
+	shift 2
+	passes=$(IFS=,; echo "$*")
+	printf '{"input":"corpus/lab/t.aws","thp":"never","kernel":"%s","events":10,"variants":[{"name":"base","nodes":[{"node":0,"passes":%d,"aging_refused":0,"per_pass":[%s]}],"regions":[]}]}\n' \
+		"$kernel" "$#" "$passes" >"$file"
+}
+evrun "$dir/m-ev.json" 6.12 "$(evp 3 false 1000)" "$(evp 7 true 500)" "$(evp 7 true 450)" "$(evp 9 true 400)"
+evrun "$dir/k-ev.json" 6.12.0-lab "$(evp 3 false 1000)" "$(evp 5 true 300)" "$(evp 7 true 500)" "$(evp 9 true 400)"
+out=$("$aw" compare "$dir/m-ev.json" "$dir/k-ev.json" 2>&1); rc=$?
+rows=$(echo "$out" | sed -n '/^  pass /,/^  total/p')
+[ "$rc" = 1 ] && [[ $rows != *'!'* ]] && ok || bad "by event: exit $rc (want 1), a '!' in: $rows"
+[[ $rows == *"only in the kernel  reclaim@5"* ]] && [[ $rows == *"only in the model  reclaim@7"* ]] && ok ||
+	bad "by event: the passes of events 5 (kernel) and 7 (model's second) not on one side: $rows"
+# the pairs, in order: age@3, reclaim@5 (kernel), reclaim@7 (500 500), reclaim@7 (model), reclaim@9 (400 400)
+[ "$(echo "$rows" | awk '/@/ { print $NF }' | tr '\n' ' ')" = "age@3 reclaim@5 reclaim@7 reclaim@7 reclaim@9 " ] &&
+	[[ $rows == *"      500       500 "*"reclaim@7"* ]] && ok || bad "by event: rows: $rows"
+[[ $out == *"2 passes or nodes on one side only"* ]] && [[ $out == *"outside"* ]] && [[ $out != *" 1 outside"* ]] && ok ||
+	bad "by event: summary: $out"
+# a side without the records (an older file): by position, as before
+sed 's/"event":[0-9]*,"reclaim":[a-z]*,//g' "$dir/k-ev.json" >"$dir/k-ev-old.json"
+expect 1 "300!" "$dir/m-ev.json" "$dir/k-ev-old.json"
+
 # nothing measured: a kernel run whose every figure is null
 sed 's/"walks":[0-9]*/"walks":null/g; s/"leaf_total":[0-9]*/"leaf_total":null/; s/"young":[0-9]*/"young":null/; s/"resident":[0-9]*/"resident":null/; s/"passes":[0-9]*/"passes":null/; s/"aging_refused":0/"aging_refused":null/' \
 	"$dir/k-in.json" >"$dir/k-null.json"

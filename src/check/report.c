@@ -240,6 +240,9 @@ static void json_pass(FILE *out, const struct aw_pass *p, const struct aw_pass *
 	bool ok;
 
 	fprintf(out, "{\"pass\":%d,\"forced\":%s", p->pass, p->forced ? "true" : "false");
+	/* what caused it, as agewalk-exec writes it: compare pairs passes by it */
+	fprintf(out, ",\"event\":%llu,\"reclaim\":%s", (unsigned long long)p->event,
+		p->reclaim ? "true" : "false");
 	for (int i = 0; i < NR_TABLE_KEYS; i++) {
 		if (!strcmp(table_keys[i], "bloom_tests_pmd"))
 			continue;

@@ -223,7 +223,7 @@ static int pass_keys(json_object *mpp, json_object *kpp, const char **keys, int 
 	if (!first)
 		return 0;
 	json_object_object_foreach(first, key, val) {
-		if (!is_number(val) || !strcmp(key, "pass") || nr == max)
+		if (!is_number(val) || !strcmp(key, "pass") || !strcmp(key, "event") || nr == max)
 			continue;
 		for (size_t i = 0; i < json_object_array_length(kpp); i++)
 			if (is_number(get(json_object_array_get_idx(kpp, i), key))) {
@@ -234,12 +234,57 @@ static int pass_keys(json_object *mpp, json_object *kpp, const char **keys, int 
 	return nr;
 }
 
-static void header(const char **keys, int nr)
+static void header(const char **keys, int nr, bool by_event)
 {
 	printf("  pass  ");
 	for (int i = 0; i < nr; i++)
 		printf(" %9s %9s ", label(keys[i]), "kernel");
-	printf("\n");
+	/* one word: tools/agewalk-lab's `known` reads the header's pairs only */
+	printf("%s\n", by_event ? "  cause" : "");
+}
+
+/* Whether every pass of the array says which event caused it. */
+static bool have_events(json_object *pp, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_number(get(json_object_array_get_idx(pp, i), "event")))
+			return false;
+	return true;
+}
+
+/* "age@E" or "reclaim@E": what caused a pass, as compare pairs them */
+static void cause(json_object *p)
+{
+	printf("  %s@%lld", json_object_get_boolean(get(p, "reclaim")) ? "reclaim" : "age",
+	       (long long)json_object_get_int64(get(p, "event")));
+}
+
+/*
+ * The next pair of passes, from positions *i (model) and *j (kernel).
+ * Paired by cause when both sides say it: a memcg limit's reclaim ages on
+ * its own, as often as the lruvec runs out of generations, so that one
+ * kernel may run a pass the other does not and every later pass would be
+ * off by one if they were paired by position.  Both arrays are in event
+ * order; within an event the k-th pass of one side meets the k-th of the
+ * other, and a pass of an event the other side has no pass for is on one
+ * side only.  Files from before the records are paired by position.
+ */
+static void next_pair(json_object *mpp, size_t nm, json_object *kpp, size_t nk, bool by_event, size_t *i,
+		      size_t *j, json_object **mp, json_object **kp)
+{
+	*mp = *i < nm ? json_object_array_get_idx(mpp, *i) : NULL;
+	*kp = *j < nk ? json_object_array_get_idx(kpp, *j) : NULL;
+	if (by_event && *mp && *kp) {
+		long long em = json_object_get_int64(get(*mp, "event"));
+		long long ek = json_object_get_int64(get(*kp, "event"));
+
+		if (em < ek)
+			*kp = NULL;
+		else if (ek < em)
+			*mp = NULL;
+	}
+	*i += *mp != NULL;
+	*j += *kp != NULL;
 }
 
 static void passes(const struct aw_tols *tols, json_object *mn, json_object *kn, struct aw_cmp_tally *t)
@@ -247,24 +292,31 @@ static void passes(const struct aw_tols *tols, json_object *mn, json_object *kn,
 	json_object *mpp = get(mn, "per_pass"), *kpp = get(kn, "per_pass");
 	size_t nm = json_object_is_type(mpp, json_type_array) ? json_object_array_length(mpp) : 0;
 	size_t nk = json_object_is_type(kpp, json_type_array) ? json_object_array_length(kpp) : 0;
+	bool by_event = have_events(mpp, nm) && have_events(kpp, nk);
 	const char *keys[32];
 	int nr = nm && nk ? pass_keys(mpp, kpp, keys, 32) : 0;
+	size_t i = 0, j = 0;
 
 	if (nr)
-		header(keys, nr);
-	for (size_t p = 0; p < (nm > nk ? nm : nk); p++) {
-		json_object *mp = p < nm ? json_object_array_get_idx(mpp, p) : NULL;
-		json_object *kp = p < nk ? json_object_array_get_idx(kpp, p) : NULL;
+		header(keys, nr, by_event);
+	for (size_t row = 1; i < nm || j < nk; row++) {
+		json_object *mp, *kp;
 
+		next_pair(mpp, nm, kpp, nk, by_event, &i, &j, &mp, &kp);
 		if (!mp || !kp) {
-			printf("  %-6zu only in the %s\n", p + 1, mp ? "model" : "kernel");
+			printf("  %-6zu only in the %s", row, mp ? "model" : "kernel");
+			if (by_event)
+				cause(mp ? mp : kp);
+			printf("\n");
 			t->missing++;
 			continue;
 		}
-		printf("  %-6zu", p + 1);
-		for (int i = 0; i < nr; i++)
-			cell(tols, keys[i], get(mp, keys[i]), get(kp, keys[i]),
+		printf("  %-6zu", row);
+		for (int c = 0; c < nr; c++)
+			cell(tols, keys[c], get(mp, keys[c]), get(kp, keys[c]),
 			     json_object_get_double(get(mp, "walks")), t);
+		if (by_event)
+			cause(mp);
 		printf("\n");
 	}
 }

@@ -216,6 +216,11 @@ struct aw_xevict {
 };
 
 struct aw_xsample { long event; int region; uint64_t resident, swapped; };
+
+/* exec_memstat.c: a limited memcg's memory.stat counters, event by event */
+enum aw_memstat { AW_MS_PGSCAN, AW_MS_PGSTEAL, AW_MS_REFAULT_ANON, AW_MS_REFAULT_FILE,
+		  AW_MS_ACTIVATE_ANON, AW_MS_ACTIVATE_FILE, AW_MS_PGMAJFAULT, AW_MS_NR };
+struct aw_xmemstat { long event; int memcg; int64_t delta[AW_MS_NR]; };
 struct aw_xrpass { int pass, node, region; uint64_t resident, swapped; };
 
 struct aw_xnode {
@@ -246,6 +251,11 @@ struct aw_exec {
 	/* pgsteal of each memcg at the start, and what `evict` commands took of it */
 	int64_t pgsteal0[AW_MAX_MEMCGS], pgsteal_cmd[AW_MAX_MEMCGS];
 	bool pageout;		/* an MADV_PAGEOUT ran: reclaim that pgsteal does not see */
+	/* a memcg is limited: its reclaim is read after every event (exec_memstat.c) */
+	bool limited;
+	int64_t memstat_last[AW_MAX_MEMCGS][AW_MS_NR];
+	int nr_memstat, cap_memstat;
+	struct aw_xmemstat *memstat;
 	bool cgroup2;
 	struct aw_xnode node[AW_MAX_NODES];
 	int nr_notes, cap_notes;
@@ -288,6 +298,11 @@ int aw_exec_reclaim_passes(struct aw_exec *x);
 void aw_exec_reclaim_pages(struct aw_exec *x, bool end);
 /* Refaults on node so far in the scenario's memcgs (memory.numa_stat), -1 if unknown. */
 int64_t aw_refaults_node(const struct aw_exec *x, int node);
+
+/* exec_memstat.c: a memcg limit's reclaim, read after every event */
+bool aw_exec_limited(const struct aw_exec *x);
+void aw_exec_memstat(struct aw_exec *x);
+const char *aw_memstat_key(int i);
 
 /* exec_kprobe.c: which mms an aging pass walked */
 void aw_kprobe_setup(struct aw_exec *x);

@@ -200,6 +200,21 @@ static void json_notes(FILE *out, const struct aw_exec *x)
 		fputs("null", out);
 }
 
+/* A limited memcg's memory.stat differences, per event that moved them (exec_memstat.c). */
+static void json_memstat(FILE *out, const struct aw_exec *x)
+{
+	fputs(",\"memcg_events\":[", out);
+	for (int i = 0; i < x->nr_memstat; i++) {
+		const struct aw_xmemstat *r = &x->memstat[i];
+
+		fprintf(out, "%s{\"event\":%ld,\"memcg\":%d", i ? "," : "", r->event, r->memcg);
+		for (int k = 0; k < AW_MS_NR; k++)
+			jnum(out, aw_memstat_key(k), r->delta[k]);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 void aw_exec_json(FILE *out, const struct aw_exec *x)
 {
 	fputs("{\"input\":", out);
@@ -221,6 +236,7 @@ void aw_exec_json(FILE *out, const struct aw_exec *x)
 	json_khugepaged(out, x);
 	fputs(",\"young_divergences\":null}],\"findings\":[],\"source\":\"kernel\",\"release\":", out);
 	aw_json_str(out, x->release);
+	json_memstat(out, x);
 	json_notes(out, x);
 	fputs("}\n", out);
 }

@@ -525,6 +525,15 @@ static int ev_run(struct aw_exec *x, const struct aw_event *ev)
 	return not_executed(x, "unknown event kind");
 }
 
+static int nr_passes(const struct aw_exec *x)
+{
+	int n = 0;
+
+	for (int i = 0; i < x->sc.cfg.nr_nodes; i++)
+		n += x->node[i].nr_passes;
+	return n;
+}
+
 int aw_exec_run(struct aw_exec *x)
 {
 	for (int n = 0; n < AW_MAX_NODES; n++)
@@ -543,14 +552,35 @@ int aw_exec_run(struct aw_exec *x)
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
 		x->node[n].refaults0 = aw_refaults_node(x, n);
 	x->ev = -1;
+	x->limited = aw_exec_limited(x);
 	if (aw_exec_reclaim_passes(x))
 		return -1;
 	aw_exec_reclaim_pages(x, false);
+	aw_exec_memstat(x);
 	for (size_t i = 0; i < x->sc.nr_events; i++) {
 		x->ev = (long)i;
 		if (ev_run(x, &x->sc.events[i]))
 			return -1;
 		x->events_done++;
+		/*
+		 * a memcg limit's reclaim ran inside this event, if at all: its
+		 * passes are this event's (compare pairs passes by event)
+		 */
+		if (x->limited) {
+			int before = nr_passes(x);
+
+			if (aw_exec_reclaim_passes(x))
+				return -1;
+			/*
+			 * the reclaim's aging cleared accessed bits as an age
+			 * line does: the QEMU TLB rule holds for it too, or the
+			 * next access through a stale TLB entry leaves a page
+			 * that is in use looking cold to the next pass
+			 */
+			if (nr_passes(x) != before)
+				mark_stale(x);
+		}
+		aw_exec_memstat(x);
 	}
 	aw_exec_reclaim_pages(x, true);
 	return aw_exec_reclaim_passes(x);
@@ -598,6 +628,7 @@ void aw_exec_free(struct aw_exec *x)
 	free(x->notes);
 	free(x->samples);
 	free(x->rpass);
+	free(x->memstat);
 	free(x->snap);
 	free(x->snap2);
 	aw_scenario_free(&x->sc);

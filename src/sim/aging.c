@@ -226,6 +226,9 @@ int aw_pass_begin(struct aw_kernel *k, struct lruvec *lruvec, bool force_scan, u
 	p->memcg = lruvec->memcg;
 	p->forced = force_scan;
 	p->seq = seq;
+	p->event = k->event_index;
+	/* try_to_inc_max_seq() from get_nr_to_scan(), under try_charge_memcg() */
+	p->reclaim = lruvec->memcg < k->nr_memcgs && k->memcg[lruvec->memcg].reclaiming;
 	/* what follows the pass until the next one on the node, for the report */
 	p->evicted_at = ns->evicted;
 	p->refaults_at = ns->refaults;

@@ -77,6 +77,14 @@ struct aw_pass {
 	unsigned long sticky_forced_walks;	/* ... set by a newly added mm, not by the pass */
 	unsigned long mm_stats[NR_MM_STATS];
 	unsigned long aw_stats[NR_AW_WALK_STATS];
+	/*
+	 * The event that caused it (event_index): the `age` line, or the
+	 * event inside which a memcg limit's reclaim aged on its own
+	 * (reclaim), so that `agewalk compare` pairs a kernel's pass with it
+	 * by cause, not by position (agewalk-exec records the same two).
+	 */
+	uint64_t event;
+	bool reclaim;
 	bool unreliable;		/* report only: the trace lost events before it (AW_AGE_LOST) */
 	unsigned long evicted_at, refaults_at;	/* report only: the node's counters when it began */
 };
