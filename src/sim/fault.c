@@ -217,9 +217,9 @@ void aw_mlock_new_folio(struct folio *folio, const struct vm_area_struct *vma)
  * folio_add_lru() does inside a fault (PG_active when the VMA has recency,
  * mm/swap.c), and reverse-mapped.  Returns the pfn or AW_NIL.
  */
-static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
-				bool anon, int cpu)
+static uint32_t new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			  struct vm_area_struct *vma, uint64_t addr, unsigned int order,
+			  bool anon, int cpu, bool in_fault)
 {
 	uint32_t pfn = alloc_folio_policy(k, mm, vma, cpu, order);
 	struct folio *folio;
@@ -255,11 +255,18 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	if (anon)
 		aw_folio_new_anon(folio, vma);
 	aw_mlock_new_folio(folio, vma);
-	if (!(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
+	if (in_fault && !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))	/* lru_gen_in_fault() */
 		folio_set(folio, PG_active);
 	lru_gen_add_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
 	aw_rmap_add(&k->mem, folio, mm->id, addr);
 	return pfn;
+}
+
+static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
+				bool anon, int cpu)
+{
+	return new_folio(k, t, mm, vma, addr, order, anon, cpu, true);
 }
 
 /*
@@ -278,7 +285,8 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
  * (folio_add_lru() runs after the refault test in the kernel).
  */
 static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn,
-			    struct lruvec *lruvec, unsigned long token_seq, int token_refs, bool workingset)
+			    struct lruvec *lruvec, unsigned long token_seq, int token_refs, bool workingset,
+			    bool in_fault)
 {
 	int type = folio_is_file_lru(folio);
 	bool mainline = k->prof->refault_form == AW_REFAULT_MAX_SEQ;
@@ -307,11 +315,19 @@ static void lru_gen_refault(struct aw_kernel *k, struct folio *folio, uint32_t p
 		folio->flags = (folio->flags & ~LRU_REFS_MASK) | (refs - 1UL) << LRU_REFS_PGOFF;
 		return;
 	}
+	/*
+	 * 6.1/6.12: "if (lru_gen_in_fault() || refs >= BIT(LRU_REFS_WIDTH) - 1)":
+	 * a page-cache read (filemap_read(), not in a fault) restores the bits
+	 * only for a folio accessed often enough through the descriptor.
+	 */
+	if (!mainline && !in_fault && refs < (1 << LRU_REFS_WIDTH) - 1)
+		return;
 	lru_gen_del_folio(lruvec, folio, false);
 	folio_set(folio, PG_workingset);
 	if (!mainline)
 		folio->flags |= LRU_REFS_MASK;
-	folio_set(folio, PG_active);
+	if (in_fault)	/* folio_add_lru() in a fault: lru_gen_in_fault() */
+		folio_set(folio, PG_active);
 	lru_gen_add_folio(lruvec, folio, false);
 }
 
@@ -324,7 +340,7 @@ void aw_swapin_refault(struct aw_kernel *k, struct folio *folio, uint32_t pfn, c
 {
 	if (s->nid < k->nr_nodes && s->memcg < k->nr_memcgs)
 		lru_gen_refault(k, folio, pfn, aw_lruvec(k, s->memcg, s->nid), s->evict_seq, s->refs,
-				s->workingset);
+				s->workingset, true);
 }
 
 const char *aw_fault_kind_name(int kind)
@@ -344,7 +360,7 @@ const char *aw_fault_kind_name(int kind)
 
 /* Swap-in or file re-read of a page that eviction took: a major fault. */
 static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu, bool in_fault)
 {
 	bool anon = pte_swp(old);
 	uint64_t slot = pte_swp_slot(old);
@@ -372,7 +388,7 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 		token_refs = (int)((old >> 52) & 3);
 		version = 0;
 	}
-	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu);
+	pfn = new_folio(k, t, mm, vma, addr, 0, anon, cpu, in_fault);
 	if (pfn == AW_NIL)
 		return AW_NIL;
 	folio = pfn_folio(&k->mem, pfn);
@@ -380,11 +396,28 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	if (version)
 		folio_clear(folio, PG_zeroed);
 	if (snid >= 0 && snid < k->nr_nodes && memcg < k->nr_memcgs)
-		lru_gen_refault(k, folio, pfn, aw_lruvec(k, memcg, snid), evict_seq, token_refs, workingset);
+		lru_gen_refault(k, folio, pfn, aw_lruvec(k, memcg, snid), evict_seq, token_refs, workingset,
+				in_fault);
 	k->node_stats[folio->nid].refaults++;
 	if (anon)
 		aw_swap_slot_put(k, slot);
 	return pfn;
+}
+
+/*
+ * mm/filemap.c: filemap_add_folio() for a page a read(2) or write(2)
+ * through a descriptor finds missing from the page cache (the model's page
+ * cache: a file VMA's PTE, `old` none or a shadow).  Charged to the
+ * caller's memcg (mem_cgroup_charge()), workingset_refault() on a shadow,
+ * then folio_add_lru() outside a fault: not active.  Returns the pfn or
+ * AW_NIL; the caller maps it.
+ */
+uint32_t aw_filemap_add_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
+{
+	if (old & _PAGE_FILE_SHADOW)
+		return fault_refault(k, t, mm, vma, addr, old, cpu, false);
+	return new_folio(k, t, mm, vma, addr, 0, false, cpu, false);
 }
 
 /* Copy-on-write of an anonymous page shared after fork, or of the zero page. */
@@ -467,7 +500,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		int kind = AW_FAULT_MINOR;
 
 		if (pte_swp(old) || (old & _PAGE_FILE_SHADOW)) {
-			pfn = fault_refault(k, t, mm, vma, addr, old, cpu);
+			pfn = fault_refault(k, t, mm, vma, addr, old, cpu, true);
 			kind = AW_FAULT_MAJOR;
 		} else if (!write && !vma->file) {
 			/* do_anonymous_page(): reads of never-written memory map the zero page */

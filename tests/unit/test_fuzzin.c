@@ -112,12 +112,12 @@ static void test_access_folding(void)
 	const struct aw_event *ev;
 
 	/*
-	 * Record 0: kind 1 + 24 = 25 → 25 % 24 = 1 (write), process 6 % 4 + 1
+	 * Record 0: kind 1 + 26 = 27 → 27 % 26 = 1 (write), process 6 % 4 + 1
 	 * = 3, region 11 % 8 + 1 = 4, offset 4096 + 5 → 5 pages, length
 	 * 1000 → 1 + 1000 pages, clamped to the 16-page access: 64 KiB at
 	 * region offset 20 KiB; repeat 1 + 7 % 4 = 4.
 	 */
-	r0[0] = 25, r0[2] = 6, r0[3] = 11;
+	r0[0] = 27, r0[2] = 6, r0[3] = 11;
 	put_u16(r0 + 6, 4096 + 5);
 	put_u16(r0 + 8, 1000);
 	r0[11] = 7;
@@ -250,7 +250,7 @@ static void test_pmd_rounding(void)
 	put_u16(r + 8, 600);
 	/* mmap, flag 0x10: droppable; 1 + 4095 pages stay 4096 */
 	r += AW_FUZZ_RECORD;
-	r[0] = 5 + 24, r[1] = 0x10;
+	r[0] = 5 + AW_FUZZ_NR_KINDS, r[1] = 0x10;
 	put_u16(r + 8, 4095);
 	/*
 	 * madvise (kind 7), argument 4 → advice 1 + 4 % 7 = 5 (hugepage),
@@ -299,10 +299,10 @@ static void test_khugepaged_kinds(void)
 	 * process, region and node bytes are ignored.
 	 */
 	r[0] = 21, r[2] = 3, r[3] = 5, r[4] = 1, r[10] = 3, r[11] = 12;
-	/* Record 1: kind 21 + 24 = 45, argument 16 + 13 → 13: pages 513;
+	/* Record 1: kind 21 + 26 = 47, argument 16 + 13 → 13: pages 513;
 	 * flag 1: full scans, repeat byte 7 → 1 + 7 % 2 = 2 */
 	r += AW_FUZZ_RECORD;
-	r[0] = 45, r[1] = 1, r[10] = 29, r[11] = 7;
+	r[0] = 47, r[1] = 1, r[10] = 29, r[11] = 7;
 	/* Record 2: kind 22 (knob store), argument 4 → knob 1 + 4 % 4 = 1
 	 * (pages_to_scan), no flag: 1 + bytes 8-9 = 1 + 300 */
 	r += AW_FUZZ_RECORD;
