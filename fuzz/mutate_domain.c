@@ -8,7 +8,8 @@
  * range, a memcg limit, an aging pass split into begin/step/end with an
  * eviction inside, reclaim after an aging pass; for khugepaged, a wake-up
  * after a madvise, clean or dirty PTEs after MADV_FREE, knob stores,
- * prctl, advice, and ranges worth collapsing.
+ * prctl, advice, and ranges worth collapsing; descriptor reads of a file
+ * mapping, repeated, then reclaim (tiers and sort_folio()'s protection).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -380,5 +381,38 @@ size_t aw_mut_lazyfree_dirty(uint8_t *d, size_t size, size_t max, struct aw_rng 
 		}
 		return size;
 	}
+	return size;
+}
+
+/*
+ * Descriptor reads: make an mmap a file mapping, read two of its pages
+ * through the descriptor a few calls over (every call marks both folios
+ * accessed, climbing the tiers; one time in four a write, which dirties),
+ * then reclaim on the record's node, where sort_folio() asks the tier.
+ * Without an mmap, record i becomes a read.
+ */
+size_t aw_mut_fd_read(uint8_t *d, size_t size, size_t max, struct aw_rng *g, size_t i)
+{
+	size_t n = aw_fuzz_nr_records(size), m = n ? pick_kind(d, n, g, AW_FK_MMAP) : 0, at;
+	uint8_t *r;
+
+	if (m == n) {
+		if (n)
+			aw_fuzz_rec_set(aw_fuzz_rec(d, i), AW_FR_KIND, AW_FK_PREAD);
+		return size;
+	}
+	r = aw_fuzz_rec(d, m);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, (aw_fuzz_rec_get(r, AW_FR_FLAGS) | 4) & ~(uint32_t)AW_FUZZ_DROPPABLE);
+	at = m + 1 + aw_rng_below(g, (uint32_t)(n - m));
+	if (!(r = aw_mut_insert_at(d, &size, max, at)))
+		return size;
+	memcpy(r, aw_fuzz_rec(d, m), R);
+	aw_fuzz_rec_set(r, AW_FR_KIND, aw_rng_below(g, 4) ? AW_FK_PREAD : AW_FK_PWRITE);
+	aw_fuzz_rec_set(r, AW_FR_FLAGS, 0);
+	aw_fuzz_rec_set_u16(r, AW_FR_OFF, aw_rng_below(g, 64));
+	aw_fuzz_rec_set_u16(r, AW_FR_LEN, 1);
+	aw_fuzz_rec_set(r, AW_FR_REPEAT, aw_rng_next(g));
+	if ((r = aw_mut_insert_at(d, &size, max, at + 1)))
+		evict_record(g, r, (uint8_t)aw_rng_next(g));
 	return size;
 }

@@ -53,6 +53,7 @@ static const struct aw_mutation {
 	{ "khugepaged",		aw_mut_khugepaged },
 	{ "reclaim",		aw_mut_reclaim },
 	{ "flip",		aw_mut_flip },
+	{ "fd_read",		aw_mut_fd_read },
 };
 
 const char *aw_mut_name(unsigned int k)

@@ -31,10 +31,10 @@ size_t aw_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed);
 
 /*
  * The weights of the mutations, one per entry of the table in mutator.c
- * (named there: insert, delete, ..., flip); the default is 1 each.  A
+ * (named there: insert, delete, ..., flip, fd_read); the default is 1 each.  A
  * mutation is chosen with probability w[k] / total.
  */
-#define AW_MUT_NR		21
+#define AW_MUT_NR		22
 #define AW_MUT_MAX_WEIGHT	1000000u
 struct aw_mut_weights {
 	uint32_t w[AW_MUT_NR];

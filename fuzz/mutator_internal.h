@@ -51,6 +51,6 @@ aw_mutation_fn aw_mut_insert, aw_mut_delete, aw_mut_duplicate, aw_mut_swap, aw_m
 /* Domain mutations (mutate_domain.c) */
 aw_mutation_fn aw_mut_pmd, aw_mut_pud, aw_mut_node_cpu, aw_mut_force_age, aw_mut_remap,
 	aw_mut_migrate, aw_mut_memcg, aw_mut_split_age, aw_mut_kind, aw_mut_kh_wakeup,
-	aw_mut_lazyfree_dirty, aw_mut_khugepaged, aw_mut_reclaim;
+	aw_mut_lazyfree_dirty, aw_mut_khugepaged, aw_mut_reclaim, aw_mut_fd_read;
 
 #endif /* AW_MUTATOR_INTERNAL_H */

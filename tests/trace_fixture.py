@@ -115,6 +115,9 @@ EVENT_DEFS = dict([
     sc_exit("brk", 12),
     sc_enter("mremap", 25, [(UL, "addr", 0), (UL, "old_len", 0), (UL, "new_len", 0),
                             (UL, "flags", 0), (UL, "new_addr", 0)]),
+    sc_enter("pread64", 17, [(UL, "fd", 0), (UL, "buf", 0), ("size_t", "count", 0), ("long", "pos", 1)]),
+    sc_enter("pwrite64", 18, [(UL, "fd", 0), (UL, "buf", 0), ("size_t", "count", 0), ("long", "pos", 1)]),
+    sc_enter("close", 3, [(UL, "fd", 0)]),
     sc_enter("prctl", 157, [("int", "option", 0), (UL, "arg2", 0), (UL, "arg3", 0),
                             (UL, "arg4", 0), (UL, "arg5", 0)]),
     (("task", "task_newtask"), dict(fields=[
@@ -456,6 +459,9 @@ BRK_IN = ("syscalls", "sys_enter_brk")
 BRK_OUT = ("syscalls", "sys_exit_brk")
 MREMAP = ("syscalls", "sys_enter_mremap")
 PRCTL = ("syscalls", "sys_enter_prctl")
+PREAD = ("syscalls", "sys_enter_pread64")
+PWRITE = ("syscalls", "sys_enter_pwrite64")
+CLOSE = ("syscalls", "sys_enter_close")
 NEWTASK = ("task", "task_newtask")
 EXEC = ("sched", "sched_process_exec")
 EXIT = ("sched", "sched_process_exit")
@@ -565,6 +571,24 @@ def mremap_script():
     return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
 
 
+def fdio_script():
+    """A private file mapping of descriptor 3 (file offset 1 MiB, 4 MiB long), pread64 and
+    pwrite64 of that descriptor inside and past it, a pread64 of a descriptor never mapped,
+    close(3), and a pread64 of 3 again."""
+    s = [
+        (0, 0, 0, SWITCH, sw("swapper/0", 0, "work", 100)),
+        (100, 0, 100, MMAP_IN, dict(__syscall_nr=9, addr=0, len=4 << 20, prot=1, flags=0x02,
+                                   fd=3, off=1 << 20)),
+        (110, 0, 100, MMAP_OUT, dict(__syscall_nr=9, ret=0x7f0000000000)),
+        (200, 0, 100, PREAD, dict(__syscall_nr=17, fd=3, buf=0x1000, count=8192, pos=(1 << 20) + 4096)),
+        (300, 0, 100, PWRITE, dict(__syscall_nr=18, fd=3, buf=0x1000, count=1 << 20, pos=(4 << 20) + 4096)),
+        (400, 0, 100, PREAD, dict(__syscall_nr=17, fd=5, buf=0x1000, count=4096, pos=0)),
+        (500, 0, 100, CLOSE, dict(__syscall_nr=3, fd=3)),
+        (600, 0, 100, PREAD, dict(__syscall_nr=17, fd=3, buf=0x1000, count=4096, pos=1 << 20)),
+    ]
+    return [(T0 + t * US, cpu, pid, key, v) for t, cpu, pid, key, v in s]
+
+
 def damon_script():
     """DAMON reports the first 2 MiB of a mapping accessed (5 samples) and the next 2 MiB idle."""
     agg = lambda start, end, n: dict(target_id=0, nr_regions=2, start=start, end=end,
@@ -648,6 +672,7 @@ def main():
     build(outdir, "fixture_lost", BASE_EVENTS, CMDLINES, lost_script(), TOPOLOGY)
     build(outdir, "fixture_mremap", BASE_EVENTS, CMDLINES, mremap_script(), TOPOLOGY)
     build(outdir, "fixture_damon", BASE_EVENTS + [DAMON], CMDLINES, damon_script(), TOPOLOGY)
+    build(outdir, "fixture_fdio", BASE_EVENTS + [PREAD, PWRITE, CLOSE], CMDLINES, fdio_script(), TOPOLOGY)
     with open(os.path.join(outdir, "fixture_damon.damon_targets"), "w") as f:
         f.write("0 100\n")   # DAMON target 0 is pid 100
     build(outdir, "fixture_kh", BASE_EVENTS + [KH_SCAN_PMD, KH_COLLAPSE, KH_SWAPIN, KH_SCAN],

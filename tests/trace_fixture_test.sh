@@ -79,7 +79,7 @@ policy_of() {
 # the trace-cmd report of FIXTURE.dat as "secs.usecs cpu pid event" lines
 report_lines() {
 	trace-cmd report "$1" 2>/dev/null |
-		sed -n 's/^ *.*-\([0-9][0-9]*\) *\[0*\([0-9][0-9]*\)\] *\([0-9.]*\): *\([a-z_]*\):.*/\3 \2 \1 \4/p'
+		sed -n 's/^ *.*-\([0-9][0-9]*\) *\[0*\([0-9][0-9]*\)\] *\([0-9.]*\): *\([a-z0-9_]*\):.*/\3 \2 \1 \4/p'
 }
 
 # the same from the fixture's own list of what it wrote
@@ -113,7 +113,7 @@ else
 fi
 
 # trace-cmd itself decodes every event we wrote: same times, CPUs, pids, events, in order
-for stem in fixture fixture_walk fixture_mremap fixture_kh fixture_kh_old; do
+for stem in fixture fixture_walk fixture_mremap fixture_kh fixture_kh_old fixture_fdio; do
 	report_lines "$work/$stem.dat" >"$work/$stem.report"
 	written_lines "$work/$stem.events" >"$work/$stem.written"
 	check "$stem.dat: trace-cmd report decodes every event written" \
@@ -295,6 +295,28 @@ check "fixture_walk: JSON \"trace\" statistics (3 walks recorded, no synthesized
 pol=$(policy_of "$work/fixture_walk.json" 2>&1)
 expect_str "fixture_walk: policy says recorded aging" \
 	"aging=recorded (mm_vmscan_lru_gen_walk)" "$(grep -o 'aging=recorded ([a-z_]*)' <<<"$pol")"
+
+# ---- fixture_fdio.dat: pread64/pwrite64 of a descriptor a file mapping was made from -------
+
+replay fixture_fdio
+expect_str "fixture_fdio: replay exits 0 (no oracle finding)" 0 "$(cat "$work/fixture_fdio.rc")"
+
+# The mapping shows file bytes [1M, 5M) at 0x7f0000000000: pread64(3, 8K, 1M + 4K) reads
+# 0x7f0000001000 len 8K; pwrite64(3, 1M, 4M + 4K) is cut at the mapping's end, 1M - 4K
+# (1020K); pread64(5) names no mapping and close(3) forgets 3: both skipped.
+cat >"$work/fixture_fdio.expected.aws" <<EOF
+$header
+proc task-100 nolayout
+run task-100 cpu 0
+mmap task-100 - 4M at 0x7f0000000000 file prot r
+pread task-100 0x7f0000001000 len 8K
+pwrite task-100 0x7f0000301000 len 1020K
+time +600us
+age node 0 force 0
+age node 1 force 0
+EOF
+check "fixture_fdio: pread64/pwrite64 become pread/pwrite of the mapped pages" \
+	"$work/fixture_fdio.expected.aws" "$work/fixture_fdio.aws"
 
 # ---- fixture_mremap.dat: mremap(MREMAP_FIXED) then a fault at the new address -------------
 

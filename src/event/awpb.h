@@ -17,7 +17,8 @@
 #define AW_AWPB_MAGIC		"AWPB\x01\r\n\x1a"
 #define AW_AWPB_MAGIC_LEN	8
 #define AW_AWPB_MAJOR		1
-#define AW_AWPB_MINOR		3	/* 1.1: Header.layout; 1.2: Header.kernel; 1.3: Header.khugepaged_* */
+#define AW_AWPB_MINOR		4	/* 1.1: Header.layout; 1.2: Header.kernel; 1.3: Header.khugepaged_*;
+					   1.4: Event.fdio */
 #define AW_AWPB_MAX_MSG		(1U << 20)	/* 1 MiB per message */
 
 struct aw_awpb_reader {

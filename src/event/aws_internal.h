@@ -325,6 +325,7 @@ int aw_h_brk(struct aw_parser *p);
 int aw_h_mbind(struct aw_parser *p);
 int aw_h_set_mempolicy(struct aw_parser *p);
 int aw_h_access(struct aw_parser *p);	/* read, write */
+int aw_h_fdio(struct aw_parser *p);	/* pread, pwrite */
 int aw_h_madvise(struct aw_parser *p);
 int aw_h_migrate(struct aw_parser *p);
 int aw_h_limit(struct aw_parser *p);

@@ -108,6 +108,35 @@ int aw_h_access(struct aw_parser *p)
 	return r ? -1 : aw_emit(p, &ev);
 }
 
+/*
+ * `pread NAME TARGET [repeat N]`, `pwrite ...`: N calls of pread(2)/pwrite(2)
+ * of the file range TARGET (a file-backed region) through its descriptor.
+ */
+int aw_h_fdio(struct aw_parser *p)
+{
+	static const char *const opts[] = { "repeat", NULL };
+	const struct aw_tok *t;
+	struct aw_event ev;
+	unsigned int seen = 0;
+	uint64_t v;
+	int r = 0;
+
+	if (aw_proc_target(p, &ev))
+		return -1;
+	ev.flags |= p->kw_flags;	/* `pwrite` */
+	ev.repeat = 1;
+	while (!r && (t = aw_next(p))) {
+		switch (aw_opt(p, t, opts, &seen)) {
+		case 0:
+			r = aw_need_int(p, "repeat", 1, AW_MAX_REPEAT, &v);
+			ev.repeat = r ? 0 : (uint32_t)v;
+			break;
+		default: return -1;
+		}
+	}
+	return r ? -1 : aw_emit(p, &ev);
+}
+
 /* The one keyword of a fixed set that ends a line; stored in *arg. */
 static int aw_need_word(struct aw_parser *p, const char *what, const char *const names[],
 			int nr, uint32_t *arg)

@@ -266,6 +266,9 @@ static const struct aw_keyword {
 	{ "contend",		aw_h_contend,		AW_EV_CONTEND,		0 },
 	{ "time",		aw_h_time,		AW_EV_TIME,		0 },
 	{ "sample",		aw_h_sample,		AW_EV_SAMPLE,		0 },
+	/* pwrite before pread: the writer takes the first row whose flags the event has */
+	{ "pwrite",		aw_h_fdio,		AW_EV_FDIO,		AW_ACC_WRITE },
+	{ "pread",		aw_h_fdio,		AW_EV_FDIO,		0 },
 	{ "repeat",		aw_h_repeat,		AW_EV_NONE,		0 },
 	{ "}",			aw_h_close,		AW_EV_NONE,		0 },
 	{ "expect",		aw_h_expect,		AW_EV_NONE,		0 },

@@ -248,6 +248,14 @@ static void aw_waccess(struct aw_writer *w, const struct aw_event *ev)
 		fputs(" resident", w->out);
 }
 
+static void aw_wfdio(struct aw_writer *w, const struct aw_event *ev)
+{
+	aw_wproc(w, ev->pid);
+	aw_wtarget(w, ev);
+	if (ev->repeat != 1)
+		fprintf(w->out, " repeat %u", ev->repeat);
+}
+
 /* The options the parser's aw_reclaim_allowed[] gives the kind. */
 static void aw_wreclaim(struct aw_writer *w, const struct aw_event *ev)
 {
@@ -368,6 +376,7 @@ static void aw_wevent(struct aw_writer *w, const struct aw_event *ev)
 	case AW_EV_MMAP: aw_wmmap(w, ev); break;
 	case AW_EV_MREMAP: aw_wmremap(w, ev); break;
 	case AW_EV_ACCESS: aw_waccess(w, ev); break;
+	case AW_EV_FDIO: aw_wfdio(w, ev); break;
 	case AW_EV_AGE:
 	case AW_EV_AGE_BEGIN:
 	case AW_EV_AGE_STEP:

@@ -38,6 +38,7 @@ static const char *const aw_event_kind_names[AW_EV_NR] = {
 	[AW_EV_CONTEND]		= "contend",
 	[AW_EV_TIME]		= "time",
 	[AW_EV_SAMPLE]		= "sample",
+	[AW_EV_FDIO]		= "fdio",
 };
 
 /*

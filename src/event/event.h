@@ -47,6 +47,8 @@ enum aw_event_kind {
 	AW_EV_CONTEND,		/* pid, arg: AW_LOCK_*, flags AW_CONTEND_ON: lock held by someone else */
 	AW_EV_TIME,		/* len: nanoseconds to advance */
 	AW_EV_SAMPLE,		/* region: record its residency now */
+	AW_EV_FDIO,		/* pid, region/addr: file range, len, repeat: calls, flags AW_ACC_WRITE:
+				   pread(2)/pwrite(2) of a file-backed region through its descriptor */
 	AW_EV_NR
 };
 

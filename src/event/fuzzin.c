@@ -107,7 +107,7 @@ static void zero_unused(struct aw_event *ev)
 	default:
 		ev->cpu = 0;
 	}
-	if (ev->kind != AW_EV_ACCESS && ev->kind != AW_EV_KHUGEPAGED)
+	if (ev->kind != AW_EV_ACCESS && ev->kind != AW_EV_KHUGEPAGED && ev->kind != AW_EV_FDIO)
 		ev->repeat = 0;
 	/* one wake-up is written "khugepaged", which parses to repeat 0 */
 	if (ev->kind == AW_EV_KHUGEPAGED && !(ev->flags & AW_KH_FULL) && ev->repeat == 1)
@@ -189,6 +189,15 @@ static void dec_access(struct fuzz_dec *d)
 	d->ev.repeat = 1 + aw_fuzz_rec_get(d->r, AW_FR_REPEAT) % 4;
 	if (d->flags & 2)
 		d->ev.cpu = (uint16_t)(aw_fuzz_rec_get(d->r, AW_FR_CPU) % d->cpus);
+}
+
+/* pread/pwrite: at most AW_FUZZ_ACCESS_PAGES pages, 1..4 calls */
+static void dec_fdio(struct fuzz_dec *d)
+{
+	d->ev.flags = aw_fuzz_rec_kind(d->r) == AW_FK_PWRITE ? AW_ACC_WRITE : 0;
+	if (d->len > AW_FUZZ_ACCESS_PAGES)
+		d->ev.len = AW_FUZZ_ACCESS_PAGES * PAGE;
+	d->ev.repeat = 1 + aw_fuzz_rec_get(d->r, AW_FR_REPEAT) % 4;
 }
 
 static void dec_age(struct fuzz_dec *d)
@@ -358,6 +367,8 @@ static const struct fuzz_kind_dec {
 	[AW_FK_KHUGEPAGED]	= { AW_EV_KHUGEPAGED,	DEC_NO_MACHINE,	dec_khugepaged },
 	[AW_FK_KH_SET]		= { AW_EV_KHUGEPAGED,	DEC_NO_MACHINE,	dec_kh_set },
 	[AW_FK_PRCTL]		= { AW_EV_PRCTL_THP,	DEC_NO_RANGE,	dec_prctl },
+	[AW_FK_PREAD]		= { AW_EV_FDIO,		DEC_REGION,	dec_fdio },
+	[AW_FK_PWRITE]		= { AW_EV_FDIO,		DEC_REGION,	dec_fdio },
 };
 
 /*
@@ -517,6 +528,7 @@ static uint8_t fkind(const struct aw_event *ev)
 	case AW_EV_TIME: return AW_FK_TIME;
 	case AW_EV_KHUGEPAGED: return ev->arg ? AW_FK_KH_SET : AW_FK_KHUGEPAGED;
 	case AW_EV_PRCTL_THP: return AW_FK_PRCTL;
+	case AW_EV_FDIO: return ev->flags & AW_ACC_WRITE ? AW_FK_PWRITE : AW_FK_PREAD;
 	default: return 0xff;
 	}
 }
@@ -577,6 +589,10 @@ static void encode_record(const struct aw_event *ev, uint8_t k, uint8_t *r)
 	case AW_EV_ACCESS:
 		aw_fuzz_rec_set(r, AW_FR_FLAGS, (ev->stride >= (2ULL << 20) ? 1 : 0) |
 						(ev->cpu != AW_CPU_CURRENT ? 2 : 0));
+		aw_fuzz_rec_set(r, AW_FR_REPEAT, ev->repeat ? (ev->repeat - 1) % 4 : 0);
+		break;
+	case AW_EV_FDIO:
+		aw_fuzz_rec_set(r, AW_FR_CPU, 0);
 		aw_fuzz_rec_set(r, AW_FR_REPEAT, ev->repeat ? (ev->repeat - 1) % 4 : 0);
 		break;
 	case AW_EV_MMAP:

@@ -14,7 +14,7 @@ static bool uses_range(int kind)
 {
 	switch (kind) {
 	case AW_EV_MUNMAP: case AW_EV_MREMAP: case AW_EV_MPROTECT: case AW_EV_MBIND:
-	case AW_EV_ACCESS: case AW_EV_MADVISE: case AW_EV_MIGRATE:
+	case AW_EV_ACCESS: case AW_EV_MADVISE: case AW_EV_MIGRATE: case AW_EV_FDIO:
 		return true;
 	default:
 		return false;

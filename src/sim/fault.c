@@ -219,12 +219,15 @@ void aw_mlock_new_folio(struct folio *folio, const struct vm_area_struct *vma)
  * the VMA has recency, mm/swap.c), and reverse-mapped.  Returns the pfn or
  * AW_NIL.
  */
-static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
-				bool anon, int cpu, const struct aw_shadow *shadow)
+static uint32_t new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			  struct vm_area_struct *vma, uint64_t addr, unsigned int order,
+			  bool anon, int cpu, const struct aw_shadow *shadow, bool fault)
 {
-	/* lru_gen_in_fault(): lru_gen_enter_fault() marks a fault in a VMA with recency */
-	bool in_fault = !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ));
+	/*
+	 * lru_gen_in_fault(): lru_gen_enter_fault() marks a fault in a VMA
+	 * with recency; a read(2)/write(2) through a descriptor is no fault.
+	 */
+	bool in_fault = fault && !(vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ));
 	uint32_t pfn = alloc_folio_policy(k, mm, vma, cpu, order);
 	struct folio *folio;
 	uint32_t mm_id = mm->id;
@@ -269,6 +272,13 @@ static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct m
 	return pfn;
 }
 
+static uint32_t fault_new_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+				struct vm_area_struct *vma, uint64_t addr, unsigned int order,
+				bool anon, int cpu, const struct aw_shadow *shadow)
+{
+	return new_folio(k, t, mm, vma, addr, order, anon, cpu, shadow, true);
+}
+
 const char *aw_fault_kind_name(int kind)
 {
 	static const char *const names[AW_FAULT_NR] = {
@@ -286,7 +296,7 @@ const char *aw_fault_kind_name(int kind)
 
 /* Swap-in or file re-read of a page that eviction took: a major fault. */
 static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
-			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu, bool fault)
 {
 	bool anon = pte_swp(old);
 	uint64_t slot = pte_swp_slot(old);
@@ -304,7 +314,7 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 					     .nid = (uint8_t)((old >> 44) & 0xff), .refs = (uint8_t)((old >> 52) & 3),
 					     .memcg = (uint16_t)mm->memcg };
 	}
-	pfn = fault_new_folio(k, t, mm, vma, addr, 0, anon, cpu, &shadow);
+	pfn = new_folio(k, t, mm, vma, addr, 0, anon, cpu, &shadow, fault);
 	if (pfn == AW_NIL)
 		return AW_NIL;
 	folio = pfn_folio(&k->mem, pfn);
@@ -315,6 +325,22 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	if (anon)
 		aw_swap_slot_put(k, slot);
 	return pfn;
+}
+
+/*
+ * mm/filemap.c: filemap_add_folio() for a page a read(2) or write(2)
+ * through a descriptor finds missing from the page cache (the model's page
+ * cache: a file VMA's PTE, `old` none or a shadow).  Charged to the
+ * caller's memcg (mem_cgroup_charge()), workingset_refault() on a shadow,
+ * then folio_add_lru() outside a fault: not active.  Returns the pfn or
+ * AW_NIL; the caller maps it.
+ */
+uint32_t aw_filemap_add_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu)
+{
+	if (old & _PAGE_FILE_SHADOW)
+		return fault_refault(k, t, mm, vma, addr, old, cpu, false);
+	return new_folio(k, t, mm, vma, addr, 0, false, cpu, NULL, false);
 }
 
 /* Copy-on-write of an anonymous page shared after fork, or of the zero page. */
@@ -397,7 +423,7 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		int kind = AW_FAULT_MINOR;
 
 		if (pte_swp(old) || (old & _PAGE_FILE_SHADOW)) {
-			pfn = fault_refault(k, t, mm, vma, addr, old, cpu);
+			pfn = fault_refault(k, t, mm, vma, addr, old, cpu, true);
 			kind = AW_FAULT_MAJOR;
 		} else if (!write && !vma->file) {
 			/* do_anonymous_page(): reads of never-written memory map the zero page */

@@ -266,6 +266,7 @@ static int apply_mmap(struct aw_kernel *k, const struct aw_event *ev, struct aw_
 		struct aw_region *r = &k->regions[ev->region - 1];
 
 		r->pid = ev->pid;
+		r->f_prev_pos = -1;	/* file_ra_state_init(): a fresh descriptor */
 		r->mm = mm->id;
 		r->start = addr;
 		r->len = (ev->len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
@@ -495,6 +496,9 @@ static int apply_task_event(struct aw_kernel *k, const struct aw_event *ev, stru
 	case AW_EV_ACCESS:
 		t->cpu = cpu;
 		aw_access(k, t, start, len, ev->stride, ev->repeat, ev->flags, cpu);
+		return 0;
+	case AW_EV_FDIO:
+		aw_file_rw(k, t, start, len, ev->repeat, ev->flags & AW_ACC_WRITE, t->cpu);
 		return 0;
 	case AW_EV_MADVISE:
 		if (aw_madvise(k, mm, start, len, (int)ev->arg))

@@ -137,6 +137,7 @@ struct aw_region {
 	uint32_t mm;			/* mm id it lives in, 0 = not mapped */
 	uint64_t start, len;
 	uint64_t resident;		/* present pages of VMAs tagged with it */
+	int64_t f_prev_pos;		/* its descriptor's f_ra.prev_pos (filemap.c), -1 fresh */
 	struct aw_region_acc acc[AW_MAX_NODES];
 	int nr_passes, cap_passes;
 	struct aw_region_pass *passes;
@@ -331,6 +332,14 @@ const char *aw_fault_kind_name(int kind);
 /* flags: AW_ACC_WRITE, AW_ACC_RESIDENT (touch resident pages only, never fault) */
 int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len,
 	      uint64_t stride, uint32_t repeat, unsigned int flags, int cpu);
+/* filemap.c: pread/pwrite of [start, start+len), `repeat` calls (AW_EV_FDIO) */
+int aw_file_rw(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t len, uint32_t repeat,
+	       bool write, int cpu);
+/* mm/swap.c: folio_mark_accessed() as MGLRU has it */
+void aw_folio_mark_accessed(struct aw_kernel *k, struct folio *folio);
+/* fault.c: filemap_add_folio() of a missing page-cache page (old: none or a shadow) */
+uint32_t aw_filemap_add_folio(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
+			      struct vm_area_struct *vma, uint64_t addr, pte_t old, int cpu);
 /* the refault rule for a swap-in outside a fault; folio on its LRU */
 /* the model's workingset side (workingset.c), behind the seam (mglru_ops.h) */
 void aw_lru_gen_eviction(struct aw_kernel *k, struct folio *folio, struct aw_shadow *shadow);

@@ -23,6 +23,7 @@ static const struct aw_profile aw_profile_6_1 = {
 	.inc_gen_counts_protected	= false,
 
 	.refs_form			= AW_REFS_COUNTER_WORKINGSET,
+	.inc_refs_counter_first		= false,
 	.lru_refs_flags			= LRU_REFS_MASK | 1UL << PG_referenced | 1UL << PG_workingset,
 	.tier_gain_sp			= 1,
 	.tier_gain_pv			= 2,
@@ -65,6 +66,7 @@ static const struct aw_profile aw_profile_6_12 = {
 	.inc_gen_counts_protected	= false,
 
 	.refs_form			= AW_REFS_COUNTER_WORKINGSET,
+	.inc_refs_counter_first		= false,
 	.lru_refs_flags			= LRU_REFS_MASK | 1UL << PG_referenced | 1UL << PG_workingset,
 	.tier_gain_sp			= 1,
 	.tier_gain_pv			= 2,
@@ -107,6 +109,7 @@ static const struct aw_profile aw_profile_mainline = {
 	.inc_gen_counts_protected	= true,
 
 	.refs_form			= AW_REFS_REFERENCED_FIRST,
+	.inc_refs_counter_first		= true,
 	.lru_refs_flags			= LRU_REFS_FLAGS,
 	.tier_gain_sp			= 2,
 	.tier_gain_pv			= 3,
@@ -162,6 +165,7 @@ const struct aw_profile_rule aw_profile_rules[] = {
 	AW_RULE(should_run_aging_form),
 	AW_RULE(inc_gen_counts_protected),
 	AW_RULE(refs_form),
+	AW_RULE(inc_refs_counter_first),
 	AW_RULE(lru_refs_flags),
 	AW_RULE(tier_gain_sp),
 	AW_RULE(tier_gain_pv),

@@ -147,6 +147,13 @@ struct aw_profile {
 	/* --- references, tiers and placement --- */
 
 	enum aw_refs_form refs_form;
+	/*
+	 * folio_mark_accessed() (mm/swap.c): mainline lru_gen_inc_refs() fills
+	 * the refs counter after PG_referenced and sets PG_workingset last
+	 * (6.14, "mm/mglru: rework workingset protection"); 6.1/6.12
+	 * folio_inc_refs() set PG_workingset second, then count.
+	 */
+	bool inc_refs_counter_first;
 	/* LRU_REFS_FLAGS: the bits isolate_folio() and putback clear with the counter */
 	unsigned long lru_refs_flags;
 	/* get_tier_idx(): the PID gains of tier 0 (sp) and of the others (pv): 1:2 in 6.1/6.12, 2:3 mainline */

@@ -2,7 +2,9 @@
 /*
  * Address-space syscalls (syscalls:sys_enter_* / sys_exit_*): mmap, brk,
  * munmap, mremap, mprotect, madvise, mbind, set_mempolicy and
- * prctl(PR_SET_THP_DISABLE) become the model's mappings and events.  The
+ * prctl(PR_SET_THP_DISABLE) become the model's mappings and events;
+ * pread64/pwrite64 of a descriptor a file mapping was made from become
+ * pread/pwrite of its pages (close forgets the descriptor).  The
  * syscall tracepoints carry the raw arguments, so the numbers are the
  * uapi's (include/uapi/asm-generic/mman-common.h, mempolicy.h, prctl.h).
  */
@@ -25,6 +27,8 @@ static int madv(uint32_t behavior)
 	default: return 0;
 	}
 }
+
+static void note_fdmap(struct aw_tproc *p, int32_t fd, uint64_t addr, uint64_t len, uint64_t off);
 
 /* The task's mmap() in flight: the entry has the arguments, the exit the address. */
 static int pending_slot(struct aw_ingest *in, uint32_t tid)
@@ -65,6 +69,8 @@ int aw_on_mmap(const struct aw_tctx *c)
 		pm->len = aw_tf(c, 1);
 		pm->prot = aw_tf32(c, 2);
 		pm->flags = aw_tf32(c, 3);
+		pm->fd = (int32_t)aw_tf32(c, 4);
+		pm->off = aw_tf(c, 5);
 		pm->valid = true;
 		return 0;
 	}
@@ -78,7 +84,79 @@ int aw_on_mmap(const struct aw_tctx *c)
 		flags |= AW_MAP_NORESERVE;
 	if ((pm->flags & 0x0f) == 0x08)	/* MAP_DROPPABLE is a mapping type */
 		flags |= AW_MAP_DROPPABLE;
+	if (!(pm->flags & 0x20) && pm->fd >= 0)
+		note_fdmap(p, pm->fd, (uint64_t)ret, pm->len, pm->off);
 	return aw_ing_mmap(in, p, (uint64_t)ret, pm->len, pm->prot, flags, !(pm->flags & 0x20));
+}
+
+static void drop_fdmaps(struct aw_tproc *p, int32_t fd)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr_fdmaps; i++)
+		if (p->fdmaps[i].fd != fd)
+			p->fdmaps[n++] = p->fdmaps[i];
+	p->nr_fdmaps = n;
+}
+
+/*
+ * A file mapping made from descriptor fd: a later pread64/pwrite64 of fd
+ * at a file position inside [off, off + len) reads the pages it maps.
+ * The oldest entry goes when the table is full.
+ */
+static void note_fdmap(struct aw_tproc *p, int32_t fd, uint64_t addr, uint64_t len, uint64_t off)
+{
+	if (p->nr_fdmaps == AW_TPROC_FDMAPS) {
+		memmove(&p->fdmaps[0], &p->fdmaps[1], (AW_TPROC_FDMAPS - 1) * sizeof(p->fdmaps[0]));
+		p->nr_fdmaps--;
+	}
+	p->fdmaps[p->nr_fdmaps].fd = fd;
+	p->fdmaps[p->nr_fdmaps].addr = addr & ~4095ULL;
+	p->fdmaps[p->nr_fdmaps].len = (len + 4095) & ~4095ULL;
+	p->fdmaps[p->nr_fdmaps].off = off & ~4095ULL;
+	p->nr_fdmaps++;
+}
+
+/*
+ * sys_enter_pread64/pwrite64 (fd, count, pos): a read or write of the file
+ * range [pos, pos + count) becomes a pread/pwrite of the pages a mapping
+ * of that descriptor shows (the newest that covers pos; the part beyond it
+ * is cut).  A descriptor the trace never saw mapped names no page the
+ * model knows: the call is counted skipped (docs/model-notes.md, "File
+ * descriptors").
+ */
+int aw_on_fdio(const struct aw_tctx *c)
+{
+	struct aw_tproc *p = aw_ing_proc(c->in, c->tid, NULL, c->cpu);
+	int32_t fd = (int32_t)aw_tf32(c, 0);
+	uint64_t count = aw_tf(c, 1), pos = aw_tf(c, 2);
+
+	if (!p || !count)
+		return 0;
+	for (int i = p->nr_fdmaps - 1; i >= 0; i--) {
+		struct aw_event ev = { .kind = AW_EV_FDIO, .pid = p->id, .repeat = 1 };
+		uint64_t off = p->fdmaps[i].off, len = p->fdmaps[i].len;
+
+		if (p->fdmaps[i].fd != fd || pos < off || pos - off >= len)
+			continue;
+		ev.flags = c->t == AW_TEV_PWRITE ? AW_ACC_WRITE : 0;
+		ev.addr = p->fdmaps[i].addr + (pos - off);
+		ev.len = count < len - (pos - off) ? count : len - (pos - off);
+		return aw_ing_emit(c->in, &ev);
+	}
+	aw_trace_skipped(c->in->st, c->t == AW_TEV_PWRITE ? "pwrite64 of an unmapped file" :
+							    "pread64 of an unmapped file");
+	return 0;
+}
+
+/* sys_enter_close: the descriptor no longer names the file its mappings came from. */
+int aw_on_close(const struct aw_tctx *c)
+{
+	struct aw_tproc *p = aw_ing_proc(c->in, c->tid, NULL, c->cpu);
+
+	if (p)
+		drop_fdmaps(p, (int32_t)aw_tf32(c, 0));
+	return 0;
 }
 
 /* sys_exit_brk: the new break; the heap grew or shrank by the difference (do_brk_flags(), do_vmi_munmap()). */

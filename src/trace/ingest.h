@@ -14,6 +14,8 @@
 #include "tracedat.h"
 
 /* One traced process (thread group) as agewalk sees it. */
+#define AW_TPROC_FDMAPS	16	/* file mappings a process's pread/pwrite can name */
+
 struct aw_tproc {
 	uint32_t id;		/* scenario process id */
 	uint32_t tgid;
@@ -31,6 +33,9 @@ struct aw_tproc {
 	struct { uint64_t page, ts; } *faults;	/* recent faults (policy) */
 	int nr_damon, cap_damon;
 	struct { uint64_t start, end; } *damon;	/* DAMON regions accessed since the last pass */
+	/* file mappings by the descriptor they were made from (ev_syscalls.c), newest last */
+	int nr_fdmaps;
+	struct { int32_t fd; uint64_t addr, len, off; } fdmaps[AW_TPROC_FDMAPS];
 };
 
 /* tid -> process index, open addressing */
@@ -41,8 +46,9 @@ struct aw_tidmap {
 };
 
 struct aw_pending_mmap {
-	uint64_t addr, len;
+	uint64_t addr, len, off;
 	uint32_t prot, flags;
+	int32_t fd;
 	bool valid;
 };
 

@@ -13,7 +13,7 @@ const struct aw_tev_desc aw_tev_table[AW_TEV_NR] = {
 	/* faults, DAMON, migrations (ev_access.c) */
 	[AW_TEV_FAULT] = { "exceptions", "page_fault_user", { "address", "error_code" }, NULL, aw_on_fault },
 	/* address-space syscalls (ev_syscalls.c) */
-	[AW_TEV_MMAP_ENTER] = { "syscalls", "sys_enter_mmap", { "addr", "len", "prot", "flags", "fd" }, NULL,
+	[AW_TEV_MMAP_ENTER] = { "syscalls", "sys_enter_mmap", { "addr", "len", "prot", "flags", "fd", "off" }, NULL,
 				aw_on_mmap, BEFORE_START },
 	[AW_TEV_MMAP_EXIT] = { "syscalls", "sys_exit_mmap", { "ret" }, NULL, aw_on_mmap, BEFORE_START },
 	[AW_TEV_MUNMAP] = { "syscalls", "sys_enter_munmap", { "addr", "len" }, NULL, aw_on_range, BEFORE_START },
@@ -34,6 +34,13 @@ const struct aw_tev_desc aw_tev_table[AW_TEV_NR] = {
 	[AW_TEV_PRCTL] = { "syscalls", "sys_enter_prctl", { "option", "arg2", "arg3" }, NULL, aw_on_prctl,
 			   BEFORE_START },
 	[AW_TEV_MM_MIGRATE] = { "migrate", "mm_migrate_pages", { 0 }, NULL, aw_on_migration },
+	/*
+	 * reads and writes through a descriptor that names a file mapping
+	 * (ev_syscalls.c); read(2)/write(2) carry no position and are not read
+	 */
+	[AW_TEV_PREAD] = { "syscalls", "sys_enter_pread64", { "fd", "count", "pos" }, NULL, aw_on_fdio },
+	[AW_TEV_PWRITE] = { "syscalls", "sys_enter_pwrite64", { "fd", "count", "pos" }, NULL, aw_on_fdio },
+	[AW_TEV_CLOSE] = { "syscalls", "sys_enter_close", { "fd" }, NULL, aw_on_close, BEFORE_START },
 	/* process lifetime and scheduling (ev_sched.c) */
 	[AW_TEV_FORK] = { "sched", "sched_process_fork", { "pid", "child_pid" }, NULL, aw_on_fork, BEFORE_START },
 	[AW_TEV_EXEC] = { "sched", "sched_process_exec", { "pid" }, NULL, aw_on_exec, BEFORE_START },

@@ -30,6 +30,7 @@ enum aw_tev {
 	AW_TEV_SET_MEMPOLICY, AW_TEV_MOVE_PAGES, AW_TEV_MIGRATE_PAGES, AW_TEV_PRCTL, AW_TEV_MM_MIGRATE,
 	AW_TEV_FORK, AW_TEV_EXEC, AW_TEV_EXIT, AW_TEV_SWITCH, AW_TEV_NEWTASK, AW_TEV_LRU_GEN_WALK,
 	AW_TEV_DAMON, AW_TEV_KH_SCAN_PMD, AW_TEV_KH_COLLAPSE, AW_TEV_KH_SWAPIN, AW_TEV_KH_SCAN,
+	AW_TEV_PREAD, AW_TEV_PWRITE, AW_TEV_CLOSE,
 	AW_TEV_NR
 };
 
@@ -139,6 +140,8 @@ int aw_on_brk(const struct aw_tctx *c);			/* sys_exit_brk */
 int aw_on_range(const struct aw_tctx *c);		/* munmap, mremap, mprotect, madvise, mbind */
 int aw_on_set_mempolicy(const struct aw_tctx *c);
 int aw_on_prctl(const struct aw_tctx *c);
+int aw_on_fdio(const struct aw_tctx *c);		/* sys_enter_pread64, sys_enter_pwrite64 */
+int aw_on_close(const struct aw_tctx *c);		/* sys_enter_close */
 
 /* ev_sched.c */
 int aw_on_newtask(const struct aw_tctx *c);

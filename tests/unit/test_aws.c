@@ -187,7 +187,8 @@ static const char every_kind[] =
 	"contend W ptl on\n"				/* 30: CONTEND */
 	"time +2s\n"					/* 31: TIME */
 	"sample R\n"					/* 32: SAMPLE */
-	"expect thp=never young>=1\n";			/* 33 */
+	"pwrite W R off 8K len 8K repeat 2\n"		/* 33: FDIO */
+	"expect thp=never young>=1\n";			/* 34 */
 
 /* every_kind: the process and mapping lines (proc .. brk) */
 static void check_proc_kinds(const struct aw_scenario *sc)
@@ -318,6 +319,13 @@ static void check_reclaim_kinds(const struct aw_scenario *sc)
 
 	CHECK_EQ(sc->events[AW_EV_TIME - 1].len, 2000000000ull);
 	CHECK_EQ(sc->events[AW_EV_SAMPLE - 1].region, 1);
+
+	ev = &sc->events[AW_EV_FDIO - 1];
+	CHECK_EQ(ev->region, 1);
+	CHECK_EQ(ev->addr, 8192);
+	CHECK_EQ(ev->len, 8192);
+	CHECK_EQ(ev->repeat, 2);
+	CHECK_EQ(ev->flags, AW_ACC_WRITE);
 }
 
 static void test_every_kind(void)

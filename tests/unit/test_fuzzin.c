@@ -112,12 +112,12 @@ static void test_access_folding(void)
 	const struct aw_event *ev;
 
 	/*
-	 * Record 0: kind 1 + 24 = 25 → 25 % 24 = 1 (write), process 6 % 4 + 1
+	 * Record 0: kind 1 + 26 = 27 → 27 % 26 = 1 (write), process 6 % 4 + 1
 	 * = 3, region 11 % 8 + 1 = 4, offset 4096 + 5 → 5 pages, length
 	 * 1000 → 1 + 1000 pages, clamped to the 16-page access: 64 KiB at
 	 * region offset 20 KiB; repeat 1 + 7 % 4 = 4.
 	 */
-	r0[0] = 25, r0[2] = 6, r0[3] = 11;
+	r0[0] = 27, r0[2] = 6, r0[3] = 11;
 	put_u16(r0 + 6, 4096 + 5);
 	put_u16(r0 + 8, 1000);
 	r0[11] = 7;
@@ -250,7 +250,7 @@ static void test_pmd_rounding(void)
 	put_u16(r + 8, 600);
 	/* mmap, flag 0x10: droppable; 1 + 4095 pages stay 4096 */
 	r += AW_FUZZ_RECORD;
-	r[0] = 5 + 24, r[1] = 0x10;
+	r[0] = 5 + AW_FUZZ_NR_KINDS, r[1] = 0x10;
 	put_u16(r + 8, 4095);
 	/*
 	 * madvise (kind 7), argument 4 → advice 1 + 4 % 7 = 5 (hugepage),
@@ -299,10 +299,10 @@ static void test_khugepaged_kinds(void)
 	 * process, region and node bytes are ignored.
 	 */
 	r[0] = 21, r[2] = 3, r[3] = 5, r[4] = 1, r[10] = 3, r[11] = 12;
-	/* Record 1: kind 21 + 24 = 45, argument 16 + 13 → 13: pages 513;
+	/* Record 1: kind 21 + 26 = 47, argument 16 + 13 → 13: pages 513;
 	 * flag 1: full scans, repeat byte 7 → 1 + 7 % 2 = 2 */
 	r += AW_FUZZ_RECORD;
-	r[0] = 45, r[1] = 1, r[10] = 29, r[11] = 7;
+	r[0] = 47, r[1] = 1, r[10] = 29, r[11] = 7;
 	/* Record 2: kind 22 (knob store), argument 4 → knob 1 + 4 % 4 = 1
 	 * (pages_to_scan), no flag: 1 + bytes 8-9 = 1 + 300 */
 	r += AW_FUZZ_RECORD;
@@ -440,6 +440,60 @@ static void test_khugepaged_roundtrip(void)
 }
 
 /*
+ * pread/pwrite (kinds 24, 25): record 0 an mmap of region 2 (2 MiB, flag 4:
+ * a file); record 1 kind 24 + 26 = 50 → 24 (pread), process 1 + 1, region
+ * 1 + 1, page 3, length 1 + 40 pages clamped to the 16-page access, repeat
+ * 1 + 6 % 4 = 3 calls; record 2 kind 25 (pwrite), one page, repeat 1.
+ * Encoded back, both give the same records.
+ */
+static void test_fdio_kinds(void)
+{
+	uint8_t in[AW_FUZZ_HEADER + 3 * AW_FUZZ_RECORD] = { 0 }, out[sizeof(in)];
+	uint8_t *r = in + AW_FUZZ_HEADER;
+	struct aw_scenario sc, back;
+	const struct aw_event *ev;
+	size_t n;
+
+	r[0] = 5, r[1] = 4, r[2] = 1, r[3] = 1;
+	put_u16(r + 8, 511);
+	r += AW_FUZZ_RECORD;
+	r[0] = 50, r[2] = 1, r[3] = 1, r[11] = 6;
+	put_u16(r + 6, 3);
+	put_u16(r + 8, 40);
+	r += AW_FUZZ_RECORD;
+	r[0] = 25, r[2] = 1, r[3] = 1, r[4] = 1, r[5] = 3;
+	CHECK_EQ(aw_fuzz_decode(in, sizeof(in), &sc), 0);
+	CHECK_EQ(sc.nr_events, FIRST + 3);
+	if (sc.nr_events != FIRST + 3)
+		goto out;
+	ev = &sc.events[FIRST + 1];
+	CHECK_EQ(ev->kind, AW_EV_FDIO);
+	CHECK_EQ(ev->flags, 0);
+	CHECK_EQ(ev->pid, 2);
+	CHECK_EQ(ev->region, 2);
+	CHECK_EQ(ev->addr, 3 * PAGE);
+	CHECK_EQ(ev->len, 16 * PAGE);
+	CHECK_EQ(ev->repeat, 3);
+	CHECK_EQ(ev->cpu, 0);
+	ev = &sc.events[FIRST + 2];
+	CHECK_EQ(ev->kind, AW_EV_FDIO);
+	CHECK_EQ(ev->flags, AW_ACC_WRITE);
+	CHECK_EQ(ev->len, PAGE);
+	CHECK_EQ(ev->repeat, 1);
+	CHECK_EQ(ev->node, 0);
+	CHECK_EQ(ev->cpu, 0);
+	n = aw_fuzz_encode(&sc, "pud", out, sizeof(out));
+	CHECK_EQ(n, sizeof(out));
+	CHECK_EQ(aw_fuzz_decode(out, n, &back), 0);
+	CHECK_EQ(back.nr_events, sc.nr_events);
+	for (size_t e = FIRST; e < sc.nr_events && e < back.nr_events; e++)
+		CHECK(!memcmp(&sc.events[e], &back.events[e], sizeof(struct aw_event)));
+	aw_scenario_free(&back);
+out:
+	aw_scenario_free(&sc);
+}
+
+/*
  * Region-relative ranges stay inside the region's length as the .aws text
  * knows it (latest mmap or mremap), so every stream renders and parses back.
  * Record 0: mmap (kind 5) of region 1, length 1 + 511 = 512 pages (2 MiB).
@@ -541,6 +595,7 @@ int main(void)
 	RUN(test_khugepaged_target);
 	RUN(test_khugepaged_roundtrip);
 	RUN(test_region_folding);
+	RUN(test_fdio_kinds);
 	RUN(test_any_bytes_render);
 	return aw_test_report("test_fuzzin");
 }

@@ -41,6 +41,7 @@ static const char *const from_6_12_to_mainline[] = {
 	"should_run_aging_form",
 	"inc_gen_counts_protected",
 	"refs_form",
+	"inc_refs_counter_first",		/* lru_gen_inc_refs(): counter before PG_workingset */
 	"lru_refs_flags",
 	"tier_gain_sp",
 	"tier_gain_pv",
