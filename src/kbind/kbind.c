@@ -32,7 +32,10 @@ struct aw_kbind {
 		int pass_idx;
 		unsigned long walks;
 		unsigned long before[AW_KTEXT_MAX_STATS];
+		unsigned long seq;		/* the text's own passes (host_pass_begin()) */
 	} split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
+	/* the text's own passes from reclaim and run_aging(), by lruvec index */
+	struct kb_split hooked[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
 
 _Static_assert(sizeof(struct aw_ktext_lrugen) == sizeof(struct lru_gen_folio),
@@ -157,6 +160,41 @@ static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int ne
 	/* sort_folio() rotating dirty page cache for writeback: the flusher's work (evict.c) */
 	if (reclaim_set && folio_test(folio, PG_dirty) && folio_is_file_lru(folio) && !folio_test(folio, PG_anon))
 		aw_writeback_start(k, folio);
+}
+
+static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
+			 unsigned long walks);
+
+/*
+ * The text's own try_to_inc_max_seq() from its reclaim loop or run_aging()
+ * (ktext_reclaim.inc.c): a pass recorded as the model's
+ * try_to_inc_max_seq() records its own, figures from the text's counters.
+ */
+static int host_pass_begin(void *ctx, int memcg, int nid, unsigned long seq, bool force_scan)
+{
+	struct aw_kernel *k = ctx;
+	struct aw_kbind *kb = kb_of(k);
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	struct kb_split *h = &kb->hooked[lruvec->index];
+
+	h->pass_idx = aw_pass_begin(k, lruvec, force_scan, seq);
+	h->seq = seq;
+	h->walks = kb->ops->walks(kb->kt);
+	kb->ops->mm_stats(kb->kt, memcg, nid, h->before);
+	return h->pass_idx;
+}
+
+static void host_pass_end(void *ctx, int memcg, int nid, int handle)
+{
+	struct aw_kernel *k = ctx;
+	struct aw_kbind *kb = kb_of(k);
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	struct kb_split *h = &kb->hooked[lruvec->index];
+
+	if (handle < 0 || handle != h->pass_idx)
+		return;
+	pass_figures(kb, lruvec, handle, h->before, kb->ops->walks(kb->kt) - h->walks);
+	aw_pass_end(k, lruvec, handle, lruvec->lrugen.max_seq == h->seq + 1);
 }
 
 /* -- the seam ------------------------------------------------------------ */
@@ -330,6 +368,41 @@ static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct
 	return scanned;
 }
 
+/*
+ * lru_gen_shrink_lruvec(): the text's reclaim loop on the model's machine
+ * (ktext_reclaim.inc.c).  The text evicts through the host's
+ * shrink_folio_list() as memcg reclaim; the memcg's swappiness is
+ * vm_swappiness's default (the model has no knob: aw_default_swappiness()).
+ */
+static int kb_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
+{
+	struct aw_kbind *kb = kb_of(k);
+	bool outer = kb->memcg_reclaim;
+	int rotate;
+
+	kb->memcg_reclaim = true;
+	rotate = kb->ops->shrink_lruvec(kb->kt, lruvec->memcg, lruvec->nid, sc->target_memcg, sc->priority,
+					sc->nr_to_reclaim, sc->may_swap, 60, &sc->nr_reclaimed);
+	kb->memcg_reclaim = outer;
+	kb->calls++;
+	kb_warnings(kb);
+	mm_state_back(kb, lruvec);
+	return rotate;
+}
+
+/* run_aging(): the debugfs '+' with the tree's own refusals */
+static int kb_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+			bool force_scan)
+{
+	struct aw_kbind *kb = kb_of(k);
+	int ret = kb->ops->run_aging(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
+
+	kb->calls++;
+	kb_warnings(kb);
+	mm_state_back(kb, lruvec);
+	return ret;
+}
+
 static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_kbind *kb = kb_of(k);
@@ -388,6 +461,8 @@ static const struct aw_mglru_ops kb_mglru = {
 	.lru_gen_migrate_mm = kb_migrate_mm,
 	.lru_gen_use_mm = kb_use_mm,
 	.release = kb_release,
+	.lru_gen_shrink_lruvec = kb_shrink_lruvec,
+	.run_aging = kb_run_aging,
 };
 
 static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
@@ -412,6 +487,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
 		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
 		.shrink = host_shrink, .gen_written = host_gen_written,
+		.pass_begin = host_pass_begin, .pass_end = host_pass_end,
 	};
 	for (int n = 0; n < k->nr_nodes; n++) {
 		kb->host.node_start_pfn[n] = k->mem.node[n].start_pfn;

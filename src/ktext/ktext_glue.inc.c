@@ -33,6 +33,7 @@
 #include "ktext_pagewalk.inc.c"
 #include "ktext_state.inc.c"
 #include "ktext_bind.inc.c"
+#include "ktext_reclaim.inc.c"	/* the reclaim loop and run_aging() (issue 30) */
 
 static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
 
@@ -93,4 +94,7 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.mm_state = aw_mm_state,
 	.walks = aw_walks,
 	.warnings = aw_warnings,
+	/* the reclaim loop (ktext_reclaim.inc.c) */
+	.shrink_lruvec = aw_bound_shrink_lruvec,
+	.run_aging = aw_bound_run_aging,
 };

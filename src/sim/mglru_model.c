@@ -17,6 +17,9 @@ const struct aw_mglru_ops aw_model_mglru = {
 	.lru_gen_del_mm = lru_gen_del_mm,
 	.lru_gen_migrate_mm = lru_gen_migrate_mm,
 	.lru_gen_use_mm = aw_lru_gen_use_mm,
+	/* the reclaim loop (memcg.c, kernel.c) */
+	.lru_gen_shrink_lruvec = aw_model_shrink_lruvec,
+	.run_aging = aw_model_run_aging,
 };
 
 void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm)
