@@ -491,6 +491,50 @@ static void test_memcg_reclaim_aborts(void)
 	}
 }
 
+/*
+ * shrink_folio_list() stays the model's for kernel text too (docs/ktext.md,
+ * "What stays the model's"); its lazyfree rule (try_to_unmap_one()): a
+ * MADV_FREE'd anonymous folio written again after the madvise is not
+ * discarded -- reclaim sets PG_swapbacked on it again and puts it back --
+ * while a clean one is dropped without a swap slot.  64 pages written,
+ * MADV_FREE on all, pages 0..31 written again; three forced '+', then
+ * '-' until the oldest evictable generation is gone: no swap slot is ever
+ * used (nothing was anon-swapped: the 32 re-dirtied ones went back, the
+ * clean ones were discarded), page 0 is still mapped and swap-backed
+ * again, and every page evicted is one of the 32 clean ones.
+ */
+static void test_lazyfree_redirtied_kept(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+	struct folio *f;
+	pte_t *pte;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	anon_pages(k, 64);
+	ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = 64 * PAGE_SIZE,
+				 .arg = AW_MADV_FREE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 32 * PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+	pte = pte_at(k, BASE);
+	f = pte && pte_present(*pte) ? pfn_folio(&k->mem, pte_pfn(*pte)) : NULL;
+	CHECK(f && !folio_test(f, PG_swapbacked));	/* lazyfree: MADV_FREE cleared it */
+	for (int i = 0; i < 3; i++)
+		ev_age(k, true);
+	evict_nr(k, 0);
+	CHECK_EQ(k->swap_used, 0);
+	CHECK(k->node_stats[0].evicted_pages <= 32);
+	for (int i = 0; i < 32; i++) {
+		pte = pte_at(k, BASE + i * PAGE_SIZE);
+		CHECK(pte && pte_present(*pte));
+	}
+	pte = pte_at(k, BASE);
+	f = pte && pte_present(*pte) ? pfn_folio(&k->mem, pte_pfn(*pte)) : NULL;
+	CHECK(f && folio_test(f, PG_swapbacked));
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	RUN(test_run_aging_erange);
@@ -502,5 +546,6 @@ int main(void)
 	RUN(test_split_maps_zero_filled);
 	RUN(test_collapse_swapin_refault);
 	RUN(test_memcg_reclaim_aborts);
+	RUN(test_lazyfree_redirtied_kept);
 	return aw_test_report("test_profiles_aging");
 }
