@@ -6,10 +6,12 @@
  *
  * What the model keeps doing itself, and why that is the kernel's split
  * too: a fault's lru_gen_add_folio() (mm_inline.h, called by the machine,
- * not by MGLRU's aging), the debugfs -ERANGE refusal (run_aging()'s, in
- * kernel.c), shrink_folio_list() (mm/vmscan.c outside MGLRU: the reclaim
- * decisions and the unmap), and the pass figures (aging.c), which here
- * come from the text's own counters.
+ * not by MGLRU's aging), shrink_folio_list() (mm/vmscan.c outside MGLRU:
+ * the reclaim decisions and the unmap), the charge and its priority loop
+ * (memcg.c), and the pass figures (aging.c), which here come from the
+ * text's own counters.  The reclaim of one lruvec (lru_gen_shrink_lruvec())
+ * and the debugfs '+' with its refusals (run_aging()) are the text's
+ * (ktext_reclaim.inc.c, issue 30).
  */
 #include <stdlib.h>
 #include <string.h>
