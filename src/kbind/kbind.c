@@ -5,12 +5,14 @@
  * it on this kernel's page tables, folios, mm structs and memcgs.
  *
  * What the model keeps doing itself, and why that is the kernel's split
- * too: the debugfs -ERANGE refusal (run_aging()'s, in
- * kernel.c), shrink_folio_list() (mm/vmscan.c outside MGLRU: the reclaim
- * decisions and the unmap), and the pass figures (aging.c), which here
- * come from the text's own counters.  A fault's placement, the shadow an
- * eviction leaves and the refault decision are the text's (the workingset
- * side, issue 30).
+ * too: shrink_folio_list() (mm/vmscan.c outside MGLRU: the reclaim
+ * decisions and the unmap), the charge and its priority loop (memcg.c),
+ * and the pass figures (aging.c), which here come from the text's own
+ * counters.  The reclaim of one lruvec (lru_gen_shrink_lruvec()) and the
+ * debugfs '+' with its refusals (run_aging()) are the text's
+ * (ktext_reclaim.inc.c), and so are a fault's placement, the shadow an
+ * eviction leaves and the refault decision (ktext_workingset.inc.c; both
+ * issue 30).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,10 @@ struct aw_kbind {
 		int pass_idx;
 		unsigned long walks;
 		unsigned long before[AW_KTEXT_MAX_STATS];
+		unsigned long seq;		/* the text's own passes (host_pass_begin()) */
 	} split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
+	/* the text's own passes from reclaim and run_aging(), by lruvec index */
+	struct kb_split hooked[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 };
 
 _Static_assert(sizeof(struct aw_ktext_lrugen) == sizeof(struct lru_gen_folio),
@@ -167,6 +172,39 @@ static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
 
 	if (item / 2 == AW_KTEXT_WORKINGSET_REFAULT / 2 && nid >= 0 && nid < k->nr_nodes)
 		k->node_stats[nid].workingset_refaults += (unsigned long)nr;
+static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
+			 unsigned long walks);
+
+/*
+ * The text's own try_to_inc_max_seq() from its reclaim loop or run_aging()
+ * (ktext_reclaim.inc.c): a pass recorded as the model's
+ * try_to_inc_max_seq() records its own, figures from the text's counters.
+ */
+static int host_pass_begin(void *ctx, int memcg, int nid, unsigned long seq, bool force_scan)
+{
+	struct aw_kernel *k = ctx;
+	struct aw_kbind *kb = kb_of(k);
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	struct kb_split *h = &kb->hooked[lruvec->index];
+
+	h->pass_idx = aw_pass_begin(k, lruvec, force_scan, seq);
+	h->seq = seq;
+	h->walks = kb->ops->walks(kb->kt);
+	kb->ops->mm_stats(kb->kt, memcg, nid, h->before);
+	return h->pass_idx;
+}
+
+static void host_pass_end(void *ctx, int memcg, int nid, int handle)
+{
+	struct aw_kernel *k = ctx;
+	struct aw_kbind *kb = kb_of(k);
+	struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+	struct kb_split *h = &kb->hooked[lruvec->index];
+
+	if (handle < 0 || handle != h->pass_idx)
+		return;
+	pass_figures(kb, lruvec, handle, h->before, kb->ops->walks(kb->kt) - h->walks);
+	aw_pass_end(k, lruvec, handle, lruvec->lrugen.max_seq == h->seq + 1);
 }
 
 /* -- the seam ------------------------------------------------------------ */
@@ -340,6 +378,41 @@ static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct
 	return scanned;
 }
 
+/*
+ * lru_gen_shrink_lruvec(): the text's reclaim loop on the model's machine
+ * (ktext_reclaim.inc.c).  The text evicts through the host's
+ * shrink_folio_list() as memcg reclaim; the memcg's swappiness is
+ * vm_swappiness's default (the model has no knob: aw_default_swappiness()).
+ */
+static int kb_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
+{
+	struct aw_kbind *kb = kb_of(k);
+	bool outer = kb->memcg_reclaim;
+	int rotate;
+
+	kb->memcg_reclaim = true;
+	rotate = kb->ops->shrink_lruvec(kb->kt, lruvec->memcg, lruvec->nid, sc->target_memcg, sc->priority,
+					sc->nr_to_reclaim, sc->may_swap, 60, &sc->nr_reclaimed);
+	kb->memcg_reclaim = outer;
+	kb->calls++;
+	kb_warnings(kb);
+	mm_state_back(kb, lruvec);
+	return rotate;
+}
+
+/* run_aging(): the debugfs '+' with the tree's own refusals */
+static int kb_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+			bool force_scan)
+{
+	struct aw_kbind *kb = kb_of(k);
+	int ret = kb->ops->run_aging(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
+
+	kb->calls++;
+	kb_warnings(kb);
+	mm_state_back(kb, lruvec);
+	return ret;
+}
+
 static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_kbind *kb = kb_of(k);
@@ -444,6 +517,8 @@ static const struct aw_mglru_ops kb_mglru = {
 	.lru_gen_eviction = kb_lru_gen_eviction,
 	.lru_gen_refault = kb_lru_gen_refault,
 	.folio_add_lru = kb_folio_add_lru,
+	.lru_gen_shrink_lruvec = kb_shrink_lruvec,
+	.run_aging = kb_run_aging,
 };
 
 static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
@@ -469,6 +544,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
 		.shrink = host_shrink, .gen_written = host_gen_written,
 		.lruvec_state = host_lruvec_state,
+		.pass_begin = host_pass_begin, .pass_end = host_pass_end,
 	};
 	for (int n = 0; n < k->nr_nodes; n++) {
 		kb->host.node_start_pfn[n] = k->mem.node[n].start_pfn;

@@ -19,9 +19,16 @@
  *   per node	folios evicted, and the pages lru_gen_refault() counted
  *		as WORKINGSET_REFAULT (workingset_refaults)
  *
+ * and, before the state, what the reclaim loop decided, call by call
+ * (struct aw_reclaim_log): each memcg reclaim of an lruvec (pages
+ * reclaimed, the memcg LRU rotation asked, max_seq and min_seq after it)
+ * and each debugfs '+' (run_aging()'s errno), also inside a fault's
+ * charge.
+ *
  * The first difference is reported with the field and both values; the
  * lockstep engine stops comparing the pair after it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -278,13 +285,80 @@ static int agree_swap(struct aw_kernel *model, struct aw_kernel *text, char *msg
 	return 0;
 }
 
+static const char *errno_name(long err, char *buf, size_t len)
+{
+	if (err == -ERANGE)
+		return "-ERANGE";
+	if (err == -EINVAL)
+		return "-EINVAL";
+	snprintf(buf, len, "%ld", err);
+	return buf;
+}
+
+static int agree_call(unsigned long i, const struct aw_reclaim_call *a, const struct aw_reclaim_call *b,
+		      char *msg, size_t len)
+{
+	char x[24], y[24];
+
+	if (a->kind != b->kind || a->memcg != b->memcg || a->nid != b->nid || a->priority != b->priority)
+		return differ(msg, len, "reclaim call %lu: model %s memcg %d node %d priority %d, kernel text %s "
+			      "memcg %d node %d priority %d", i, a->kind == AW_RC_AGE ? "run_aging" : "shrink",
+			      a->memcg, a->nid, a->priority, b->kind == AW_RC_AGE ? "run_aging" : "shrink",
+			      b->memcg, b->nid, b->priority);
+	if (a->kind == AW_RC_AGE && a->result != b->result)
+		return differ(msg, len, "reclaim call %lu: run_aging() on memcg %d node %d: model %s, kernel text %s",
+			      i, a->memcg, a->nid, errno_name(a->result, x, sizeof(x)),
+			      errno_name(b->result, y, sizeof(y)));
+	if (a->result != b->result)
+		return differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
+			      "nr_reclaimed model %ld, kernel text %ld", i, a->memcg, a->nid, a->priority,
+			      a->result, b->result);
+	if (b->rotate >= 0 && a->rotate != b->rotate)
+		return differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
+			      "rotate model %d, kernel text %d", i, a->memcg, a->nid, a->priority, a->rotate,
+			      b->rotate);
+	if (a->max_seq != b->max_seq || a->min_seq[0] != b->min_seq[0] || a->min_seq[1] != b->min_seq[1])
+		return differ(msg, len, "reclaim call %lu (%s memcg %d node %d priority %d): max_seq/min_seq "
+			      "model %lu/%lu/%lu, kernel text %lu/%lu/%lu", i,
+			      a->kind == AW_RC_AGE ? "run_aging" : "shrink", a->memcg, a->nid, a->priority,
+			      a->max_seq, a->min_seq[0], a->min_seq[1], b->max_seq, b->min_seq[0], b->min_seq[1]);
+	return 0;
+}
+
+/* The reclaim loop's decisions since the last check, call by call, then their sums. */
+static int agree_reclaim(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	const struct aw_reclaim_log *a = &model->reclaim_log;
+	struct aw_reclaim_log *b = &text->reclaim_log;
+	unsigned long n = a->total < b->total ? a->total : b->total;
+	unsigned long from = b->seen;
+
+	if (n > AW_RECLAIM_LOG && from < n - AW_RECLAIM_LOG)
+		from = n - AW_RECLAIM_LOG;	/* the older ones are in the sums only */
+	b->seen = n;
+	for (unsigned long i = from; i < n; i++)
+		if (agree_call(i, &a->calls[i % AW_RECLAIM_LOG], &b->calls[i % AW_RECLAIM_LOG], msg, len))
+			return -1;
+	if (a->total != b->total)
+		return differ(msg, len, "reclaim calls (memcg reclaim of an lruvec, run_aging()): model %lu, "
+			      "kernel text %lu", a->total, b->total);
+	if (a->reclaimed != b->reclaimed || a->refused != b->refused)
+		return differ(msg, len, "reclaim: pages reclaimed model %lu, kernel text %lu; refused run_aging() "
+			      "model %lu, kernel text %lu", a->reclaimed, b->reclaimed, a->refused, b->refused);
+	return 0;
+}
+
 int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	struct aw_ktext *kt;
 	unsigned long calls, *checked;
 	const struct aw_ktext_ops *ops = aw_kbind_ops(text, &kt, &calls, &checked);
 
-	if (!ops || calls == *checked)
+	if (!ops)
+		return 0;
+	if (agree_reclaim(model, text, msg, len))
+		return -1;
+	if (calls == *checked)
 		return 0;	/* the text has not aged or evicted since the last check */
 	*checked = calls;
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)

@@ -142,6 +142,13 @@ struct aw_ktext_host {
 	 * item is AW_KTEXT_WORKINGSET_* + type (0 anon, 1 file), nr pages.
 	 */
 	void (*lruvec_state)(void *ctx, int memcg, int nid, int item, long nr);
+	/*
+	 * The reclaim loop (issue 30, ktext_reclaim.inc.c): the text's own
+	 * try_to_inc_max_seq() from reclaim or run_aging() is a pass the host
+	 * records: begin returns its handle (-1: none), end closes it.
+	 */
+	int (*pass_begin)(void *ctx, int memcg, int nid, unsigned long seq, bool force_scan);
+	void (*pass_end)(void *ctx, int memcg, int nid, int handle);
 };
 
 /*
@@ -242,6 +249,19 @@ struct aw_ktext_ops {
 			bool in_fault);
 	/* folio_add_lru()'s lru_gen_add_folio() of a new folio; in_fault as above */
 	bool (*add_folio)(struct aw_ktext *kt, struct folio *folio, bool in_fault);
+	/* -- the reclaim loop (issue 30, ktext_reclaim.inc.c) -- */
+	/*
+	 * lru_gen_shrink_lruvec() on (memcg, nid) for memcg reclaim of target
+	 * (sc->target_mem_cgroup) at priority: *nr_reclaimed is
+	 * sc->nr_reclaimed in and out; memcg_swappiness is
+	 * mem_cgroup_swappiness().  Returns the memcg LRU rotation asked (1
+	 * young, 0 none), -1 where the tree has no memcg LRU (6.1).
+	 */
+	int (*shrink_lruvec)(struct aw_ktext *kt, int memcg, int nid, int target, int priority,
+			     unsigned long nr_to_reclaim, bool may_swap, int memcg_swappiness,
+			     unsigned long *nr_reclaimed);
+	/* run_aging() of the debugfs '+' on (memcg, nid): 0, -EINVAL or -ERANGE */
+	int (*run_aging)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness, bool force_scan);
 };
 
 #endif /* AW_KTEXT_API_H */

@@ -34,6 +34,7 @@
 #include "ktext_state.inc.c"
 #include "ktext_bind.inc.c"
 #include "ktext_workingset.inc.c"	/* mm/workingset.c and folio_add_lru() (issue 30) */
+#include "ktext_reclaim.inc.c"	/* the reclaim loop and run_aging() (issue 30) */
 
 static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
 
@@ -104,4 +105,7 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	.eviction = aw_bound_eviction,
 	.refault = aw_bound_refault,
 	.add_folio = aw_bound_add_folio,
+	/* the reclaim loop (ktext_reclaim.inc.c) */
+	.shrink_lruvec = aw_bound_shrink_lruvec,
+	.run_aging = aw_bound_run_aging,
 };

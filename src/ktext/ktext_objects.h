@@ -108,12 +108,15 @@ struct mem_cgroup {
 	struct lru_gen_mm_list mm_list;
 };
 
+#include "ktext_reclaim.h"	/* the reclaim loop's world: zones, memcg protection (issue 30) */
+
 typedef struct pglist_data {
 	int node_id;
 	unsigned long node_start_pfn;
 	unsigned long node_spanned_pages;
 	struct lru_gen_mm_walk mm_walk;
 	struct lruvec __lruvec;
+	struct zone node_zones[MAX_NR_ZONES];	/* should_abort_scan() (ktext_reclaim.h) */
 } pg_data_t;
 
 /* include/linux/sched.h, swap.h: the current task's reclaim state */
@@ -143,6 +146,11 @@ struct scan_control {
 	unsigned int may_writepage:1;
 	unsigned int may_unmap:1;
 	unsigned int memcg_full_walk:1;
+	/* the reclaim loop's (ktext_reclaim.inc.c): 6.12's proactive, 6.1's low/aging feedback */
+	unsigned int proactive:1;
+	unsigned int memcg_low_reclaim:1;
+	unsigned int memcgs_need_aging:1;
+	unsigned long last_reclaimed;
 	struct mem_cgroup *target_mem_cgroup;
 	struct {
 		unsigned int dirty, unqueued_dirty, congested, writeback, immediate, file_taken, taken;
@@ -201,6 +209,10 @@ struct aw_ktext {
 	unsigned long aw_ran[AW_KTEXT_NR_RAN];	/* what the text executed (ktext_api.h) */
 	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.inc.c) */
 	struct aw_split *split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
+	/* the reclaim loop (ktext_reclaim.inc.c): the memcg's swappiness, the rotation asked, passes recorded */
+	int aw_swappiness;
+	int aw_rotate;
+	bool aw_record_passes, aw_force_scan;
 };
 
 /*

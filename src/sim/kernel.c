@@ -306,7 +306,43 @@ static bool run_aging_refused(const struct aw_kernel *k, const struct lruvec *lr
 
 	if (!k->prof->aging_refused_at_max_gens || force_scan)
 		return false;
+	if (AW_BUG(k, AW_BUG_AGING_REFUSED_OFF_BY_ONE))	/* planted: one generation late */
+		return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 < lrugen->max_seq;
 	return lrugen->min_seq[!can_swap] + MAX_NR_GENS - 1 <= lrugen->max_seq;
+}
+
+/*
+ * mm/vmscan.c: run_aging(), the model's (behind the seam, mglru_ops.h):
+ * seq < max_seq is done already, seq > max_seq is -EINVAL, then the
+ * -ERANGE refusal above, then the model's try_to_inc_max_seq().
+ */
+int aw_model_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+		       bool force_scan)
+{
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+
+	if (seq < max_seq)
+		return 0;
+	if (seq > max_seq)
+		return -EINVAL;
+	if (run_aging_refused(k, lruvec, swappiness, force_scan))
+		return -ERANGE;
+	try_to_inc_max_seq(k, lruvec, max_seq, swappiness, force_scan);
+	return 0;
+}
+
+/* A '+' as the agreement oracle compares it; a refusal is counted per node, never silently dropped. */
+static void log_aging(struct aw_kernel *k, const struct lruvec *lruvec, int ret)
+{
+	struct aw_reclaim_call c = { .kind = AW_RC_AGE, .memcg = lruvec->memcg, .nid = lruvec->nid,
+				     .priority = -1, .result = ret, .rotate = -1,
+				     .max_seq = lruvec->lrugen.max_seq };
+
+	for (int type = 0; type < ANON_AND_FILE; type++)
+		c.min_seq[type] = lruvec->lrugen.min_seq[type];
+	if (ret == -ERANGE)
+		k->node_stats[lruvec->nid].aging_refused++;
+	aw_reclaim_log_add(k, &c);
 }
 
 static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
@@ -322,16 +358,15 @@ static int apply_aging(struct aw_kernel *k, const struct aw_event *ev)
 	/* 6.1/6.12: try_to_inc_max_seq(..., bool can_swap, ...) */
 	if (k->prof->can_swap_arg)
 		swp = !!swp;
-	if ((ev->kind == AW_EV_AGE || ev->kind == AW_EV_AGE_BEGIN) &&
-	    run_aging_refused(k, lruvec, swp, force)) {
+	if (ev->kind == AW_EV_AGE_BEGIN && run_aging_refused(k, lruvec, swp, force)) {
 		k->node_stats[lruvec->nid].aging_refused++;	/* -ERANGE */
 		return 0;
 	}
 
 	switch (ev->kind) {
 	case AW_EV_AGE:
-		/* debugfs '+': try_to_inc_max_seq() with the current max_seq */
-		k->mglru->try_to_inc_max_seq(k, lruvec, lruvec->lrugen.max_seq, swp, force);
+		/* debugfs '+': run_aging() with the current max_seq, through the variant's code */
+		log_aging(k, lruvec, k->mglru->run_aging(k, lruvec, lruvec->lrugen.max_seq, swp, force));
 		return 0;
 	case AW_EV_AGE_BEGIN:
 		if (k->mglru->age_begin(k, lruvec, swp, force) == -EBUSY)
@@ -529,6 +564,8 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_PUD_FORCE_PMD_TEST] = "pud-force-pmd-test",
 	[AW_BUG_KHUGEPAGED_MADV_LAZYFREE] = "khugepaged-madv-lazyfree",
 	[AW_BUG_REFAULT_COUNTED_BEFORE_TEST] = "refault-counted-before-test",
+	[AW_BUG_SHOULD_RUN_AGING_CMP] = "should-run-aging-cmp",
+	[AW_BUG_AGING_REFUSED_OFF_BY_ONE] = "aging-refused-off-by-one",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

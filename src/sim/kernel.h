@@ -58,6 +58,9 @@ enum aw_bug {
 	AW_BUG_PUD_FORCE_PMD_TEST,	/* with the PUD filter, force_scan no longer bypasses the PMD test */
 	AW_BUG_KHUGEPAGED_MADV_LAZYFREE,	/* the lazyfree skip not gated on cc->is_khugepaged */
 	AW_BUG_REFAULT_COUNTED_BEFORE_TEST,	/* 6.1's lru_gen_refault() counts WORKINGSET_REFAULT before the token test */
+	/* the reclaim loop (issue 30): caught by the kernel-text agreement oracle */
+	AW_BUG_SHOULD_RUN_AGING_CMP,	/* should_run_aging(): the young test compared the wrong way */
+	AW_BUG_AGING_REFUSED_OFF_BY_ONE,	/* run_aging(): -ERANGE one generation late */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -163,6 +166,31 @@ struct aw_memcg {
 	unsigned long reclaim_calls;	/* try_to_free_mem_cgroup_pages() calls */
 };
 
+/*
+ * What the reclaim decisions were, call by call (issue 30): each memcg
+ * reclaim of one lruvec (lru_gen_shrink_lruvec()) and each debugfs '+'
+ * (run_aging()), recorded by the callers of the seam (memcg.c,
+ * kernel.c) for whichever implementation ran, so that the kernel-text
+ * agreement oracle compares the text's decisions with the model's after
+ * each call, not only their sum.  The last AW_RECLAIM_LOG calls are kept
+ * (call i at calls[i % AW_RECLAIM_LOG]), the sums of all of them.
+ */
+#define AW_RECLAIM_LOG	64
+enum aw_reclaim_kind { AW_RC_SHRINK, AW_RC_AGE };
+struct aw_reclaim_call {
+	enum aw_reclaim_kind kind;
+	int memcg, nid, priority;	/* priority: -1 for run_aging() */
+	long result;			/* pages reclaimed by the call; run_aging()'s errno */
+	int rotate;			/* the memcg LRU rotation asked (-1: no memcg LRU) */
+	unsigned long max_seq, min_seq[ANON_AND_FILE];	/* the lruvec after the call */
+};
+struct aw_reclaim_log {
+	struct aw_reclaim_call calls[AW_RECLAIM_LOG];
+	unsigned long total, reclaimed, refused;	/* all calls, pages, refused run_aging()s */
+	unsigned long seen;		/* the agreement oracle's: calls compared so far */
+};
+void aw_reclaim_log_add(struct aw_kernel *k, const struct aw_reclaim_call *c);
+
 struct aw_kernel {
 	struct aw_config cfg;
 	const struct aw_profile *prof;	/* cfg.kernel's rules (profile.h), set at creation */
@@ -217,6 +245,7 @@ struct aw_kernel {
 	unsigned long ignored_events;	/* events that could not apply (dead pid ...) */
 	uint32_t *wb_pending;		/* folios under writeback, by pfn (aw_writeback_start()) */
 	uint32_t nr_wb, cap_wb;
+	struct aw_reclaim_log reclaim_log;	/* the reclaim loop's decisions (issue 30) */
 };
 
 /*
@@ -314,6 +343,10 @@ int aw_memcg_charge_noreclaim(struct aw_kernel *k, int memcg, unsigned int nr_pa
 void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages);
 unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim);
+/* the model's lru_gen_shrink_lruvec() and run_aging() behind the seam (mglru_ops.h) */
+int aw_model_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc);
+int aw_model_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+		       bool force_scan);
 
 /* fault.c: accesses and faults */
 /* what a fault did, for the aw_mm_fault trace event */

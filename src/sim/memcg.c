@@ -17,8 +17,8 @@
  * oldest fewer than 1/(MIN_NR_GENS + 2).  (6.1 has the same tests; its
  * get_nr_to_scan() around them differs, docs/model-notes.md.)
  */
-static bool should_run_aging_can_swap(struct lruvec *lruvec, unsigned long max_seq, bool can_swap,
-				unsigned long *nr_to_scan)
+static bool should_run_aging_can_swap(struct aw_kernel *k, struct lruvec *lruvec, unsigned long max_seq,
+				      bool can_swap, unsigned long *nr_to_scan)
 {
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	const unsigned long *min_seq = lrugen->min_seq;
@@ -44,6 +44,8 @@ static bool should_run_aging_can_swap(struct lruvec *lruvec, unsigned long max_s
 	*nr_to_scan = total;
 	if (min_seq[!can_swap] + MIN_NR_GENS < max_seq)
 		return false;
+	if (AW_BUG(k, AW_BUG_SHOULD_RUN_AGING_CMP))	/* planted: the young test the wrong way */
+		return young * MIN_NR_GENS < total || old * (MIN_NR_GENS + 2) < total;
 	return young * MIN_NR_GENS > total || old * (MIN_NR_GENS + 2) < total;
 }
 
@@ -56,7 +58,7 @@ bool aw_should_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned lo
 	unsigned long min_seq[ANON_AND_FILE] = { lrugen->min_seq[0], lrugen->min_seq[1] };
 
 	if (k->prof->should_run_aging_form == AW_SHOULD_RUN_AGING_CAN_SWAP)
-		return should_run_aging_can_swap(lruvec, max_seq, swappiness != 0, nr_to_scan);
+		return should_run_aging_can_swap(k, lruvec, max_seq, swappiness != 0, nr_to_scan);
 	*nr_to_scan = 0;
 	/* have to run aging, since eviction is not possible anymore */
 	if (evictable_min_seq(min_seq, swappiness) + MIN_NR_GENS > max_seq)
@@ -87,17 +89,22 @@ static long get_nr_to_scan(struct aw_kernel *k, struct lruvec *lruvec, int prior
 	return k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false) ? -1 : 0;
 }
 
-/* mm/vmscan.c: try_to_shrink_lruvec() for memcg reclaim (no mm_walk) */
-static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int priority,
-				 unsigned long *nr_reclaimed)
+/*
+ * mm/vmscan.c: try_to_shrink_lruvec() for memcg reclaim (no mm_walk).
+ * Returns whether the memcg LRU should rotate this lruvec (6.12:
+ * get_nr_to_scan() said stop, low on cold folios).
+ */
+static bool try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int priority,
+				 unsigned long nr_to_reclaim, unsigned long *nr_reclaimed)
 {
 	int swappiness = aw_default_swappiness(k);	/* get_swappiness() */
 	unsigned long scanned = 0;
+	long nr_to_scan;
 
 	for (;;) {
-		long nr_to_scan = get_nr_to_scan(k, lruvec, priority, swappiness);
 		int delta;
 
+		nr_to_scan = get_nr_to_scan(k, lruvec, priority, swappiness);
 		if (nr_to_scan <= 0)
 			break;
 		/* mainline passes nr_to_scan down (scan_folios()' budget) */
@@ -108,28 +115,76 @@ static void try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 		scanned += delta;
 		if (scanned >= (unsigned long)nr_to_scan)
 			break;
-		/* should_abort_scan(): memcg reclaim is never aborted early */
+		/*
+		 * should_abort_scan(): 6.12 stops once nr_reclaimed reaches
+		 * max(nr_to_reclaim, compact_gap(0) = 2), memcg reclaim too
+		 * (the rest of it is kswapd's); mainline never aborts memcg
+		 * reclaim
+		 */
+		if (k->prof->memcg_reclaim_aborts && *nr_reclaimed >= (nr_to_reclaim > 2 ? nr_to_reclaim : 2))
+			break;
 	}
+	return nr_to_scan < 0;
+}
+
+/*
+ * mm/vmscan.c: lru_gen_shrink_lruvec(): the model's, behind the seam
+ * (mglru_ops.h): try_to_shrink_lruvec(), and its result as the rotation
+ * of the memcg LRU (MEMCG_LRU_YOUNG), which the model does not keep.
+ */
+int aw_model_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
+{
+	return try_to_shrink_lruvec(k, lruvec, sc->priority, sc->nr_to_reclaim, &sc->nr_reclaimed);
+}
+
+/* One call's decision and where it left the lruvec, for the agreement oracle. */
+static void log_shrink(struct aw_kernel *k, const struct lruvec *lruvec, int priority, unsigned long before,
+		       const struct aw_scan_control *sc, int rotate)
+{
+	struct aw_reclaim_call c = { .kind = AW_RC_SHRINK, .memcg = lruvec->memcg, .nid = lruvec->nid,
+				     .priority = priority, .result = (long)(sc->nr_reclaimed - before),
+				     .rotate = rotate, .max_seq = lruvec->lrugen.max_seq };
+
+	for (int type = 0; type < ANON_AND_FILE; type++)
+		c.min_seq[type] = lruvec->lrugen.min_seq[type];
+	aw_reclaim_log_add(k, &c);
 }
 
 /*
  * mm/vmscan.c: try_to_free_mem_cgroup_pages() → do_try_to_free_pages():
- * priorities DEF_PRIORITY..0 over the nodes, starting at the local one.
+ * priorities DEF_PRIORITY..0 over the nodes, starting at the local one;
+ * each lruvec through the variant's lru_gen_shrink_lruvec().
  */
 unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim)
 {
-	unsigned long reclaimed = 0;
+	struct aw_scan_control sc = { .target_memcg = memcg, .may_swap = true };	/* MEMCG_RECLAIM_MAY_SWAP */
 
-	if (nr_to_reclaim < SWAP_CLUSTER_MAX)
-		nr_to_reclaim = SWAP_CLUSTER_MAX;
-	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		for (int nid = 0; nid < k->nr_nodes; nid++)
-			try_to_shrink_lruvec(k, aw_lruvec(k, memcg, nid), priority, &reclaimed);
-		if (reclaimed >= nr_to_reclaim)
+	sc.nr_to_reclaim = nr_to_reclaim < SWAP_CLUSTER_MAX ? SWAP_CLUSTER_MAX : nr_to_reclaim;
+	for (sc.priority = DEF_PRIORITY; sc.priority >= 0; sc.priority--) {
+		for (int nid = 0; nid < k->nr_nodes; nid++) {
+			struct lruvec *lruvec = aw_lruvec(k, memcg, nid);
+			unsigned long before = sc.nr_reclaimed;
+			int rotate = k->mglru->lru_gen_shrink_lruvec(k, lruvec, &sc);
+
+			log_shrink(k, lruvec, sc.priority, before, &sc, rotate);
+		}
+		if (sc.nr_reclaimed >= sc.nr_to_reclaim)
 			break;
 	}
-	return reclaimed;
+	return sc.nr_reclaimed;
+}
+
+/* The log the agreement oracle reads (struct aw_reclaim_log) */
+void aw_reclaim_log_add(struct aw_kernel *k, const struct aw_reclaim_call *c)
+{
+	struct aw_reclaim_log *log = &k->reclaim_log;
+
+	log->calls[log->total++ % AW_RECLAIM_LOG] = *c;
+	if (c->kind == AW_RC_SHRINK)
+		log->reclaimed += (unsigned long)c->result;
+	else if (c->result)
+		log->refused++;
 }
 
 /* mm/oom_kill.c: oom_badness() over the memcg's tasks: the biggest mm dies */

@@ -21,6 +21,9 @@ const struct aw_mglru_ops aw_model_mglru = {
 	.lru_gen_eviction = aw_lru_gen_eviction,
 	.lru_gen_refault = aw_lru_gen_refault,
 	.folio_add_lru = aw_folio_add_lru,
+	/* the reclaim loop (memcg.c, kernel.c) */
+	.lru_gen_shrink_lruvec = aw_model_shrink_lruvec,
+	.run_aging = aw_model_run_aging,
 };
 
 void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm)

@@ -17,6 +17,9 @@
  *   evict_folios()		one eviction scan (mm/vmscan.c)
  *   lru_gen_add_mm/del_mm/migrate_mm	the mm list (mm/vmscan.c)
  *   lru_gen_use_mm()		an mm ran (include/linux/mm_types.h)
+ *   lru_gen_shrink_lruvec()	memcg reclaim of one lruvec at a priority
+ *				(mm/vmscan.c: the loop, its aging and eviction)
+ *   run_aging()		the debugfs '+' command, with its refusals
  *
  * Each implementation reports what it does through the tracepoints of
  * trace_events.h, never by calling an observer.
@@ -34,6 +37,18 @@ struct lruvec;
 struct lru_gen_mm_walk;
 struct mm_struct;
 struct vm_area_struct;
+
+/*
+ * mm/vmscan.c: struct scan_control, the fields memcg reclaim of one
+ * lruvec reads and writes (try_to_free_mem_cgroup_pages() fills them).
+ */
+struct aw_scan_control {
+	int priority;			/* DEF_PRIORITY..0 */
+	unsigned long nr_to_reclaim;
+	unsigned long nr_reclaimed;	/* in and out: carried over the lruvecs and priorities */
+	int target_memcg;		/* sc->target_mem_cgroup: the memcg over its limit */
+	bool may_swap;
+};
 
 struct aw_mglru_ops {
 	const char *name;
@@ -56,6 +71,17 @@ struct aw_mglru_ops {
 	/* the variant's state goes with the kernel (NULL: none) */
 	void (*release)(struct aw_kernel *k);
 
+	/* -- the reclaim loop (issue 30) -- */
+	/*
+	 * mm/vmscan.c: lru_gen_shrink_lruvec(): memcg reclaim of lruvec at
+	 * sc->priority, adding to sc->nr_reclaimed.  Returns the memcg LRU
+	 * rotation try_to_shrink_lruvec() asks (1 young, 0 none), or -1 for
+	 * code without a memcg LRU (6.1's).
+	 */
+	int (*lru_gen_shrink_lruvec)(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc);
+	/* mm/vmscan.c: run_aging(): the debugfs '+' command: 0, -EINVAL or -ERANGE */
+	int (*run_aging)(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+			 bool force_scan);
 	/*
 	 * --- the workingset side (issue 30): mm/workingset.c and folio_add_lru() ---
 	 *

@@ -118,6 +118,14 @@ struct aw_profile {
 	 */
 	bool aging_refused_at_max_gens;
 	/*
+	 * should_abort_scan(): 6.12 stops try_to_shrink_lruvec() once
+	 * sc->nr_reclaimed >= max(nr_to_reclaim, compact_gap(order)), memcg
+	 * reclaim too; mainline never aborts memcg reclaim ("don't abort
+	 * memcg reclaim to ensure fairness").  6.1's own loop is not modelled
+	 * (docs/model-notes.md): false.
+	 */
+	bool memcg_reclaim_aborts;
+	/*
 	 * walk_pmd_range_locked()/walk_pmd_range(): 6.12/mainline clear a
 	 * non-leaf PMD's young bit only if !force_scan and no mmu notifiers;
 	 * 6.1 whenever should_clear_pmd_young().

@@ -26,6 +26,7 @@ static const char *const from_6_1_to_6_12[] = {
 	"isolate_clears_reclaim",		/* isolate_folio() leaves PG_reclaim */
 	"thp_aligned_anon_mmap",		/* "mm: align larger anonymous mappings on THP boundaries" (6.7) */
 	"split_maps_zero_page",			/* "map zero-filled pages to zeropage upon splitting THP" */
+	"memcg_reclaim_aborts",			/* should_abort_scan() (6.1's own loop is not modelled) */
 	NULL
 };
 
@@ -36,6 +37,7 @@ static const char *const from_6_12_to_mainline[] = {
 	"can_swap_arg",				/* swappiness instead of can_swap */
 	"swappiness_anon_only",			/* swappiness=max: anon only */
 	"aging_refused_at_max_gens",		/* "mm/mglru: rework aging feedback" (6.14) */
+	"memcg_reclaim_aborts",			/* should_abort_scan(): "don't abort memcg reclaim" */
 	"ptl_trylock_returns",
 	"inc_min_seq_form",
 	"should_run_aging_form",

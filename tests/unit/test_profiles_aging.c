@@ -442,6 +442,99 @@ static void test_collapse_swapin_refault(void)
 	}
 }
 
+/*
+ * should_abort_scan() in memcg reclaim (memcg_reclaim_aborts): 1024
+ * anonymous pages written, three forced '+': the first walk finds them
+ * young and moves them to seq 3, the next two find nothing young, so
+ * max_seq is 6 and all 1024 sit in seq 3, the oldest (min_seq[anon] 3).
+ * One lru_gen_shrink_lruvec() at priority 0 with nr_to_reclaim 32:
+ * should_run_aging() says no (3 + MIN_NR_GENS < 6), get_nr_to_scan() is
+ * 1024 >> 0 = 1024.  Each evict_folios() isolates one batch of
+ * MIN_LRU_BATCH = 64 from seq 3 and swaps all of it out.
+ * - 6.12: after the first batch nr_reclaimed 64 >= max(32, compact_gap(0)
+ *   = 2): aborted, 64 reclaimed, 960 left in seq 3.
+ * - without the abort (the rule off, as mainline has it for memcg
+ *   reclaim): try_to_shrink_lruvec() asks get_nr_to_scan() again before
+ *   each batch, so before batch i (from 0) nr_to_scan is 1024 - 64 i and
+ *   after it scanned is 64 (i + 1); the loop ends at the first i with
+ *   64 (i + 1) >= 1024 - 64 i, i = 8: nine batches, 576 reclaimed, 448
+ *   left in seq 3.
+ */
+static void test_memcg_reclaim_aborts(void)
+{
+	for (int abort = 0; abort < 2; abort++) {
+		struct aw_kernel *k = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+		struct aw_scan_control sc = { .priority = 0, .nr_to_reclaim = 32, .target_memcg = 0,
+					      .may_swap = true };
+		struct aw_profile prof;
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		prof = *k->prof;
+		prof.memcg_reclaim_aborts = abort;
+		k->prof = &prof;
+		g = &k->lruvecs[0].lrugen;
+		anon_pages(k, 1024);
+		for (int i = 0; i < 3; i++)
+			ev_age(k, true);
+		CHECK_EQ(g->max_seq, 6);
+		CHECK_EQ(g->min_seq[LRU_GEN_ANON], 3);
+		CHECK_EQ(g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_ANON], 1024);
+		k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+		CHECK_EQ(sc.nr_reclaimed, abort ? 64 : 576);
+		CHECK_EQ(k->node_stats[0].evicted_pages, abort ? 64 : 576);
+		CHECK_EQ(g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_ANON], abort ? 960 : 448);
+		k->prof = aw_profile(AW_KERNEL_6_12);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
+ * shrink_folio_list() stays the model's for kernel text too (docs/ktext.md,
+ * "What stays the model's"); its lazyfree rule (try_to_unmap_one()): a
+ * MADV_FREE'd anonymous folio written again after the madvise is not
+ * discarded -- reclaim sets PG_swapbacked on it again and puts it back --
+ * while a clean one is dropped without a swap slot.  64 pages written,
+ * MADV_FREE on all, pages 0..31 written again; three forced '+', then
+ * '-' until the oldest evictable generation is gone: no swap slot is ever
+ * used (nothing was anon-swapped: the 32 re-dirtied ones went back, the
+ * clean ones were discarded), page 0 is still mapped and swap-backed
+ * again, and every page evicted is one of the 32 clean ones.
+ */
+static void test_lazyfree_redirtied_kept(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_6_12, 1ULL << 30, 1);
+	struct folio *f;
+	pte_t *pte;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	anon_pages(k, 64);
+	ev(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = BASE, .len = 64 * PAGE_SIZE,
+				 .arg = AW_MADV_FREE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 32 * PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+	pte = pte_at(k, BASE);
+	f = pte && pte_present(*pte) ? pfn_folio(&k->mem, pte_pfn(*pte)) : NULL;
+	CHECK(f && !folio_test(f, PG_swapbacked));	/* lazyfree: MADV_FREE cleared it */
+	for (int i = 0; i < 3; i++)
+		ev_age(k, true);
+	evict_nr(k, 0);
+	CHECK_EQ(k->swap_used, 0);
+	CHECK(k->node_stats[0].evicted_pages <= 32);
+	for (int i = 0; i < 32; i++) {
+		pte = pte_at(k, BASE + i * PAGE_SIZE);
+		CHECK(pte && pte_present(*pte));
+	}
+	pte = pte_at(k, BASE);
+	f = pte && pte_present(*pte) ? pfn_folio(&k->mem, pte_pfn(*pte)) : NULL;
+	CHECK(f && folio_test(f, PG_swapbacked));
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	RUN(test_run_aging_erange);
@@ -452,5 +545,7 @@ int main(void)
 	RUN(test_thp_unmapped_area);
 	RUN(test_split_maps_zero_filled);
 	RUN(test_collapse_swapin_refault);
+	RUN(test_memcg_reclaim_aborts);
+	RUN(test_lazyfree_redirtied_kept);
 	return aw_test_report("test_profiles_aging");
 }
