@@ -172,6 +172,8 @@ static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
 
 	if (item / 2 == AW_KTEXT_WORKINGSET_REFAULT / 2 && nid >= 0 && nid < k->nr_nodes)
 		k->node_stats[nid].workingset_refaults += (unsigned long)nr;
+}
+
 static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
 			 unsigned long walks);
 
