@@ -142,6 +142,7 @@ struct aw_oracle {
 	 */
 	long (*flag_pages)[MAX_NR_GENS][ANON_AND_FILE];
 	struct aw_cause_log *causes;	/* the skip history, for findings' causes */
+	struct aw_gen_shadow *gen;	/* two-touch and folio-seq (oracle_gen.c) */
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -160,6 +161,8 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_KTEXT_AGREEMENT] = "kernel-text-agreement",
 	[AW_OR_FORCED_WALK_EQUIV] = "forced-walk-equivalence",
 	[AW_OR_MADV_COLLAPSE_EQUIV] = "madv-collapse-equivalence",
+	[AW_OR_TWO_TOUCH] = "two-touch-promotion",
+	[AW_OR_FOLIO_SEQ] = "folio-seq-placement",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)
@@ -223,6 +226,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->min_seq_seen);
 	free(o->flag_pages);
 	aw_cause_log_free(o->causes);
+	aw_gen_shadow_free(o->gen);
 	free(o);
 	k->oracle = NULL;
 }
@@ -230,6 +234,11 @@ void aw_oracle_detach(struct aw_kernel *k)
 int aw_oracle_nr_findings(const struct aw_kernel *k)
 {
 	return k->oracle ? k->oracle->nr_findings : 0;
+}
+
+struct aw_gen_shadow **aw_oracle_gen_slot(struct aw_kernel *k)
+{
+	return k->oracle ? &k->oracle->gen : NULL;
 }
 
 struct aw_cause_log *aw_oracle_causes(const struct aw_kernel *k)

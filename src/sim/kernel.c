@@ -524,6 +524,9 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY] = "khugepaged-copy-present-only",
 	[AW_BUG_PUD_FORCE_PMD_TEST] = "pud-force-pmd-test",
 	[AW_BUG_KHUGEPAGED_MADV_LAZYFREE] = "khugepaged-madv-lazyfree",
+	[AW_BUG_SWAPIN_REPORTED_MINOR] = "swapin-reported-minor",
+	[AW_BUG_TWO_TOUCH_FIRST_PROMOTES] = "two-touch-first-promotes",
+	[AW_BUG_FOLIO_SEQ_WORKINGSET] = "folio-seq-workingset",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

@@ -75,6 +75,8 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 	else if ((!folio_is_file_lru(folio) && !folio_test(folio, PG_swapcache)) ||
 		 (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
 		gen = MIN_NR_GENS;
+	else if (AW_BUG(lruvec->k, AW_BUG_FOLIO_SEQ_WORKINGSET))
+		gen = MAX_NR_GENS;	/* the planted bug: PG_workingset forgotten */
 	else
 		gen = MAX_NR_GENS - folio_test(folio, PG_workingset);
 
@@ -131,6 +133,7 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 
 	if (folio_test(folio, PG_unevictable))
 		return false;
+	trace_lru_gen_add_folio(k, lruvec, folio, reclaiming);
 	gen = lru_gen_from_seq(k->prof->add_folio_seq_form == AW_ADD_SEQ_FROM_MAX ?
 			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
 			       lru_gen_folio_seq_from_min(lruvec, folio, reclaiming));
