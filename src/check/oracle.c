@@ -130,6 +130,7 @@ struct aw_oracle {
 	struct aw_evicted *evicted;
 	int nr_evicted, cap_evicted;
 	bool reclaim_young;		/* a mapping was young when the reference check began */
+	bool pageout;			/* the event is MADV_PAGEOUT: reclaim_pages() ignores references */
 	int reclaim_memcg;
 	struct aw_suppress_run *runs;	/* [region][node] */
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
@@ -664,11 +665,24 @@ void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg)
 	k->oracle->reclaim_memcg = target_memcg;
 }
 
+/*
+ * Whether the references may be ignored is the request's, not the
+ * reclaimer's: only MADV_PAGEOUT (reclaim_pages()) asks for it.  The
+ * reclaimer's own ignore_references is not read, so a reclaimer that
+ * ignored them elsewhere is judged by the young check like any other.
+ */
+void aw_or_event_request(struct aw_kernel *k, const struct aw_event *ev)
+{
+	if (k->oracle)
+		k->oracle->pageout = ev && ev->kind == AW_EV_MADVISE && ev->arg == AW_MADV_PAGEOUT;
+}
+
 void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references)
 {
 	if (!k->oracle)
 		return;
-	aw_or_reclaim_decision(k, pfn, k->oracle->reclaim_young, reclaim, ignore_references,
+	(void)ignore_references;
+	aw_or_reclaim_decision(k, pfn, k->oracle->reclaim_young, reclaim, k->oracle->pageout,
 			       k->oracle->reclaim_memcg);
 	k->oracle->reclaim_young = false;
 }

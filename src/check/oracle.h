@@ -142,6 +142,9 @@ void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before
 			    bool ignore_references, int target_memcg);
 /* the same from two facts: before the reference check (the rule reads the tables), and after */
 void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg);
+/* the event being applied: does it ask reclaim to ignore references (MADV_PAGEOUT)? */
+struct aw_event;
+void aw_or_event_request(struct aw_kernel *k, const struct aw_event *ev);
 void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references);
 void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot);
 /* structural */

@@ -196,6 +196,7 @@ void aw_or_walk_end(struct aw_kernel *k, struct lru_gen_mm_walk *walk)
 	if (!g || !g->in_walk)
 		return;
 	g->in_walk = false;
+	/* one finding per walk: the first folio off the rule stands for the rest */
 	for (int i = 0; i < g->nr; i++) {
 		const struct sighting *s = &g->s[i];
 		const struct folio *folio = pfn_folio(&k->mem, s->pfn);
@@ -212,6 +213,7 @@ void aw_or_walk_end(struct aw_kernel *k, struct lru_gen_mm_walk *walk)
 				 "sighting: gen %d, PG_referenced %d, PG_workingset %d",
 				 folio->nid, folio->memcg, s->pfn, walk->mm ? walk->mm->id : 0, gen, ref, ws,
 				 s->gen, s->referenced, s->workingset);
+		break;
 	}
 	g->nr = 0;
 	if (g->index)

@@ -33,6 +33,7 @@ static uint64_t pud_key(const struct mm_struct *mm, uint64_t addr)
 static void probe_event_begin(void *data, struct aw_kernel *k, const struct aw_event *ev)
 {
 	aw_oracle_event_begin(k);
+	aw_or_event_request(k, ev);
 }
 
 static void probe_event_end(void *data, struct aw_kernel *k, const struct aw_event *ev)

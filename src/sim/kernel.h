@@ -59,7 +59,7 @@ enum aw_bug {
 	AW_BUG_KHUGEPAGED_MADV_LAZYFREE,	/* the lazyfree skip not gated on cc->is_khugepaged */
 	AW_BUG_SWAPIN_REPORTED_MINOR,	/* a swap-in fault reported as a first-touch (minor) fault */
 	AW_BUG_TWO_TOUCH_FIRST_PROMOTES,	/* mainline's walk promotes on the first young sighting */
-	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset of an inactive folio */
+	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))

@@ -68,17 +68,18 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	unsigned long seq;
 
+	/* the planted bug: PG_workingset forgotten, active or not */
+	bool workingset = folio_test(folio, PG_workingset) && !AW_BUG(lruvec->k, AW_BUG_FOLIO_SEQ_WORKINGSET);
+
 	if (folio_test(folio, PG_active))
-		gen = MIN_NR_GENS - folio_test(folio, PG_workingset);
+		gen = MIN_NR_GENS - workingset;
 	else if (reclaiming)
 		gen = MAX_NR_GENS;
 	else if ((!folio_is_file_lru(folio) && !folio_test(folio, PG_swapcache)) ||
 		 (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
 		gen = MIN_NR_GENS;
-	else if (AW_BUG(lruvec->k, AW_BUG_FOLIO_SEQ_WORKINGSET))
-		gen = MAX_NR_GENS;	/* the planted bug: PG_workingset forgotten */
 	else
-		gen = MAX_NR_GENS - folio_test(folio, PG_workingset);
+		gen = MAX_NR_GENS - workingset;
 
 	seq = lrugen->max_seq - gen + 1;
 	return seq > lrugen->min_seq[type] ? seq : lrugen->min_seq[type];
