@@ -130,6 +130,7 @@ struct aw_oracle {
 	struct aw_evicted *evicted;
 	int nr_evicted, cap_evicted;
 	bool reclaim_young;		/* a mapping was young when the reference check began */
+	bool pageout;			/* the event is MADV_PAGEOUT: reclaim_pages() ignores references */
 	int reclaim_memcg;
 	struct aw_suppress_run *runs;	/* [region][node] */
 	unsigned long *max_seq_seen;	/* [lruvec], monotonic check */
@@ -142,6 +143,7 @@ struct aw_oracle {
 	 */
 	long (*flag_pages)[MAX_NR_GENS][ANON_AND_FILE];
 	struct aw_cause_log *causes;	/* the skip history, for findings' causes */
+	struct aw_gen_shadow *gen;	/* two-touch and folio-seq (oracle_gen.c) */
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -160,6 +162,8 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_KTEXT_AGREEMENT] = "kernel-text-agreement",
 	[AW_OR_FORCED_WALK_EQUIV] = "forced-walk-equivalence",
 	[AW_OR_MADV_COLLAPSE_EQUIV] = "madv-collapse-equivalence",
+	[AW_OR_TWO_TOUCH] = "two-touch-promotion",
+	[AW_OR_FOLIO_SEQ] = "folio-seq-placement",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)
@@ -223,6 +227,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->min_seq_seen);
 	free(o->flag_pages);
 	aw_cause_log_free(o->causes);
+	aw_gen_shadow_free(o->gen);
 	free(o);
 	k->oracle = NULL;
 }
@@ -230,6 +235,11 @@ void aw_oracle_detach(struct aw_kernel *k)
 int aw_oracle_nr_findings(const struct aw_kernel *k)
 {
 	return k->oracle ? k->oracle->nr_findings : 0;
+}
+
+struct aw_gen_shadow **aw_oracle_gen_slot(struct aw_kernel *k)
+{
+	return k->oracle ? &k->oracle->gen : NULL;
 }
 
 struct aw_cause_log *aw_oracle_causes(const struct aw_kernel *k)
@@ -655,11 +665,24 @@ void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg)
 	k->oracle->reclaim_memcg = target_memcg;
 }
 
+/*
+ * Whether the references may be ignored is the request's, not the
+ * reclaimer's: only MADV_PAGEOUT (reclaim_pages()) asks for it.  The
+ * reclaimer's own ignore_references is not read, so a reclaimer that
+ * ignored them elsewhere is judged by the young check like any other.
+ */
+void aw_or_event_request(struct aw_kernel *k, const struct aw_event *ev)
+{
+	if (k->oracle)
+		k->oracle->pageout = ev && ev->kind == AW_EV_MADVISE && ev->arg == AW_MADV_PAGEOUT;
+}
+
 void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references)
 {
 	if (!k->oracle)
 		return;
-	aw_or_reclaim_decision(k, pfn, k->oracle->reclaim_young, reclaim, ignore_references,
+	(void)ignore_references;
+	aw_or_reclaim_decision(k, pfn, k->oracle->reclaim_young, reclaim, k->oracle->pageout,
 			       k->oracle->reclaim_memcg);
 	k->oracle->reclaim_young = false;
 }

@@ -36,6 +36,8 @@ enum aw_oracle_id {
 	AW_OR_KTEXT_AGREEMENT,		/* kernel text and the model disagree (src/kbind) */
 	AW_OR_FORCED_WALK_EQUIV,	/* a forced walk read the same tables differently from base (equiv.h) */
 	AW_OR_MADV_COLLAPSE_EQUIV,	/* MADV_COLLAPSE decided the same range differently from base */
+	AW_OR_TWO_TOUCH,		/* mainline's walk promoted a folio on the wrong sighting (oracle_gen.c) */
+	AW_OR_FOLIO_SEQ,		/* lru_gen_add_folio() placed a folio off lru_gen_folio_seq() */
 	AW_OR_NR
 };
 
@@ -127,12 +129,22 @@ void aw_or_walk_done(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct m
 /* force-scan-complete: a get_next_mm() decision (enum aw_mm_skip) */
 void aw_or_mm_skipped(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm, int why);
 void aw_or_mm_event(struct aw_kernel *k, struct mm_struct *mm, int kind);
+/*
+ * oracle_fault.c: the kind of fault (enum aw_fault_kind, -1: none) a leaf
+ * write makes, from the entry before and after it; and the write itself,
+ * which feeds emptymap-cadence and the cause log with that kind
+ */
+int aw_fault_kind_of_write(uint64_t old, uint64_t new, bool pmd_level);
+void aw_or_entry_set(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, uint64_t new, bool pmd_level);
 void aw_or_folio_migrated(struct aw_kernel *k, const struct folio *folio);
 /* premature-reclaim */
 void aw_or_reclaim_decision(struct aw_kernel *k, uint32_t pfn, bool young_before, bool reclaim,
 			    bool ignore_references, int target_memcg);
 /* the same from two facts: before the reference check (the rule reads the tables), and after */
 void aw_or_reclaim_check(struct aw_kernel *k, uint32_t pfn, int target_memcg);
+/* the event being applied: does it ask reclaim to ignore references (MADV_PAGEOUT)? */
+struct aw_event;
+void aw_or_event_request(struct aw_kernel *k, const struct aw_event *ev);
 void aw_or_reclaim_decided(struct aw_kernel *k, uint32_t pfn, bool reclaim, bool ignore_references);
 void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, uint64_t addr, bool hot);
 /* structural */
@@ -151,6 +163,23 @@ void aw_or_check_structure(struct aw_kernel *k);
 void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec);
 
 /* khugepaged (oracle_kh.c; no-ops when k->kh_oracle is NULL) */
+/*
+ * oracle_gen.c: the mainline-only generation rules, shadowed.  two-touch:
+ * every young PTE or PMD leaf a walk clears (a sighting), and at the
+ * walk's end each folio's flags against the rule; folio-seq: the flags
+ * lru_gen_add_folio() starts from, and the generation the folio lands in.
+ */
+struct aw_gen_shadow;
+struct aw_gen_shadow **aw_oracle_gen_slot(struct aw_kernel *k);
+void aw_gen_shadow_free(struct aw_gen_shadow *g);
+void aw_or_walk_begin(struct aw_kernel *k, struct lru_gen_mm_walk *walk);
+void aw_or_young_cleared(struct aw_kernel *k, uint64_t entry, bool pmd_level);
+void aw_or_walk_table_done(struct aw_kernel *k);
+void aw_or_walk_end(struct aw_kernel *k, struct lru_gen_mm_walk *walk);
+void aw_or_add_folio(struct aw_kernel *k, const struct lruvec *lruvec, const struct folio *folio,
+		     bool reclaiming);
+void aw_or_folio_added(struct aw_kernel *k, const struct folio *folio);
+
 struct vm_area_struct;
 int aw_kh_oracle_attach(struct aw_kernel *k);
 void aw_kh_oracle_detach(struct aw_kernel *k);

@@ -33,6 +33,7 @@ static uint64_t pud_key(const struct mm_struct *mm, uint64_t addr)
 static void probe_event_begin(void *data, struct aw_kernel *k, const struct aw_event *ev)
 {
 	aw_oracle_event_begin(k);
+	aw_or_event_request(k, ev);
 }
 
 static void probe_event_end(void *data, struct aw_kernel *k, const struct aw_event *ev)
@@ -49,6 +50,14 @@ static void probe_folio_update_gen(void *data, struct aw_kernel *k, const struct
 				   int old_gen, int new_gen)
 {
 	aw_or_gen_moved(k, folio, old_gen, new_gen);
+	if (old_gen < 0 && new_gen >= 0)
+		aw_or_folio_added(k, folio);
+}
+
+static void probe_add_folio(void *data, struct aw_kernel *k, const struct lruvec *lruvec,
+			    const struct folio *folio, bool reclaiming)
+{
+	aw_or_add_folio(k, lruvec, folio, reclaiming);
 }
 
 static void probe_folio_inc_gen_batch(void *data, struct aw_kernel *k, const struct lruvec *lruvec,
@@ -83,14 +92,41 @@ static void probe_get_next_mm(void *data, struct aw_kernel *k, struct lru_gen_mm
 static void probe_walk_end(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			   struct mm_struct *mm, int err)
 {
+	aw_or_walk_end(k, walk);
 	aw_or_walk_done(k, walk, mm, err);
 	aw_cause_walk_done(aw_oracle_causes(k), k, walk, mm, err);
 }
 
-static void probe_mm_fault(void *data, struct aw_kernel *k, struct mm_struct *mm, int kind)
+/* a fault's kind is the entry's change, never the fault code's aw_mm_fault report */
+static void probe_set_pte_at(void *data, struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+			     uint64_t old, uint64_t new)
 {
-	aw_or_mm_event(k, mm, kind);
-	aw_cause_fault(aw_oracle_causes(k), k, mm, kind);
+	aw_or_entry_set(k, mm, old, new, false);
+}
+
+static void probe_set_pmd_at(void *data, struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+			     uint64_t old, uint64_t new)
+{
+	aw_or_entry_set(k, mm, old, new, true);
+}
+
+/* two-touch: the walk's sightings are the young bits it clears, leaves only */
+static void probe_walk_begin(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
+			     struct mm_struct *mm)
+{
+	aw_or_walk_begin(k, walk);
+}
+
+static void probe_ptep_young(void *data, struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+			     uint64_t pte)
+{
+	aw_or_young_cleared(k, pte, false);
+}
+
+static void probe_pmdp_young(void *data, struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
+			     uint64_t pmd)
+{
+	aw_or_young_cleared(k, pmd, true);
 }
 
 static void probe_folio_migrated(void *data, struct aw_kernel *k, const struct folio *folio)
@@ -106,6 +142,7 @@ static void probe_mm_fork(void *data, struct aw_kernel *k, struct mm_struct *par
 static void probe_walk_pte_range(void *data, struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 				 uint64_t addr, uint64_t item, bool suitable)
 {
+	aw_or_walk_table_done(k);
 	if (suitable)
 		aw_or_filter_insert(k, walk->lruvec, BLOOM_FILTER_PMD, walk->seq + 1, item);
 }
@@ -212,7 +249,12 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(mm_vmscan_lru_gen_walk, probe_walk_end)			\
 	X(lru_gen_walk_pte_range, probe_walk_pte_range)			\
 	X(lru_gen_walk_pud, probe_walk_pud)				\
-	X(aw_mm_fault, probe_mm_fault)					\
+	X(set_pte_at, probe_set_pte_at)					\
+	X(set_pmd_at, probe_set_pmd_at)					\
+	X(lru_gen_walk_begin, probe_walk_begin)				\
+	X(ptep_test_and_clear_young, probe_ptep_young)			\
+	X(pmdp_test_and_clear_young, probe_pmdp_young)			\
+	X(lru_gen_add_folio, probe_add_folio)				\
 	X(aw_mm_fork, probe_mm_fork)					\
 	X(aw_folio_migrated, probe_folio_migrated)			\
 	X(lru_gen_look_around, probe_look_around)			\

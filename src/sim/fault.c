@@ -371,7 +371,7 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 	} else if (pte_present(*pte)) {
 		aw_account_map(k, mm, vma, -1);
 	}
-	*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED);
+	set_pte_at(k, mm, addr, pte, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED));
 	aw_account_map(k, mm, vma, 1);
 	return 0;
 }
@@ -424,10 +424,12 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 
 		if (pte_swp(old) || (old & _PAGE_FILE_SHADOW)) {
 			pfn = fault_refault(k, t, mm, vma, addr, old, cpu, true);
-			kind = AW_FAULT_MAJOR;
+			/* the planted bug: a swap-in told as a first touch */
+			if (!pte_swp(old) || !AW_BUG(k, AW_BUG_SWAPIN_REPORTED_MINOR))
+				kind = AW_FAULT_MAJOR;
 		} else if (!write && !vma->file) {
 			/* do_anonymous_page(): reads of never-written memory map the zero page */
-			*pte = aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED);
+			set_pte_at(k, mm, addr, pte, aw_mk_pte(ZERO_PFN, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED));
 			mark_walk_young(path);
 			*out = pte;
 			aw_mm_event(k, mm, AW_FAULT_ZERO);
@@ -445,9 +447,10 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 		if (!pte)
 			return -1;
 		/* private file pages stay write-protected: a later write CoWs them */
-		*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
-				 ((vma->vm_flags & VM_WRITE) &&
-				  folio_test(pfn_folio(&k->mem, pfn), PG_anon) ? _PAGE_RW : 0));
+		set_pte_at(k, mm, addr, pte,
+			   aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
+				     ((vma->vm_flags & VM_WRITE) &&
+				      folio_test(pfn_folio(&k->mem, pfn), PG_anon) ? _PAGE_RW : 0)));
 		aw_account_map(k, mm, vma, 1);
 	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
 		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
@@ -524,7 +527,8 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	khugepaged_enter_vma(k, mm, vma, vma->vm_flags);
 	if (!write) {
 		/* do_huge_pmd_anonymous_page(): read fault maps the huge zero page */
-		*pmd = aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED);
+		set_pmd_at(k, mm, haddr, pmd,
+			   aw_mk_pte(HUGE_ZERO_PFN, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED));
 		mark_path_young(k, mm, haddr);
 		aw_mm_event(k, mm, AW_FAULT_ZERO);
 		return 1;
@@ -536,8 +540,8 @@ static int access_pmd(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 	pmd = aw_pmd_lookup(k, mm, haddr, true, NULL);
 	if (!pmd || !pmd_none(*pmd))
 		return -1;
-	*pmd = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_RW |
-			 _PAGE_ACCESSED | _PAGE_DIRTY);
+	set_pmd_at(k, mm, haddr, pmd, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_RW |
+						 _PAGE_ACCESSED | _PAGE_DIRTY));
 	mark_path_young(k, mm, haddr);
 	aw_account_map(k, mm, vma, HPAGE_PMD_NR);
 	aw_mm_event(k, mm, AW_FAULT_HUGE);

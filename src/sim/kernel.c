@@ -566,6 +566,9 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_REFAULT_COUNTED_BEFORE_TEST] = "refault-counted-before-test",
 	[AW_BUG_SHOULD_RUN_AGING_CMP] = "should-run-aging-cmp",
 	[AW_BUG_AGING_REFUSED_OFF_BY_ONE] = "aging-refused-off-by-one",
+	[AW_BUG_SWAPIN_REPORTED_MINOR] = "swapin-reported-minor",
+	[AW_BUG_TWO_TOUCH_FIRST_PROMOTES] = "two-touch-first-promotes",
+	[AW_BUG_FOLIO_SEQ_WORKINGSET] = "folio-seq-workingset",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

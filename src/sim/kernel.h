@@ -61,6 +61,9 @@ enum aw_bug {
 	/* the reclaim loop (issue 30): caught by the kernel-text agreement oracle */
 	AW_BUG_SHOULD_RUN_AGING_CMP,	/* should_run_aging(): the young test compared the wrong way */
 	AW_BUG_AGING_REFUSED_OFF_BY_ONE,	/* run_aging(): -ERANGE one generation late */
+	AW_BUG_SWAPIN_REPORTED_MINOR,	/* a swap-in fault reported as a first-touch (minor) fault */
+	AW_BUG_TWO_TOUCH_FIRST_PROMOTES,	/* mainline's walk promotes on the first young sighting */
+	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -471,6 +474,30 @@ static inline bool pmdp_test_and_clear_young(struct aw_kernel *k, struct mm_stru
 	*pmdp = pmd & ~_PAGE_ACCESSED;
 	trace_pmdp_test_and_clear_young(k, mm, addr, pmd);
 	return true;
+}
+
+/*
+ * set_pte_at() / set_pmd_at(): a fault's, a swap-in's or a collapse's
+ * write of a leaf entry, through which every such write goes so that an
+ * observer sees the entry before and after (the oracles derive a fault's
+ * kind from the two, never from what the code says it did).
+ */
+static inline void set_pte_at(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, pte_t *ptep,
+			      pte_t pte)
+{
+	pte_t old = *ptep;
+
+	*ptep = pte;
+	trace_set_pte_at(k, mm, addr, old, pte);
+}
+
+static inline void set_pmd_at(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, pmd_t *pmdp,
+			      pmd_t pmd)
+{
+	pmd_t old = *pmdp;
+
+	*pmdp = pmd;
+	trace_set_pmd_at(k, mm, addr, old, pmd);
 }
 
 /*

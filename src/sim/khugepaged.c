@@ -353,8 +353,8 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 		aw_rmap_add(&k->mem, folio, mm->id, addr);
 		aw_swap_slot_put(k, pte_swp_slot(*pte));
 		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */
-		*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
-				 (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0));
+		set_pte_at(k, mm, addr, pte, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
+						       (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
 		aw_account_map(k, mm, vma, 1);
 		k->node_stats[folio->nid].refaults++;
 		/* a major fault (the RFC clears the mm's empty marks) */
@@ -491,8 +491,8 @@ static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct v
 
 	/* pmdp_collapse_flush(); no pgtable_trans_huge_deposit() in the model */
 	aw_table_free(&k->pt, aw_entry_table(*pmd));
-	*pmd = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0));
+	set_pmd_at(k, mm, haddr, pmd, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED |
+						_PAGE_DIRTY | (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
 	aw_folio_new_anon(thp, vma);
 	aw_mlock_new_folio(thp, vma);
 	aw_rmap_add(&k->mem, thp, mm->id, haddr);

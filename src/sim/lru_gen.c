@@ -68,15 +68,18 @@ unsigned long lru_gen_folio_seq(const struct lruvec *lruvec, const struct folio 
 	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	unsigned long seq;
 
+	/* the planted bug: PG_workingset forgotten, active or not */
+	bool workingset = folio_test(folio, PG_workingset) && !AW_BUG(lruvec->k, AW_BUG_FOLIO_SEQ_WORKINGSET);
+
 	if (folio_test(folio, PG_active))
-		gen = MIN_NR_GENS - folio_test(folio, PG_workingset);
+		gen = MIN_NR_GENS - workingset;
 	else if (reclaiming)
 		gen = MAX_NR_GENS;
 	else if ((!folio_is_file_lru(folio) && !folio_test(folio, PG_swapcache)) ||
 		 (folio_test(folio, PG_reclaim) && folio_test(folio, PG_dirty)))
 		gen = MIN_NR_GENS;
 	else
-		gen = MAX_NR_GENS - folio_test(folio, PG_workingset);
+		gen = MAX_NR_GENS - workingset;
 
 	seq = lrugen->max_seq - gen + 1;
 	return seq > lrugen->min_seq[type] ? seq : lrugen->min_seq[type];
@@ -131,6 +134,7 @@ bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaimi
 
 	if (folio_test(folio, PG_unevictable))
 		return false;
+	trace_lru_gen_add_folio(k, lruvec, folio, reclaiming);
 	gen = lru_gen_from_seq(k->prof->add_folio_seq_form == AW_ADD_SEQ_FROM_MAX ?
 			       lru_gen_folio_seq(lruvec, folio, reclaiming) :
 			       lru_gen_folio_seq_from_min(lruvec, folio, reclaiming));

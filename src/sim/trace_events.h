@@ -34,6 +34,20 @@ AW_TRACE_EVENT(pmdp_test_and_clear_young,
 	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t pmd),
 	       TP_ARGS(k, mm, addr, pmd))
 
+/*
+ * set_pte_at() / set_pmd_at(): a fault, a swap-in or a collapse wrote a
+ * leaf entry of mm at addr; old is the entry before, new the one written.
+ * The machine's write itself, whatever the code around it says it was:
+ * none -> present is a first touch, a swap or file-shadow entry ->
+ * present a major fault, a PTE table -> a huge PMD a collapse.
+ */
+AW_TRACE_EVENT(set_pte_at,
+	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t old, uint64_t new),
+	       TP_ARGS(k, mm, addr, old, new))
+AW_TRACE_EVENT(set_pmd_at,
+	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, uint64_t old, uint64_t new),
+	       TP_ARGS(k, mm, addr, old, new))
+
 /* ---- folio generations and flags ------------------------------------------ */
 
 /*
@@ -44,6 +58,14 @@ AW_TRACE_EVENT(pmdp_test_and_clear_young,
 AW_TRACE_EVENT(folio_update_gen,
 	       TP_PROTO(struct aw_kernel *k, const struct folio *folio, int old_gen, int new_gen),
 	       TP_ARGS(k, folio, old_gen, new_gen))
+/*
+ * lru_gen_add_folio() on entry, before it writes any flag: folio's flags
+ * and lruvec's sequences are what its placement is computed from
+ */
+AW_TRACE_EVENT(lru_gen_add_folio,
+	       TP_PROTO(struct aw_kernel *k, const struct lruvec *lruvec, const struct folio *folio,
+			bool reclaiming),
+	       TP_ARGS(k, lruvec, folio, reclaiming))
 /*
  * inc_min_seq() moved many folios of lruvec at once: pages[gen][type]
  * deltas of MAX_NR_GENS x ANON_AND_FILE, for folios of lruvec only (the

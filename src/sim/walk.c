@@ -248,7 +248,9 @@ void walk_update_folio(struct aw_kernel *k, struct lru_gen_mm_walk *walk, uint32
 			k->node_stats[folio->nid].lookaround_promoted++;
 		}
 	} else if (walk) {
-		old_gen = folio_update_gen(folio, new_gen);
+		/* the planted bug: 6.12's promotion on the first sighting kept */
+		old_gen = AW_BUG(k, AW_BUG_TWO_TOUCH_FIRST_PROMOTES) ? folio_update_gen_first_young(folio, new_gen)
+								      : folio_update_gen(folio, new_gen);
 		if (old_gen >= 0 && old_gen != new_gen) {
 			trace_folio_update_gen(k, folio, old_gen, new_gen);
 			update_batch_size(walk, folio, old_gen, new_gen);

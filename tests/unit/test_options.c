@@ -113,7 +113,8 @@ static void test_bug(void)
 		  "pud-lookaround-no-mark emptymap-shared-counter evict-ignore-pmd-young pud-reset-wrong-seq "
 		  "emptymap-mark-on-failed-trylock walk-batch-not-flushed khugepaged-collapse-lazyfree "
 		  "khugepaged-progress-512 khugepaged-copy-present-only pud-force-pmd-test khugepaged-madv-lazyfree "
-		  "refault-counted-before-test should-run-aging-cmp aging-refused-off-by-one");
+		  "refault-counted-before-test should-run-aging-cmp aging-refused-off-by-one "
+		  "swapin-reported-minor two-touch-first-promotes folio-seq-workingset");
 	CHECK_EQ(o.bugs, 0x81);
 	aw_model_opts_free(&o);
 }
