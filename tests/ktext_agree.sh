@@ -21,13 +21,13 @@ while read -r name profile pair; do
 		rc=$?
 		runs=$((runs + 1))
 		bad=$(printf '%s\n' "$out" | grep -v '^agewalk: warning: ' | grep -m1 -E 'kernel-text-agreement|WARN|^agewalk:')
-		# 6.1's memcg reclaim loop (its own get_nr_to_scan() and
-		# should_abort_scan()) is not modelled (docs/model-notes.md): the
-		# text's decisions differ from the model's there, a known
-		# deviation, listed, not a failure
-		if [ "$profile" = 6.1 ] && [ $rc -le 1 ] &&
-		   printf '%s\n' "$bad" | grep -q 'kernel-text-agreement at .*: reclaim call [0-9]*: lru_gen_shrink_lruvec()\|kernel-text-agreement at .*: reclaim call [0-9]* (shrink\|kernel-text-agreement at .*: reclaim call [0-9]*: model shrink\|reclaim calls (memcg reclaim'; then
-			echo "ktext_agree: known (6.1's reclaim loop): ${f#$src/} --variants $pair,$name: ${bad##*]: }"
+		# one open 6.1 difference (docs/validation.md): with 6.1's reclaim
+		# loop modelled, every reclaim call of s13-memcg-thrash agrees, but
+		# at event 11 the file list's order differs; listed exactly, so any
+		# other 6.1 difference, or this one moving, fails
+		if [ "$profile" = 6.1 ] && [ "${f##*/}" = s13-memcg-thrash.aws ] && [ $rc -le 1 ] &&
+		   printf '%s\n' "$bad" | grep -q 'kernel-text-agreement at event 11 .*: memcg 1 node 0: list gen 0 file, entry 7450: model pfn 0x4d70, kernel text pfn 0x4d74'; then
+			echo "ktext_agree: known (open, 6.1 s13 list order): ${f#$src/} --variants $pair,$name"
 			bad=
 		fi
 		if [ $rc -gt 1 ] || [ -n "$bad" ]; then

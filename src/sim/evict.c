@@ -35,6 +35,7 @@ struct aw_reclaim {
 	int target_memcg;		/* -1: not cgroup reclaim (debugfs, kswapd) */
 	bool ignore_references;		/* MADV_PAGEOUT */
 	unsigned long nr_reclaimed;
+	bool need_swapping;		/* 6.1: the batch shrink_folio_list() got was anon */
 };
 
 static struct aw_region *region_at(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
@@ -771,6 +772,8 @@ static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct
 		return scanned;
 
 	rc->nr_reclaimed += shrink_folio_list(k, lruvec, list, &nr, rc);
+	if (type == LRU_GEN_ANON)
+		rc->need_swapping = true;
 	/*
 	 * The kernel retries once the clean, unmapped, inactive folios that
 	 * may have missed folio_rotate_reclaimable(); the model has no
@@ -786,6 +789,25 @@ static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct
 }
 
 /* mm/vmscan.c: evict_folios(); nr_to_scan is mainline's budget (scan_folios()) */
+/*
+ * 6.1 mm/vmscan.c: evict_folios(lruvec, sc, swappiness, &need_swapping)
+ * for 6.1's own reclaim loop (memcg.c): *need_swapping is set once a batch
+ * that reached shrink_folio_list() was anonymous.  The model's eviction,
+ * not the variant's: only the model's lru_gen_shrink_lruvec() calls it.
+ */
+int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
+				  int swappiness, unsigned long *nr_reclaimed, bool *need_swapping)
+{
+	struct aw_reclaim rc = { .target_memcg = lruvec->memcg };
+	int scanned = evict_folios_rc(k, nr_to_scan, lruvec, swappiness, &rc);
+
+	*nr_reclaimed += rc.nr_reclaimed;
+	if (rc.need_swapping)
+		*need_swapping = true;
+	aw_writeback_complete(k);
+	return scanned;
+}
+
 int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim)
 {

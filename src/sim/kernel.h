@@ -323,6 +323,9 @@ int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long se
 /* evict_folios() through the seam, then the page-cache writeback it started */
 int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
 		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
+/* 6.1's evict_folios() with its need_swapping, for 6.1's reclaim loop (memcg.c) */
+int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
+				  int swappiness, unsigned long *nr_reclaimed, bool *need_swapping);
 void aw_writeback_start(struct aw_kernel *k, struct folio *folio);
 void aw_writeback_complete(struct aw_kernel *k);
 /* evict_folios()' "no progress" cutoff for the profile */

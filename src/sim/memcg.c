@@ -132,8 +132,86 @@ static bool try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
  * (mglru_ops.h): try_to_shrink_lruvec(), and its result as the rotation
  * of the memcg LRU (MEMCG_LRU_YOUNG), which the model does not keep.
  */
+/* the pages of the generations eviction may take: should_run_aging()'s total */
+static unsigned long evictable_size(const struct lruvec *lruvec, bool can_swap)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long total = 0;
+
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		for (unsigned long seq = lrugen->min_seq[type]; seq <= lrugen->max_seq; seq++) {
+			long n = lrugen->nr_pages[lru_gen_from_seq(seq)][type];
+
+			total += n > 0 ? (unsigned long)n : 0;
+		}
+	}
+	return total;
+}
+
+/*
+ * 6.1 mm/vmscan.c: get_nr_to_scan(): should_run_aging()'s tests, but the
+ * size (total >> priority, memcg online) is worked out before them, and
+ * an lruvec that needed aging and got it is scanned in the same call
+ * (6.12 stops there, -1).  min_seq and max_seq are the values at entry.
+ */
+static unsigned long get_nr_to_scan_need_aging(struct aw_kernel *k, struct lruvec *lruvec, int priority,
+					       int swappiness, bool *need_aging)
+{
+	unsigned long max_seq = lruvec->lrugen.max_seq;
+	unsigned long min_seq = lruvec->lrugen.min_seq[!swappiness];
+	unsigned long nr_to_scan = evictable_size(lruvec, swappiness != 0) >> priority;
+	unsigned long unused;
+
+	*need_aging = aw_should_run_aging(k, lruvec, max_seq, swappiness, &unused);
+	if (!*need_aging)
+		return nr_to_scan;
+	/* skip the aging path at the default priority */
+	if (priority != DEF_PRIORITY && k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false))
+		return nr_to_scan;
+	return min_seq + MIN_NR_GENS <= max_seq ? nr_to_scan : 0;
+}
+
+/*
+ * 6.1 mm/vmscan.c: lru_gen_shrink_lruvec() with its own loop, for memcg
+ * reclaim (sc->may_swap, no kswapd): should_abort_scan() stops once this
+ * call aged the lruvec twice ("age each memcg at most once") or once an
+ * anonymous batch went past nr_to_reclaim ("over-swapping"); memcg
+ * reclaim is never aborted otherwise.  6.1 has no memcg LRU: -1.
+ * (sc->memcgs_need_aging, written after the loop, is kswapd's.)
+ */
+static int shrink_lruvec_need_aging(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
+{
+	unsigned long seq = lruvec->lrugen.max_seq;	/* DEFINE_MAX_SEQ() at entry */
+	bool need_aging = false, need_swapping = false;
+	unsigned long scanned = 0;
+
+	for (;;) {
+		int swappiness = sc->may_swap ? aw_default_swappiness(k) : 0;	/* get_swappiness() */
+		unsigned long nr_to_scan = get_nr_to_scan_need_aging(k, lruvec, sc->priority, swappiness,
+								      &need_aging);
+		int delta;
+
+		if (!nr_to_scan)
+			break;
+		delta = aw_evict_folios_need_swapping(k, nr_to_scan, lruvec, swappiness, &sc->nr_reclaimed,
+						      &need_swapping);
+		if (!delta)
+			break;
+		scanned += (unsigned long)delta;
+		if (scanned >= nr_to_scan)
+			break;
+		if (lruvec->lrugen.max_seq - seq > 1)
+			break;
+		if (sc->nr_reclaimed >= sc->nr_to_reclaim && need_swapping)
+			break;
+	}
+	return -1;
+}
+
 int aw_model_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
 {
+	if (k->prof->shrink_lruvec_need_aging)
+		return shrink_lruvec_need_aging(k, lruvec, sc);
 	return try_to_shrink_lruvec(k, lruvec, sc->priority, sc->nr_to_reclaim, &sc->nr_reclaimed);
 }
 

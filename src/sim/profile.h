@@ -121,10 +121,18 @@ struct aw_profile {
 	 * should_abort_scan(): 6.12 stops try_to_shrink_lruvec() once
 	 * sc->nr_reclaimed >= max(nr_to_reclaim, compact_gap(order)), memcg
 	 * reclaim too; mainline never aborts memcg reclaim ("don't abort
-	 * memcg reclaim to ensure fairness").  6.1's own loop is not modelled
-	 * (docs/model-notes.md): false.
+	 * memcg reclaim to ensure fairness").  6.1 has a loop of its own
+	 * (shrink_lruvec_need_aging): false.
 	 */
 	bool memcg_reclaim_aborts;
+	/*
+	 * lru_gen_shrink_lruvec(): 6.1 loops itself, with a get_nr_to_scan()
+	 * that evicts after aging (need_aging) and a should_abort_scan() that
+	 * ages each memcg at most once and stops an anon batch past
+	 * nr_to_reclaim (need_swapping); 6.3+ ("mm: multi-gen LRU: per-node
+	 * lru_gen_folio lists", the memcg LRU) call try_to_shrink_lruvec().
+	 */
+	bool shrink_lruvec_need_aging;
 	/*
 	 * walk_pmd_range_locked()/walk_pmd_range(): 6.12/mainline clear a
 	 * non-leaf PMD's young bit only if !force_scan and no mmu notifiers;

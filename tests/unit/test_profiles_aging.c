@@ -443,6 +443,46 @@ static void test_collapse_swapin_refault(void)
 }
 
 /*
+ * 6.1's own lru_gen_shrink_lruvec() loop (shrink_lruvec_need_aging), one
+ * call at priority 0 with nr_to_reclaim 32, after three forced '+' over
+ * 1024 anonymous pages (max_seq 6, all 1024 in seq 3, as below): no aging
+ * needed (3 + MIN_NR_GENS < 6), nr_to_scan 1024 >> 0.  The first batch
+ * swaps out MIN_LRU_BATCH = 64 anonymous pages, so need_swapping is set
+ * and nr_reclaimed 64 >= 32: 6.1's should_abort_scan() stops
+ * ("over-swapping can increase allocation latency"): 64 reclaimed, max_seq
+ * still 6.  Without that test the loop would run nine batches (576, as
+ * mainline's below): 6.1 has no memcg_reclaim_aborts.
+ */
+static void test_shrink_lruvec_61(void)
+{
+	static const struct { enum aw_kernel_profile p; int ages; unsigned long reclaimed, max_seq; } c[] = {
+		{ AW_KERNEL_6_1, 3, 64, 6 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct aw_kernel *k = profile_kernel(c[i].p, 1ULL << 30, 1);
+		struct aw_scan_control sc = { .priority = 0, .nr_to_reclaim = 32, .target_memcg = 0,
+					      .may_swap = true };
+		struct lru_gen_folio *g;
+
+		CHECK(k != NULL);
+		if (!k)
+			continue;
+		g = &k->lruvecs[0].lrugen;
+		anon_pages(k, 1024);
+		for (int a = 0; a < c[i].ages; a++)
+			ev_age(k, true);
+		CHECK_EQ(g->min_seq[LRU_GEN_ANON], 3);
+		CHECK_EQ(g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_ANON], 1024);
+		k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+		CHECK_EQ(sc.nr_reclaimed, c[i].reclaimed);
+		CHECK_EQ(g->max_seq, c[i].max_seq);
+		CHECK_EQ(k->node_stats[0].evicted_pages, c[i].reclaimed);
+		aw_kernel_destroy(k);
+	}
+}
+
+/*
  * should_abort_scan() in memcg reclaim (memcg_reclaim_aborts): 1024
  * anonymous pages written, three forced '+': the first walk finds them
  * young and moves them to seq 3, the next two find nothing young, so
@@ -546,6 +586,7 @@ int main(void)
 	RUN(test_split_maps_zero_filled);
 	RUN(test_collapse_swapin_refault);
 	RUN(test_memcg_reclaim_aborts);
+	RUN(test_shrink_lruvec_61);
 	RUN(test_lazyfree_redirtied_kept);
 	return aw_test_report("test_profiles_aging");
 }
