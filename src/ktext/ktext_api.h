@@ -43,7 +43,12 @@ struct folio;
 	X(EVICT_CALLS, "evict_calls", "evict_folios() calls", 1)		\
 	X(FOLIOS_EVICTED, "folios_evicted", "folios evicted", 0)		\
 	X(LOOK_AROUND_CALLS, "look_around_calls", "lru_gen_look_around() calls", 0) \
-	X(RECLAIM_CALLS, "reclaim_calls", "shrink_folio_list() calls", 1)
+	X(RECLAIM_CALLS, "reclaim_calls", "shrink_folio_list() calls", 1)	\
+	X(SHRINK_LRUVEC_CALLS, "shrink_lruvec_calls", "lru_gen_shrink_lruvec() calls", 1) \
+	X(RUN_AGING_CALLS, "run_aging_calls", "run_aging() calls", 1)		\
+	X(SHADOWS_LEFT, "shadows_left", "lru_gen_eviction() shadows", 1)	\
+	X(REFAULT_CALLS, "refault_calls", "lru_gen_refault() calls", 0)	\
+	X(PLACEMENTS, "placements", "lru_gen_add_folio() placements", 0)
 
 enum aw_ktext_ran_id {
 #define AW_KTEXT_RAN_ENUM(id, key, label, work) AW_KTEXT_RAN_##id,

@@ -213,6 +213,7 @@ struct aw_ktext {
 	int aw_swappiness;
 	int aw_rotate;
 	bool aw_record_passes, aw_force_scan;
+	unsigned long aw_hook_max_seq;	/* max_seq before the hooked try_to_inc_max_seq() */
 };
 
 /*

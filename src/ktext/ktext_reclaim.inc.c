@@ -54,7 +54,11 @@ static int aw_pass_hook_begin(struct lruvec *lruvec, unsigned long seq)
 	struct aw_ktext *kt = aw_ktext_current();
 	int handle = -1;
 
-	if (!kt || !kt->aw_record_passes || !kt->host->pass_begin || seq <= READ_ONCE(lruvec->mm_state.seq))
+	if (!kt || !kt->aw_record_passes)
+		return -1;
+	AW_RAN(kt, AGING_CALLS, 1);
+	kt->aw_hook_max_seq = READ_ONCE(lruvec->lrugen.max_seq);
+	if (!kt->host->pass_begin || seq <= READ_ONCE(lruvec->mm_state.seq))
 		return -1;
 	aw_pass_host_call(kt, true, lruvec, seq, &handle);
 	return handle;
@@ -64,6 +68,8 @@ static void aw_pass_hook_end(struct lruvec *lruvec, int handle)
 {
 	struct aw_ktext *kt = aw_ktext_current();
 
+	if (kt && kt->aw_record_passes)
+		AW_RAN(kt, AGING_PASSES, READ_ONCE(lruvec->lrugen.max_seq) != kt->aw_hook_max_seq);
 	if (handle >= 0)
 		aw_pass_host_call(kt, false, lruvec, 0, &handle);
 }
@@ -90,6 +96,7 @@ static int aw_bound_shrink_lruvec(struct aw_ktext *kt, int memcg, int nid, int t
 	if (!lruvec || target < 0 || target >= kt->nr_memcgs)
 		return -1;
 	AW_BOUND_ENTER(kt);
+	AW_RAN(kt, SHRINK_LRUVEC_CALLS, 1);
 	sc.target_mem_cgroup = kt->memcg[target];
 	sc.memcgs_need_aging = 1;	/* 6.1: shrink_node() sets it before the memcgs */
 	outer = current->reclaim_state->mm_walk;
@@ -126,6 +133,7 @@ static int aw_bound_run_aging(struct aw_ktext *kt, int memcg, int nid, unsigned 
 	if (!lruvec)
 		return -EINVAL;
 	AW_BOUND_ENTER(kt);
+	AW_RAN(kt, RUN_AGING_CALLS, 1);
 	aw_set_walk(true);	/* lru_gen_seq_write(): set_mm_walk(NULL, true) */
 	kt->aw_record_passes = true;
 	kt->aw_force_scan = force_scan;
