@@ -77,11 +77,13 @@ static struct folio *filemap_get_folio(struct aw_kernel *k, struct aw_task *t, s
 		return NULL;
 	pte = aw_pte_lookup(k, mm, addr, true, NULL);	/* the charge may have reclaimed */
 	if (!pte || pte_present(*pte)) {
+		/* the new folio's reverse mapping (new_folio()) names no PTE now */
+		aw_rmap_remove(&k->mem, pfn_folio(&k->mem, pfn), mm->id, addr);
 		aw_folio_put(k, pfn);
 		return NULL;
 	}
+	/* new_folio() reverse-mapped it at addr already: the PTE makes that true */
 	*pte = aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER);
-	aw_rmap_add(&k->mem, pfn_folio(&k->mem, pfn), mm->id, addr);
 	aw_account_map(k, mm, vma, 1);
 	return pfn_folio(&k->mem, pfn);
 }
