@@ -127,11 +127,6 @@ static bool try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 	return nr_to_scan < 0;
 }
 
-/*
- * mm/vmscan.c: lru_gen_shrink_lruvec(): the model's, behind the seam
- * (mglru_ops.h): try_to_shrink_lruvec(), and its result as the rotation
- * of the memcg LRU (MEMCG_LRU_YOUNG), which the model does not keep.
- */
 /* the pages of the generations eviction may take: should_run_aging()'s total */
 static unsigned long evictable_size(const struct lruvec *lruvec, bool can_swap)
 {
@@ -208,6 +203,12 @@ static int shrink_lruvec_need_aging(struct aw_kernel *k, struct lruvec *lruvec, 
 	return -1;
 }
 
+/*
+ * mm/vmscan.c: lru_gen_shrink_lruvec(): the model's, behind the seam
+ * (mglru_ops.h): 6.1's own loop, or try_to_shrink_lruvec() and its
+ * result as the rotation of the memcg LRU (MEMCG_LRU_YOUNG), which the
+ * model does not keep.
+ */
 int aw_model_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
 {
 	if (k->prof->shrink_lruvec_need_aging)
