@@ -174,6 +174,16 @@ static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
 		k->node_stats[nid].workingset_refaults += (unsigned long)nr;
 }
 
+/*
+ * folio_referenced() for the text's folio_check_references(): the
+ * machine's reverse-map walk, whose PTE mappings go to the text's
+ * look-around through the seam (kb_look_around())
+ */
+static int host_folio_referenced(void *ctx, struct folio *folio, int memcg, unsigned long *vm_flags)
+{
+	return aw_folio_referenced(ctx, folio, NULL, memcg, vm_flags);
+}
+
 static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
 			 unsigned long walks);
 
@@ -491,6 +501,36 @@ static void kb_folio_add_lru(struct aw_kernel *k, struct folio *folio, bool in_f
 	kb_warnings(kb);
 }
 
+/*
+ * shrink_folio_list()'s reference check: the tree's folio_check_references()
+ * (ktext_references.inc.c).  The walk is the text's own (look-around
+ * reaches it), so the model's is not passed; the verdict goes to the log
+ * the agreement oracle compares (references.c), not to kb->calls: the
+ * check runs inside an eviction, which is one.
+ */
+static enum folio_references kb_check_references(struct aw_kernel *k, struct folio *folio,
+						 struct lru_gen_mm_walk *walk, int target_memcg)
+{
+	struct aw_kbind *kb = kb_of(k);
+	int ref = kb->ops->check_references(kb->kt, folio, target_memcg);
+
+	kb_warnings(kb);
+	switch (ref) {
+	case AW_KTEXT_FOLIOREF_RECLAIM_CLEAN:
+		return FOLIOREF_RECLAIM_CLEAN;
+	case AW_KTEXT_FOLIOREF_KEEP:
+		return FOLIOREF_KEEP;
+	case AW_KTEXT_FOLIOREF_ACTIVATE:
+		return FOLIOREF_ACTIVATE;
+	case AW_KTEXT_FOLIOREF_RECLAIM:
+		return FOLIOREF_RECLAIM;
+	default:
+		aw_warn_always(&k->warn, "kernel text: folio_check_references() returned no FOLIOREF_*",
+			       __FILE__, __LINE__);
+		return FOLIOREF_KEEP;
+	}
+}
+
 static void kb_release(struct aw_kernel *k)
 {
 	struct aw_kbind *kb = kb_of(k);
@@ -521,6 +561,8 @@ static const struct aw_mglru_ops kb_mglru = {
 	.folio_add_lru = kb_folio_add_lru,
 	.lru_gen_shrink_lruvec = kb_shrink_lruvec,
 	.run_aging = kb_run_aging,
+	/* shrink_folio_list()'s reference check (issue 30) */
+	.folio_check_references = kb_check_references,
 };
 
 static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
@@ -547,6 +589,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		.shrink = host_shrink, .gen_written = host_gen_written,
 		.lruvec_state = host_lruvec_state,
 		.pass_begin = host_pass_begin, .pass_end = host_pass_end,
+		.folio_referenced = host_folio_referenced,
 	};
 	for (int n = 0; n < k->nr_nodes; n++) {
 		kb->host.node_start_pfn[n] = k->mem.node[n].start_pfn;

@@ -23,7 +23,9 @@
  * (struct aw_reclaim_log): each memcg reclaim of an lruvec (pages
  * reclaimed, the memcg LRU rotation asked, max_seq and min_seq after it)
  * and each debugfs '+' (run_aging()'s errno), also inside a fault's
- * charge.
+ * charge; and each reference check of shrink_folio_list() (the verdict
+ * of folio_check_references(), the mappings found young, the folio's
+ * flags after it: struct aw_refs_log).
  *
  * The first difference is reported with the field and both values; the
  * lockstep engine stops comparing the pair after it.
@@ -348,6 +350,60 @@ static int agree_reclaim(struct aw_kernel *model, struct aw_kernel *text, char *
 	return 0;
 }
 
+static const char *folioref_name(enum folio_references ref)
+{
+	static const char *const names[] = { "FOLIOREF_RECLAIM", "FOLIOREF_RECLAIM_CLEAN", "FOLIOREF_KEEP",
+					     "FOLIOREF_ACTIVATE" };
+
+	return (unsigned int)ref < sizeof(names) / sizeof(names[0]) ? names[ref] : "?";
+}
+
+/*
+ * shrink_folio_list()'s reference checks since the last look, check by
+ * check (struct aw_refs_log): the folio, folio_check_references()'s
+ * verdict, the mappings the machine found young, the folio's flags after
+ * it; then the counts by verdict.  The verdict itself leaves no trace in
+ * 6.1/6.12's state (the putback activates kept folios too), so only this
+ * sees a wrong one.
+ */
+static int agree_refs(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	const struct aw_refs_log *a = &model->refs_log;
+	struct aw_refs_log *b = &text->refs_log;
+	unsigned long n = a->total < b->total ? a->total : b->total;
+	unsigned long from = b->seen;
+
+	if (n > AW_REFS_LOG && from < n - AW_REFS_LOG)
+		from = n - AW_REFS_LOG;	/* the older ones are in the counts only */
+	b->seen = n;
+	for (unsigned long i = from; i < n; i++) {
+		const struct aw_refs_check *x = &a->checks[i % AW_REFS_LOG], *y = &b->checks[i % AW_REFS_LOG];
+
+		if (x->pfn != y->pfn)
+			return differ(msg, len, "reference check %lu: model on pfn %u, kernel text on pfn %u", i,
+				      x->pfn, y->pfn);
+		if (x->young != y->young)
+			return differ(msg, len, "reference check %lu (pfn %u): young mappings model %d, kernel text %d",
+				      i, x->pfn, x->young, y->young);
+		if (x->ref != y->ref)
+			return differ(msg, len, "reference check %lu (pfn %u, %d young): folio_check_references() "
+				      "model %s, kernel text %s", i, x->pfn, x->young, folioref_name(x->ref),
+				      folioref_name(y->ref));
+		if ((x->flags ^ y->flags) & AGREE_FLAGS)
+			return differ(msg, len, "reference check %lu (pfn %u, %s): flags after it model %#lx, "
+				      "kernel text %#lx", i, x->pfn, folioref_name(x->ref), x->flags & AGREE_FLAGS,
+				      y->flags & AGREE_FLAGS);
+	}
+	if (a->total != b->total)
+		return differ(msg, len, "reference checks (folio_check_references()): model %lu, kernel text %lu",
+			      a->total, b->total);
+	for (int r = FOLIOREF_RECLAIM; r <= FOLIOREF_ACTIVATE; r++)
+		if (a->by_ref[r] != b->by_ref[r])
+			return differ(msg, len, "reference checks returning %s: model %lu, kernel text %lu",
+				      folioref_name(r), a->by_ref[r], b->by_ref[r]);
+	return 0;
+}
+
 int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	struct aw_ktext *kt;
@@ -356,7 +412,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 
 	if (!ops)
 		return 0;
-	if (agree_reclaim(model, text, msg, len))
+	if (agree_reclaim(model, text, msg, len) || agree_refs(model, text, msg, len))
 		return -1;
 	if (calls == *checked)
 		return 0;	/* the text has not aged or evicted since the last check */

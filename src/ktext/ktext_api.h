@@ -48,7 +48,8 @@ struct folio;
 	X(RUN_AGING_CALLS, "run_aging_calls", "run_aging() calls", 1)		\
 	X(SHADOWS_LEFT, "shadows_left", "lru_gen_eviction() shadows", 1)	\
 	X(REFAULT_CALLS, "refault_calls", "lru_gen_refault() calls", 0)	\
-	X(PLACEMENTS, "placements", "lru_gen_add_folio() placements", 0)
+	X(PLACEMENTS, "placements", "lru_gen_add_folio() placements", 0)	\
+	X(REFERENCE_CHECKS, "reference_checks", "folio_check_references() calls", 0)
 
 enum aw_ktext_ran_id {
 #define AW_KTEXT_RAN_ENUM(id, key, label, work) AW_KTEXT_RAN_##id,
@@ -154,6 +155,15 @@ struct aw_ktext_host {
 	 */
 	int (*pass_begin)(void *ctx, int memcg, int nid, unsigned long seq, bool force_scan);
 	void (*pass_end)(void *ctx, int memcg, int nid, int handle);
+	/*
+	 * shrink_folio_list()'s reference check (issue 30,
+	 * ktext_references.inc.c): mm/rmap.c's folio_referenced() on the
+	 * host's reverse map, for cgroup reclaim of memcg (-1: none): the
+	 * young mappings (each cleared; a PTE's through the text's
+	 * look_around() above), -1 to keep the folio, and in *vm_flags
+	 * VM_LOCKED or the young mappings' VMA flags.
+	 */
+	int (*folio_referenced)(void *ctx, struct folio *folio, int memcg, unsigned long *vm_flags);
 };
 
 /*
@@ -267,6 +277,18 @@ struct aw_ktext_ops {
 			     unsigned long *nr_reclaimed);
 	/* run_aging() of the debugfs '+' on (memcg, nid): 0, -EINVAL or -ERANGE */
 	int (*run_aging)(struct aw_ktext *kt, int memcg, int nid, unsigned long seq, int swappiness, bool force_scan);
+	/*
+	 * -- shrink_folio_list()'s reference check (ktext_references.inc.c) --
+	 * folio_check_references() of an isolated folio, for cgroup reclaim
+	 * of target_memcg (-1: none): AW_KTEXT_FOLIOREF_*
+	 */
+	int (*check_references)(struct aw_ktext *kt, struct folio *folio, int target_memcg);
 };
+
+/* mm/vmscan.c: enum folio_references, as the host numbers it */
+#define AW_KTEXT_FOLIOREF_RECLAIM	0
+#define AW_KTEXT_FOLIOREF_RECLAIM_CLEAN	1
+#define AW_KTEXT_FOLIOREF_KEEP		2
+#define AW_KTEXT_FOLIOREF_ACTIVATE	3
 
 #endif /* AW_KTEXT_API_H */

@@ -35,6 +35,7 @@
 #include "ktext_bind.inc.c"
 #include "ktext_workingset.inc.c"	/* mm/workingset.c and folio_add_lru() (issue 30) */
 #include "ktext_reclaim.inc.c"	/* the reclaim loop and run_aging() (issue 30) */
+#include "ktext_references.inc.c"	/* shrink_folio_list()'s folio_check_references() (issue 30) */
 
 static const char *const aw_mm_stat_names[] = { AW_KTEXT_MM_STAT_NAMES };
 
@@ -108,4 +109,6 @@ const struct aw_ktext_ops AW_CAT(AW_KTEXT_PREFIX, _ops) = {
 	/* the reclaim loop (ktext_reclaim.inc.c) */
 	.shrink_lruvec = aw_bound_shrink_lruvec,
 	.run_aging = aw_bound_run_aging,
+	/* shrink_folio_list()'s reference check (ktext_references.inc.c) */
+	.check_references = aw_bound_check_references,
 };

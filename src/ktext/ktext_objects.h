@@ -296,6 +296,9 @@ static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
 	return h->mm_counter(h->ctx, mm->aw_index, member);
 }
 static inline bool folio_test_clear_lru(struct folio *f) { return test_and_clear_bit(PG_lru, &f->flags); }
+/* shrink_folio_list()'s reference check (ktext_references.inc.c: folio_referenced() is the host's rmap walk) */
+static inline bool folio_test_clear_referenced(struct folio *f) { return test_and_clear_bit(PG_referenced, &f->flags); }
+static int folio_referenced(struct folio *folio, int is_locked, struct mem_cgroup *memcg, unsigned long *vm_flags);
 AW_FOLIO_FLAG(anon, PG_anon)
 static inline int folio_nid(const struct folio *f) { return f->nid; }
 static inline enum zone_type folio_zonenum(const struct folio *f) { return ZONE_NORMAL; }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Eviction (mm/vmscan.c: evict_folios, isolate_folios, scan_folios,
- * sort_folio, isolate_folio, folio_check_references, run_eviction) and
- * reference checks through the reverse map (mm/rmap.c: folio_referenced,
- * folio_referenced_one); look-around is in look_around.c.
+ * sort_folio, isolate_folio, run_eviction); the reference check
+ * (folio_referenced(), folio_check_references()) is in references.c,
+ * look-around in look_around.c.
  *
  * shrink_folio_list() is reduced to what decides MGLRU outcomes: the
  * reference check, swap-out of anon folios (swap entries in the PTEs),
@@ -20,12 +20,6 @@
 #include "linux/bitmap.h"
 #include "linux/minmax.h"
 #include "warn.h"
-
-enum folio_references {
-	FOLIOREF_RECLAIM,
-	FOLIOREF_KEEP,
-	FOLIOREF_ACTIVATE,
-};
 
 /* Per-call reclaim context: the parts of struct scan_control the model uses. */
 #define AW_ISOLATE_MAX	(MAX_LRU_BATCH + 1)
@@ -57,101 +51,6 @@ void folio_activate(struct aw_kernel *k, uint32_t pfn)
 	lru_gen_del_folio(lruvec, folio, false);
 	folio_set(folio, PG_active);
 	lru_gen_add_folio(lruvec, folio, false);
-}
-
-/*
- * mm/rmap.c: folio_referenced(): how many mappings were young, -1 to keep
- * it (sole mapping by an exiting mm); *vm_locked if a VM_LOCKED VMA maps it.
- */
-static int folio_referenced(struct aw_kernel *k, uint32_t pfn, struct aw_reclaim *rc, bool *vm_locked,
-			    bool *vm_exec)
-{
-	struct folio *folio = pfn_folio(&k->mem, pfn);
-	uint32_t idx = 0, mm_id;
-	uint64_t addr;
-	int referenced = 0;
-	bool exec_seen = false;
-
-	*vm_locked = false;
-	*vm_exec = false;
-	if (!folio->mapcount)
-		return 0;
-	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
-		struct mm_struct *mm = aw_mm(k, mm_id);
-		struct vm_area_struct *vma;
-
-		if (!mm)
-			continue;
-		/* invalid_folio_referenced_vma(): cgroup reclaim looks at its own mms */
-		if (rc->target_memcg >= 0 && mm->memcg != rc->target_memcg)
-			continue;
-		vma = find_vma(mm, addr);
-		if (!vma || addr < vma->vm_start)
-			continue;
-		if (vma->vm_flags & VM_LOCKED) {
-			*vm_locked = true;
-			break;
-		}
-		if (vma->vm_flags & VM_EXEC)	/* pra->vm_flags |= vma->vm_flags, for referenced ones */
-			exec_seen = true;
-		if (mm->exiting && folio_test(folio, PG_anon) && folio_test(folio, PG_swapbacked) &&
-		    folio->mapcount == 1)
-			return -1;
-		if (folio_test_large(folio)) {
-			/* PMD-mapped: pmdp_clear_flush_young_notify(); no look-around */
-			pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
-
-			if (pmd && pmd_trans_huge(*pmd) && pmd_young(*pmd) &&
-			    !AW_BUG(k, AW_BUG_EVICT_IGNORE_PMD_YOUNG)) {
-				*pmd &= ~_PAGE_ACCESSED;
-				referenced++;
-			}
-		} else if (k->mglru->lru_gen_look_around(k, rc->walk, mm, vma, addr, pfn)) {
-			referenced++;
-			*vm_exec |= exec_seen;
-		}
-		exec_seen = false;
-	}
-	return referenced;
-}
-
-/* mm/vmscan.c: folio_check_references() with MGLRU enabled */
-static enum folio_references folio_check_references(struct aw_kernel *k, uint32_t pfn,
-						    struct aw_reclaim *rc)
-{
-	bool vm_locked, vm_exec_flag;
-	bool *vm_exec = &vm_exec_flag;
-	int referenced = folio_referenced(k, pfn, rc, &vm_locked, vm_exec);
-
-	struct folio *folio = pfn_folio(&k->mem, pfn);
-	bool referenced_folio;
-
-	if (vm_locked)
-		return FOLIOREF_ACTIVATE;
-	if (referenced == -1)
-		return FOLIOREF_KEEP;
-	if (!k->prof->check_references_classic) {
-		/* 6.14+ ("mm/mglru: rework workingset protection"): MGLRU's own rule */
-		if (!referenced)
-			return FOLIOREF_RECLAIM;
-		return lru_gen_set_refs(folio) ? FOLIOREF_ACTIVATE : FOLIOREF_KEEP;
-	}
-	/*
-	 * 6.1/6.12: the classic rule for MGLRU too.  folio_test_clear_referenced()
-	 * first; a young mapping sets PG_referenced and keeps the folio once,
-	 * activates it if it was referenced before or more than one mapping
-	 * was young, or at once for an executable file mapping.
-	 */
-	referenced_folio = folio_test(folio, PG_referenced);
-	folio_clear(folio, PG_referenced);
-	if (!referenced)
-		return FOLIOREF_RECLAIM;	/* FOLIOREF_RECLAIM_CLEAN: the same here */
-	folio_set(folio, PG_referenced);
-	if (referenced_folio || referenced > 1)
-		return FOLIOREF_ACTIVATE;
-	if ((*vm_exec) && folio_is_file_lru(folio))
-		return FOLIOREF_ACTIVATE;
-	return FOLIOREF_KEEP;
 }
 
 /*
@@ -408,6 +307,7 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 		uint32_t pfn = list[i];
 		struct folio *folio = pfn_folio(&k->mem, pfn);
 		enum folio_references ref;
+		bool reclaim;
 
 		trace_aw_reclaim_check(k, pfn, rc->target_memcg);
 		if (promoted_while_isolated(k, folio, rc)) {
@@ -415,12 +315,19 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 			list[kept++] = pfn;	/* keep_locked */
 			continue;
 		}
-		ref = rc->ignore_references ? FOLIOREF_RECLAIM : folio_check_references(k, pfn, rc);
-		trace_aw_reclaim_decision(k, pfn, ref == FOLIOREF_RECLAIM, rc->ignore_references);
+		if (rc->ignore_references) {
+			ref = FOLIOREF_RECLAIM;
+		} else {
+			ref = k->mglru->folio_check_references(k, folio, rc->walk, rc->target_memcg);
+			aw_refs_log_add(k, folio, ref);
+		}
+		/* without kswapd, FOLIOREF_RECLAIM_CLEAN goes where FOLIOREF_RECLAIM does */
+		reclaim = ref == FOLIOREF_RECLAIM || ref == FOLIOREF_RECLAIM_CLEAN;
+		trace_aw_reclaim_decision(k, pfn, reclaim, rc->ignore_references);
 		if (ref == FOLIOREF_ACTIVATE) {
 			if (!folio_test(folio, PG_mlocked))
 				folio_set(folio, PG_active);
-		} else if (ref == FOLIOREF_RECLAIM && folio_is_file_lru(folio) && !folio_test(folio, PG_anon) &&
+		} else if (reclaim && folio_is_file_lru(folio) && !folio_test(folio, PG_anon) &&
 			   folio_test(folio, PG_dirty)) {
 			/*
 			 * Dirty page cache outside kswapd: PG_reclaim, then
@@ -430,14 +337,14 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 			folio_set(folio, PG_reclaim);
 			folio_set(folio, PG_active);
 			aw_writeback_start(k, folio);
-		} else if (ref == FOLIOREF_RECLAIM && reclaim_one(k, pfn)) {
+		} else if (reclaim && reclaim_one(k, pfn)) {
 			account_eviction(k, folio, lruvec);
 			reclaimed += folio_nr_pages(folio);
 			/* aw_folio_free() drops the reverse-map chain with the folio */
 			aw_memcg_uncharge(k, folio->memcg, folio_nr_pages(folio));
 			aw_folio_free(&k->mem, pfn);
 			continue;
-		} else if (ref == FOLIOREF_RECLAIM && folio_test(folio, PG_swapbacked) &&
+		} else if (reclaim && folio_test(folio, PG_swapbacked) &&
 			   folio_test(folio, PG_anon)) {
 			/* no swap space, or a re-dirtied lazyfree folio: activate_locked */
 			folio_set(folio, PG_active);

@@ -569,6 +569,7 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_SWAPIN_REPORTED_MINOR] = "swapin-reported-minor",
 	[AW_BUG_TWO_TOUCH_FIRST_PROMOTES] = "two-touch-first-promotes",
 	[AW_BUG_FOLIO_SEQ_WORKINGSET] = "folio-seq-workingset",
+	[AW_BUG_CHECK_REFS_PTES_GE] = "check-refs-ptes-ge",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

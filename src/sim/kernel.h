@@ -64,6 +64,8 @@ enum aw_bug {
 	AW_BUG_SWAPIN_REPORTED_MINOR,	/* a swap-in fault reported as a first-touch (minor) fault */
 	AW_BUG_TWO_TOUCH_FIRST_PROMOTES,	/* mainline's walk promotes on the first young sighting */
 	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset */
+	/* shrink_folio_list()'s reference check (issue 30): caught against the tree's folio_check_references() */
+	AW_BUG_CHECK_REFS_PTES_GE,	/* folio_check_references(): referenced_ptes > 1 tested as >= 1 */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -194,6 +196,28 @@ struct aw_reclaim_log {
 };
 void aw_reclaim_log_add(struct aw_kernel *k, const struct aw_reclaim_call *c);
 
+/*
+ * shrink_folio_list()'s reference checks, check by check (issue 30):
+ * folio_check_references()'s verdict, the mappings the machine's
+ * folio_referenced() found young (and cleared), and the folio's flags
+ * after it, logged by the seam's caller (references.c) for whichever
+ * implementation ran.  The last AW_REFS_LOG are kept, the counts by
+ * verdict of all of them.
+ */
+#define AW_REFS_LOG	64
+struct aw_refs_check {
+	uint32_t pfn;
+	enum folio_references ref;
+	int young;		/* folio_referenced(): young mappings, -1 kept */
+	unsigned long flags;	/* folio->flags after the check */
+};
+struct aw_refs_log {
+	struct aw_refs_check checks[AW_REFS_LOG];
+	unsigned long total, by_ref[FOLIOREF_ACTIVATE + 1];
+	unsigned long seen;	/* the agreement oracle's: checks compared so far */
+	int young;		/* the last folio_referenced()'s result, for the next entry */
+};
+
 struct aw_kernel {
 	struct aw_config cfg;
 	const struct aw_profile *prof;	/* cfg.kernel's rules (profile.h), set at creation */
@@ -249,6 +273,7 @@ struct aw_kernel {
 	uint32_t *wb_pending;		/* folios under writeback, by pfn (aw_writeback_start()) */
 	uint32_t nr_wb, cap_wb;
 	struct aw_reclaim_log reclaim_log;	/* the reclaim loop's decisions (issue 30) */
+	struct aw_refs_log refs_log;		/* shrink_folio_list()'s reference checks (issue 30) */
 };
 
 /*
@@ -332,6 +357,12 @@ void aw_writeback_complete(struct aw_kernel *k);
 bool aw_evict_cutoff(struct aw_kernel *k, struct lruvec *lruvec, int swappiness);
 unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, unsigned long *pfns, int *nr,
 				 bool memcg_reclaim);
+/* references.c: the machine's folio_referenced(), the model's folio_check_references(), the log */
+int aw_folio_referenced(struct aw_kernel *k, struct folio *folio, struct lru_gen_mm_walk *walk, int target_memcg,
+			unsigned long *vm_flags);
+enum folio_references aw_folio_check_references(struct aw_kernel *k, struct folio *folio,
+						 struct lru_gen_mm_walk *walk, int target_memcg);
+void aw_refs_log_add(struct aw_kernel *k, const struct folio *folio, enum folio_references ref);
 bool lru_gen_look_around(struct aw_kernel *k, struct lru_gen_mm_walk *walk,
 			 struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
 			 uint32_t target_pfn);

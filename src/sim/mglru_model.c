@@ -24,6 +24,8 @@ const struct aw_mglru_ops aw_model_mglru = {
 	/* the reclaim loop (memcg.c, kernel.c) */
 	.lru_gen_shrink_lruvec = aw_model_shrink_lruvec,
 	.run_aging = aw_model_run_aging,
+	/* shrink_folio_list()'s reference check (references.c) */
+	.folio_check_references = aw_folio_check_references,
 };
 
 void aw_lru_gen_use_mm(struct aw_kernel *k, struct mm_struct *mm)

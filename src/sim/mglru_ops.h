@@ -20,6 +20,8 @@
  *   lru_gen_shrink_lruvec()	memcg reclaim of one lruvec at a priority
  *				(mm/vmscan.c: the loop, its aging and eviction)
  *   run_aging()		the debugfs '+' command, with its refusals
+ *   folio_check_references()	shrink_folio_list()'s verdict on an isolated
+ *				folio (mm/vmscan.c)
  *
  * Each implementation reports what it does through the tracepoints of
  * trace_events.h, never by calling an observer.
@@ -48,6 +50,14 @@ struct aw_scan_control {
 	unsigned long nr_reclaimed;	/* in and out: carried over the lruvecs and priorities */
 	int target_memcg;		/* sc->target_mem_cgroup: the memcg over its limit */
 	bool may_swap;
+};
+
+/* mm/vmscan.c: folio_check_references()'s verdicts, in the kernel's order */
+enum folio_references {
+	FOLIOREF_RECLAIM,
+	FOLIOREF_RECLAIM_CLEAN,	/* reclaim if clean: the same as FOLIOREF_RECLAIM without kswapd */
+	FOLIOREF_KEEP,
+	FOLIOREF_ACTIVATE,
 };
 
 struct aw_mglru_ops {
@@ -100,7 +110,22 @@ struct aw_mglru_ops {
 	void (*lru_gen_refault)(struct aw_kernel *k, struct folio *folio, const struct aw_shadow *shadow,
 				bool in_fault);
 	void (*folio_add_lru)(struct aw_kernel *k, struct folio *folio, bool in_fault);
+
+	/*
+	 * --- shrink_folio_list()'s reference check (issue 30) ---
+	 *
+	 * mm/vmscan.c: folio_check_references() of an isolated folio: its
+	 * verdict, PG_referenced tested, cleared and set.  Whether each
+	 * mapping was young is the machine's folio_referenced() (mm/rmap.c,
+	 * references.c: the reverse-map walk, the PMD's accessed bit, the
+	 * variant's lru_gen_look_around() for a PTE), which each
+	 * implementation calls.  target_memcg: sc->target_mem_cgroup, -1
+	 * for none.
+	 */
+	enum folio_references (*folio_check_references)(struct aw_kernel *k, struct folio *folio,
+							 struct lru_gen_mm_walk *walk, int target_memcg);
 };
+
 
 /*
  * A workingset shadow as the machine keeps it (a swap slot's fields, a
