@@ -639,10 +639,21 @@ static bool folio_mapped_young(struct aw_kernel *k, uint32_t pfn, int target_mem
 
 	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
 		struct mm_struct *mm = aw_mm(k, mm_id);
+		struct vm_area_struct *vma;
 		pmd_t *pmd;
 		pte_t *pte;
 
 		if (!mm || (target_memcg >= 0 && mm->memcg != target_memcg))
+			continue;
+		/*
+		 * a mapping the release's folio_referenced() never counts is no
+		 * reference: 6.12 and mainline skip a VMA without recency
+		 * (vma_has_recency()); 6.1 clears a VM_SEQ_READ PTE uncounted
+		 */
+		vma = find_vma(mm, addr);
+		if (vma && addr < vma->vm_start)
+			vma = NULL;
+		if (vma && k->prof->referenced_skips_no_recency && (vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))
 			continue;
 		pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
 		if (pmd && pmd_trans_huge(*pmd)) {
@@ -651,7 +662,7 @@ static bool folio_mapped_young(struct aw_kernel *k, uint32_t pfn, int target_mem
 			continue;
 		}
 		pte = aw_pte_lookup(k, mm, addr, false, NULL);
-		if (pte && pte_present(*pte) && pte_young(*pte))
+		if (pte && pte_present(*pte) && pte_young(*pte) && !(vma && (vma->vm_flags & VM_SEQ_READ)))
 			return true;
 	}
 	return false;

@@ -37,6 +37,7 @@ static const struct aw_profile aw_profile_6_1 = {
 
 	.look_around_can_swap		= AW_LOOK_AROUND_CAN_SWAP_WALK,
 	.look_around_before_clear	= true,
+	.referenced_skips_no_recency	= false,
 	.check_references_classic	= true,
 	.keep_promoted_while_isolated	= true,
 	.sort_dirty_lazyfree_to_anon	= true,
@@ -82,6 +83,7 @@ static const struct aw_profile aw_profile_6_12 = {
 
 	.look_around_can_swap		= AW_LOOK_AROUND_TARGET_ANON,
 	.look_around_before_clear	= false,
+	.referenced_skips_no_recency	= true,
 	.check_references_classic	= true,
 	.keep_promoted_while_isolated	= true,
 	.sort_dirty_lazyfree_to_anon	= false,
@@ -127,6 +129,7 @@ static const struct aw_profile aw_profile_mainline = {
 
 	.look_around_can_swap		= AW_LOOK_AROUND_ANY_TYPE,
 	.look_around_before_clear	= false,
+	.referenced_skips_no_recency	= true,
 	.check_references_classic	= false,
 	.keep_promoted_while_isolated	= false,
 	.sort_dirty_lazyfree_to_anon	= false,
@@ -184,6 +187,7 @@ const struct aw_profile_rule aw_profile_rules[] = {
 	AW_RULE(refault_counted_first),
 	AW_RULE(look_around_can_swap),
 	AW_RULE(look_around_before_clear),
+	AW_RULE(referenced_skips_no_recency),
 	AW_RULE(check_references_classic),
 	AW_RULE(keep_promoted_while_isolated),
 	AW_RULE(sort_dirty_lazyfree_to_anon),

@@ -196,6 +196,14 @@ struct aw_profile {
 	 */
 	bool look_around_before_clear;
 	/*
+	 * folio_referenced(): 6.12 and mainline (since 6.3) skip a VMA
+	 * without recency -- invalid_folio_referenced_vma() tests
+	 * vma_has_recency(): VM_SEQ_READ, VM_RAND_READ -- so its young PTE is
+	 * neither looked around, cleared nor counted; 6.1 examines it (its
+	 * folio_referenced_one() does not count a VM_SEQ_READ one)
+	 */
+	bool referenced_skips_no_recency;
+	/*
 	 * folio_check_references(): 6.1/6.12 the classic rule (keep once,
 	 * activate referenced twice); mainline (6.14) MGLRU's own
 	 * (lru_gen_set_refs()).

@@ -50,6 +50,9 @@ int aw_folio_referenced(struct aw_kernel *k, struct folio *folio, struct lru_gen
 		vma = find_vma(mm, addr);
 		if (!vma || addr < vma->vm_start)
 			continue;
+		/* invalid_folio_referenced_vma(): !vma_has_recency() (6.12, mainline) */
+		if (k->prof->referenced_skips_no_recency && (vma->vm_flags & (VM_SEQ_READ | VM_RAND_READ)))
+			continue;
 		if (vma->vm_flags & VM_LOCKED) {
 			*vm_flags |= VM_LOCKED;
 			break;

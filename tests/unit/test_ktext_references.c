@@ -15,7 +15,9 @@
  * The machine: one node, one memcg, one process with three one-page VMAs
  * (so that look-around has no window: lru_gen_look_around() clears the
  * target's young bit and returns), an anonymous one, an executable file
- * one and a locked one; a second memcg, whose reclaim does not count the
+ * one, a locked one, a VM_SEQ_READ and a VM_RAND_READ one (where 6.1 and
+ * 6.12 differ: folio_referenced() is mm/rmap.c's, the machine's, with the
+ * release's rule); a second memcg, whose reclaim does not count the
  * process's mappings.  The check is called as shrink_folio_list() calls
  * it, on a folio off its LRU (PG_lru clear, as isolate_folio() leaves it).
  */
@@ -29,6 +31,8 @@
 #define ANON	0x40000000UL
 #define FILE_X	0x40200000UL
 #define LOCKED	0x40400000UL
+#define SEQREAD	0x40600000UL
+#define RANDREAD	0x40800000UL
 
 static const char machine[] =
 	"swap 8G\nthp never\nmodes never\nmemcg 1\n"
@@ -40,7 +44,11 @@ static const char machine[] =
 	"mmap P L 4K at 0x40400000 locked\n"		/* 5 */
 	"write P L off 0 len 4K\n"			/* 6: a folio in a VM_LOCKED VMA */
 	"read P A off 0 len 4K\n"			/* 7: anon young again */
-	"read P A off 0 len 4K\n";			/* 8: ... and again */
+	"read P A off 0 len 4K\n"			/* 8: ... and again */
+	"mmap P S 4K at 0x40600000 seqread\n"		/* 9: MADV_SEQUENTIAL: VM_SEQ_READ */
+	"write P S off 0 len 4K\n"			/* 10 */
+	"mmap P R 4K at 0x40800000 randread\n"		/* 11: MADV_RANDOM: VM_RAND_READ */
+	"write P R off 0 len 4K\n";			/* 12 */
 
 struct pair {
 	struct aw_scenario sc;
@@ -125,6 +133,7 @@ static void check_memcg(struct pair *p, uint64_t addr, int target_memcg, enum fo
 
 static void test_references(const struct aw_ktext_ops *ops)
 {
+	bool v61 = ops->version >> 8 == 0x0601;
 	unsigned long ran[AW_KTEXT_NR_RAN];
 	struct aw_ktext *kt;
 	unsigned long calls, *checked;
@@ -159,10 +168,27 @@ static void test_references(const struct aw_ktext_ops *ops)
 	CHECK_EQ(pair_step_to(&p, 8), 0);
 	/* young again with PG_referenced from the last check: referenced twice, activated */
 	check(&p, ANON, FOLIOREF_ACTIVATE, true, false, "anon, young, referenced before");
-	/* the text counted each of its nine checks */
+	CHECK_EQ(pair_step_to(&p, 12), 0);
+	if (v61) {
+		/*
+		 * 6.1's folio_referenced_one(): no look-around in a VMA
+		 * without recency; the young bit is cleared, and counts
+		 * unless VM_SEQ_READ
+		 */
+		check(&p, SEQREAD, FOLIOREF_RECLAIM, false, false, "VM_SEQ_READ, young (6.1)");
+		check(&p, RANDREAD, FOLIOREF_KEEP, true, false, "VM_RAND_READ, young (6.1)");
+	} else {
+		/*
+		 * 6.12's invalid_folio_referenced_vma(): !vma_has_recency(),
+		 * the mapping is skipped: not young, the young bit stays
+		 */
+		check(&p, SEQREAD, FOLIOREF_RECLAIM, false, true, "VM_SEQ_READ, young (6.12)");
+		check(&p, RANDREAD, FOLIOREF_RECLAIM, false, true, "VM_RAND_READ, young (6.12)");
+	}
+	/* the text counted each of its eleven checks */
 	CHECK(aw_kbind_ops(p.ls.k[1], &kt, &calls, &checked) == ops);
 	ops->ran(kt, ran);
-	CHECK_EQ(ran[AW_KTEXT_RAN_REFERENCE_CHECKS], 9);
+	CHECK_EQ(ran[AW_KTEXT_RAN_REFERENCE_CHECKS], 11);
 	aw_lockstep_end(&p.ls);
 	aw_lockstep_free(&p.ls);
 	aw_scenario_free(&p.sc);

@@ -21,6 +21,7 @@ static const char *const from_6_1_to_6_12[] = {
 	"refault_counted_first",		/* "Multi-gen LRU: Fix workingset accounting" (6.5) */
 	"look_around_can_swap",			/* !folio_is_file_lru(target) */
 	"look_around_before_clear",		/* lru_gen_look_around() clears the PTE first */
+	"referenced_skips_no_recency",		/* invalid_folio_referenced_vma(): vma_has_recency() (6.3) */
 	"sort_dirty_lazyfree_to_anon",		/* sort_folio() no longer asks */
 	"sort_waits_writeback",			/* evict_folios() handles writeback after the fact */
 	"isolate_clears_reclaim",		/* isolate_folio() leaves PG_reclaim */
