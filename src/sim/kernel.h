@@ -64,6 +64,8 @@ enum aw_bug {
 	AW_BUG_SWAPIN_REPORTED_MINOR,	/* a swap-in fault reported as a first-touch (minor) fault */
 	AW_BUG_TWO_TOUCH_FIRST_PROMOTES,	/* mainline's walk promotes on the first young sighting */
 	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset */
+	AW_BUG_TIER_PROTECT_OFF_BY_ONE,	/* sort_folio() protects tier >= tier_idx, not tier > tier_idx */
+	AW_BUG_TIER_CTRL_ERR_INVERTED,	/* get_tier_idx(): a tier's refault rate compared the wrong way */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
