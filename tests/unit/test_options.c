@@ -20,7 +20,7 @@ static const char *known(char *buf, const char *what)
 	return buf;
 }
 
-static char err[512];
+static char err[1024];
 static char want[256];
 
 /* Offer argv[at] of a NULL-terminated list; *i is where the parser left it. */
