@@ -144,6 +144,7 @@ struct aw_oracle {
 	long (*flag_pages)[MAX_NR_GENS][ANON_AND_FILE];
 	struct aw_cause_log *causes;	/* the skip history, for findings' causes */
 	struct aw_gen_shadow *gen;	/* two-touch and folio-seq (oracle_gen.c) */
+	struct aw_tier_shadow *tier;	/* tier protection (oracle_tier.c) */
 };
 
 static const char *const oracle_names[AW_OR_NR] = {
@@ -164,6 +165,7 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_MADV_COLLAPSE_EQUIV] = "madv-collapse-equivalence",
 	[AW_OR_TWO_TOUCH] = "two-touch-promotion",
 	[AW_OR_FOLIO_SEQ] = "folio-seq-placement",
+	[AW_OR_TIER_PROTECTION] = "tier-protection",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)
@@ -228,6 +230,7 @@ void aw_oracle_detach(struct aw_kernel *k)
 	free(o->flag_pages);
 	aw_cause_log_free(o->causes);
 	aw_gen_shadow_free(o->gen);
+	aw_tier_shadow_free(o->tier);
 	free(o);
 	k->oracle = NULL;
 }
@@ -240,6 +243,11 @@ int aw_oracle_nr_findings(const struct aw_kernel *k)
 struct aw_gen_shadow **aw_oracle_gen_slot(struct aw_kernel *k)
 {
 	return k->oracle ? &k->oracle->gen : NULL;
+}
+
+struct aw_tier_shadow **aw_oracle_tier_slot(struct aw_kernel *k)
+{
+	return k->oracle ? &k->oracle->tier : NULL;
 }
 
 struct aw_cause_log *aw_oracle_causes(const struct aw_kernel *k)

@@ -38,6 +38,7 @@ enum aw_oracle_id {
 	AW_OR_MADV_COLLAPSE_EQUIV,	/* MADV_COLLAPSE decided the same range differently from base */
 	AW_OR_TWO_TOUCH,		/* mainline's walk promoted a folio on the wrong sighting (oracle_gen.c) */
 	AW_OR_FOLIO_SEQ,		/* lru_gen_add_folio() placed a folio off lru_gen_folio_seq() */
+	AW_OR_TIER_PROTECTION,		/* sort_folio() protected or evicted off its tier (oracle_tier.c) */
 	AW_OR_NR
 };
 
@@ -179,6 +180,19 @@ void aw_or_walk_end(struct aw_kernel *k, struct lru_gen_mm_walk *walk);
 void aw_or_add_folio(struct aw_kernel *k, const struct lruvec *lruvec, const struct folio *folio,
 		     bool reclaiming);
 void aw_or_folio_added(struct aw_kernel *k, const struct folio *folio);
+/*
+ * oracle_tier.c: mainline's sort_folio() tier protection, shadowed.
+ * scan_folios() opening the oldest generation of a type (get_tier_idx()
+ * is recomputed from the lruvec's counters), each folio it reads before
+ * sort_folio() does, and the scan's end; what each folio became is read
+ * off its flags and the protected counters.
+ */
+struct aw_tier_shadow;
+struct aw_tier_shadow **aw_oracle_tier_slot(struct aw_kernel *k);
+void aw_tier_shadow_free(struct aw_tier_shadow *t);
+void aw_or_scan_folios_begin(struct aw_kernel *k, struct lruvec *lruvec, int type);
+void aw_or_sort_folio(struct aw_kernel *k, struct lruvec *lruvec, const struct folio *folio);
+void aw_or_scan_folios_end(struct aw_kernel *k, struct lruvec *lruvec);
 
 struct vm_area_struct;
 int aw_kh_oracle_attach(struct aw_kernel *k);

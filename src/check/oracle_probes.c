@@ -129,6 +129,22 @@ static void probe_pmdp_young(void *data, struct aw_kernel *k, struct mm_struct *
 	aw_or_young_cleared(k, pmd, true);
 }
 
+/* tier protection: the scan's folios, read before sort_folio() and judged by what they became */
+static void probe_scan_folios_begin(void *data, struct aw_kernel *k, struct lruvec *lruvec, int type)
+{
+	aw_or_scan_folios_begin(k, lruvec, type);
+}
+
+static void probe_sort_folio(void *data, struct aw_kernel *k, struct lruvec *lruvec, const struct folio *folio)
+{
+	aw_or_sort_folio(k, lruvec, folio);
+}
+
+static void probe_scan_folios_end(void *data, struct aw_kernel *k, struct lruvec *lruvec)
+{
+	aw_or_scan_folios_end(k, lruvec);
+}
+
 static void probe_folio_migrated(void *data, struct aw_kernel *k, const struct folio *folio)
 {
 	aw_or_folio_migrated(k, folio);
@@ -255,6 +271,9 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(ptep_test_and_clear_young, probe_ptep_young)			\
 	X(pmdp_test_and_clear_young, probe_pmdp_young)			\
 	X(lru_gen_add_folio, probe_add_folio)				\
+	X(aw_scan_folios_begin, probe_scan_folios_begin)		\
+	X(aw_sort_folio, probe_sort_folio)				\
+	X(aw_scan_folios_end, probe_scan_folios_end)			\
 	X(aw_mm_fork, probe_mm_fork)					\
 	X(aw_folio_migrated, probe_folio_migrated)			\
 	X(lru_gen_look_around, probe_look_around)			\

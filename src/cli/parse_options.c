@@ -80,7 +80,7 @@ static int refused(const struct aw_po_cmd *c, int r, const char *err)
 
 int aw_po_parse(const struct aw_po_cmd *c, void *ctx, int argc, char **argv)
 {
-	char err[512];
+	char err[1024];	/* "unknown planted bug" lists every name */
 
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];

@@ -474,7 +474,8 @@ static bool sort_folio(struct aw_kernel *k, struct lruvec *lruvec, struct folio 
 	 * count the lazily promoted workingset; 6.1/6.12 move it to the tail
 	 * and count it (docs/model-notes.md, "Kernel profiles").
 	 */
-	if (tier > tier_idx || lazily_promoted) {
+	if (tier > tier_idx || lazily_promoted ||
+	    (AW_BUG(k, AW_BUG_TIER_PROTECT_OFF_BY_ONE) && tier == tier_idx)) {
 		bool to_head = k->prof->sort_protected_to_head;
 
 		gen = folio_inc_gen(k, lruvec, folio, false);
@@ -556,6 +557,7 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 		remaining = (int)min(nr_to_scan, (unsigned long)MAX_LRU_BATCH);
 	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
 		return 0;
+	trace_aw_scan_folios_begin(k, lruvec, type);
 	gen = lru_gen_from_seq(lrugen->min_seq[type]);
 	head = &lrugen->folios[gen][type];
 	while (!list_empty(head)) {
@@ -563,6 +565,7 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 		int delta = (int)folio_nr_pages(folio);
 
 		scanned += delta;
+		trace_aw_sort_folio(k, lruvec, folio);
 		/* the kernel's list of isolated folios is an array of pfns here */
 		if (!sort_folio(k, lruvec, folio, tier) && isolate_folio(k, lruvec, folio)) {
 			list[(*nr)++] = (uint32_t)folio_pfn(&k->mem, folio);
@@ -571,6 +574,7 @@ static int scan_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lru
 		if (!--remaining || isolated >= MIN_LRU_BATCH || *nr >= AW_ISOLATE_MAX - 1)
 			break;
 	}
+	trace_aw_scan_folios_end(k, lruvec);
 	return isolated || !remaining ? scanned : 0;
 }
 

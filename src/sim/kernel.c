@@ -570,6 +570,8 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_TWO_TOUCH_FIRST_PROMOTES] = "two-touch-first-promotes",
 	[AW_BUG_FOLIO_SEQ_WORKINGSET] = "folio-seq-workingset",
 	[AW_BUG_CHECK_REFS_PTES_GE] = "check-refs-ptes-ge",
+	[AW_BUG_TIER_PROTECT_OFF_BY_ONE] = "tier-protect-off-by-one",
+	[AW_BUG_TIER_CTRL_ERR_INVERTED] = "tier-ctrl-err-inverted",
 };
 
 const char *aw_bug_name(enum aw_bug bug)

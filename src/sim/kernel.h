@@ -66,6 +66,8 @@ enum aw_bug {
 	AW_BUG_FOLIO_SEQ_WORKINGSET,	/* lru_gen_folio_seq() ignores PG_workingset */
 	/* shrink_folio_list()'s reference check (issue 30): caught against the tree's folio_check_references() */
 	AW_BUG_CHECK_REFS_PTES_GE,	/* folio_check_references(): referenced_ptes > 1 tested as >= 1 */
+	AW_BUG_TIER_PROTECT_OFF_BY_ONE,	/* sort_folio() protects tier >= tier_idx, not tier > tier_idx */
+	AW_BUG_TIER_CTRL_ERR_INVERTED,	/* get_tier_idx(): a tier's refault rate compared the wrong way */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))

@@ -146,8 +146,14 @@ int get_tier_idx(const struct lruvec *lruvec, int type)
 
 	read_ctrl_pos(lruvec, type, 0, prof->tier_gain_sp, &sp);
 	for (tier = 1; tier < MAX_NR_TIERS; tier++) {
+		bool positive;
+
 		read_ctrl_pos(lruvec, type, tier, prof->tier_gain_pv, &pv);
-		if (!positive_ctrl_err(&sp, &pv))
+		positive = positive_ctrl_err(&sp, &pv);
+		/* the planted bug: the refault rates compared the wrong way (the floor kept) */
+		if (AW_BUG(lruvec->k, AW_BUG_TIER_CTRL_ERR_INVERTED) && pv.refaulted >= MIN_LRU_BATCH)
+			positive = !positive;
+		if (!positive)
 			break;
 	}
 	return tier - 1;

@@ -74,6 +74,19 @@ AW_TRACE_EVENT(lru_gen_add_folio,
 AW_TRACE_EVENT(folio_inc_gen_batch,
 	       TP_PROTO(struct aw_kernel *k, const struct lruvec *lruvec, const long *pages),
 	       TP_ARGS(k, lruvec, pages))
+/*
+ * scan_folios() opens lruvec's oldest generation of type (its min_seq and
+ * the PID controller's counters are as the scan finds them); reads folio
+ * off the list's tail, before sort_folio() looks at it; and is done with
+ * the list, before any isolated folio is reclaimed or put back.  What the
+ * scan decided is in the folios' flags and the counters, not in these.
+ */
+AW_TRACE_EVENT(aw_scan_folios_begin,
+	       TP_PROTO(struct aw_kernel *k, struct lruvec *lruvec, int type), TP_ARGS(k, lruvec, type))
+AW_TRACE_EVENT(aw_sort_folio,
+	       TP_PROTO(struct aw_kernel *k, struct lruvec *lruvec, const struct folio *folio),
+	       TP_ARGS(k, lruvec, folio))
+AW_TRACE_EVENT(aw_scan_folios_end, TP_PROTO(struct aw_kernel *k, struct lruvec *lruvec), TP_ARGS(k, lruvec))
 
 /* ---- Bloom filters: test, set and reset, with level, sequence and key ------ */
 

@@ -20,7 +20,7 @@ static const char *known(char *buf, const char *what)
 	return buf;
 }
 
-static char err[512];
+static char err[1024];
 static char want[256];
 
 /* Offer argv[at] of a NULL-terminated list; *i is where the parser left it. */
@@ -114,7 +114,8 @@ static void test_bug(void)
 		  "emptymap-mark-on-failed-trylock walk-batch-not-flushed khugepaged-collapse-lazyfree "
 		  "khugepaged-progress-512 khugepaged-copy-present-only pud-force-pmd-test khugepaged-madv-lazyfree "
 		  "refault-counted-before-test should-run-aging-cmp aging-refused-off-by-one "
-		  "swapin-reported-minor two-touch-first-promotes folio-seq-workingset check-refs-ptes-ge");
+		  "swapin-reported-minor two-touch-first-promotes folio-seq-workingset check-refs-ptes-ge "
+		  "tier-protect-off-by-one tier-ctrl-err-inverted");
 	CHECK_EQ(o.bugs, 0x81);
 	aw_model_opts_free(&o);
 }
