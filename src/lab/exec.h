@@ -85,6 +85,9 @@ struct aw_lg_lruvec {
 	int nr_stats;			/* 6 (6.1), 4 (6.12), 8/9 (the PUD series), 0: none */
 	bool cumulative;		/* upper-case letters on max_seq: NR_HIST_GENS == 1 */
 	int64_t stats[AW_LG_NR];	/* cumulative figures (upper case), -1 = none */
+	/* the generation lines: seq and the anon and file pages of each (lru_gen_seq_show()) */
+	int nr_sizes;
+	uint64_t size_seq[AW_LG_MAX_GENS], size[AW_LG_MAX_GENS][2];
 	uint64_t gen_seq[AW_LG_MAX_GENS];	/* lower case: per-generation figures */
 	int64_t gen_stats[AW_LG_MAX_GENS][AW_LG_NR];
 	int nr_gens;
@@ -219,8 +222,17 @@ struct aw_xsample { long event; int region; uint64_t resident, swapped; };
 
 /* exec_memstat.c: a limited memcg's memory.stat counters, event by event */
 enum aw_memstat { AW_MS_PGSCAN, AW_MS_PGSTEAL, AW_MS_REFAULT_ANON, AW_MS_REFAULT_FILE,
-		  AW_MS_ACTIVATE_ANON, AW_MS_ACTIVATE_FILE, AW_MS_PGMAJFAULT, AW_MS_NR };
-struct aw_xmemstat { long event; int memcg; int64_t delta[AW_MS_NR]; };
+		  AW_MS_ACTIVATE_ANON, AW_MS_ACTIVATE_FILE, AW_MS_PGMAJFAULT, AW_MS_PGREFILL,
+		  AW_MS_PGACTIVATE, AW_MS_PGDEACTIVATE, AW_MS_NR };
+/* the generations of the memcg's lruvecs after the event: node, seq, anon, file */
+#define AW_XMS_GENS	(AW_MAX_NODES * AW_LG_MAX_GENS)
+struct aw_xmemstat {
+	long event;
+	int memcg;
+	int64_t delta[AW_MS_NR];
+	int nr_gens;
+	uint64_t gen[AW_XMS_GENS][4];
+};
 struct aw_xrpass { int pass, node, region; uint64_t resident, swapped; };
 
 struct aw_xnode {

@@ -210,7 +210,11 @@ static void json_memstat(FILE *out, const struct aw_exec *x)
 		fprintf(out, "%s{\"event\":%ld,\"memcg\":%d", i ? "," : "", r->event, r->memcg);
 		for (int k = 0; k < AW_MS_NR; k++)
 			jnum(out, aw_memstat_key(k), r->delta[k]);
-		fputc('}', out);
+		fputs(",\"lru_gen\":[", out);
+		for (int g = 0; g < r->nr_gens; g++)
+			fprintf(out, "%s[%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", g ? "," : "",
+				r->gen[g][0], r->gen[g][1], r->gen[g][2], r->gen[g][3]);
+		fputs("]}", out);
 	}
 	fputc(']', out);
 }

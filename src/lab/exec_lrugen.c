@@ -76,6 +76,11 @@ static void lruvec_init(struct aw_lg_lruvec *v, unsigned int id, const char *pat
 static void gen_line(struct aw_lg_lruvec *v, const struct lg_tok *t)
 {
 	v->max_seq = t[0].n;	/* the generations come in increasing order */
+	if (v->nr_sizes < AW_LG_MAX_GENS) {
+		v->size_seq[v->nr_sizes] = t[0].n;
+		v->size[v->nr_sizes][0] = t[2].n;
+		v->size[v->nr_sizes++][1] = t[3].n;
+	}
 	for (int type = 0; type < 2; type++)
 		if (t[2 + type].mark != 'x' && v->min_seq[type] == UINT64_MAX)
 			v->min_seq[type] = t[0].n;

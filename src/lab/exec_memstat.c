@@ -25,8 +25,34 @@ static const char *const memstat_keys[AW_MS_NR] = {
 	[AW_MS_PGSCAN] = "pgscan", [AW_MS_PGSTEAL] = "pgsteal",
 	[AW_MS_REFAULT_ANON] = "workingset_refault_anon", [AW_MS_REFAULT_FILE] = "workingset_refault_file",
 	[AW_MS_ACTIVATE_ANON] = "workingset_activate_anon", [AW_MS_ACTIVATE_FILE] = "workingset_activate_file",
-	[AW_MS_PGMAJFAULT] = "pgmajfault",
+	[AW_MS_PGMAJFAULT] = "pgmajfault", [AW_MS_PGREFILL] = "pgrefill",
+	[AW_MS_PGACTIVATE] = "pgactivate", [AW_MS_PGDEACTIVATE] = "pgdeactivate",
 };
+
+/*
+ * The generations of memcg m's lruvecs in the executor's last lru_gen_full
+ * read (aw_exec_reclaim_passes() reads it after every event of a limited
+ * scenario, before this record): which generation the limit's reclaim
+ * left each page count in.
+ */
+static void record_gens(const struct aw_exec *x, int m, struct aw_xmemstat *r)
+{
+	r->nr_gens = 0;
+	if (!x->memcg_known[m])
+		return;
+	for (int n = 0; n < x->sc.cfg.nr_nodes && n < AW_MAX_NODES; n++) {
+		const struct aw_lg_lruvec *v = aw_lg_find(x->snap, x->memcg_id[m], n);
+
+		for (int g = 0; v && g < v->nr_sizes && r->nr_gens < AW_XMS_GENS; g++) {
+			uint64_t *e = r->gen[r->nr_gens++];
+
+			e[0] = (uint64_t)n;
+			e[1] = v->size_seq[g];
+			e[2] = v->size[g][0];
+			e[3] = v->size[g][1];
+		}
+	}
+}
 
 const char *aw_memstat_key(int i)
 {
@@ -98,6 +124,7 @@ void aw_exec_memstat(struct aw_exec *x)
 			for (int i = 0; i < AW_MS_NR; i++)
 				r->delta[i] = now[i] >= 0 && x->memstat_last[m][i] >= 0 ?
 					      now[i] - x->memstat_last[m][i] : -1;
+			record_gens(x, m, r);
 		}
 		memcpy(x->memstat_last[m], now, sizeof(now));
 	}

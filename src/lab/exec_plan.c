@@ -547,6 +547,7 @@ int aw_exec_run(struct aw_exec *x)
 	x->seen = calloc((size_t)AW_MAX_MEMCGS * AW_MAX_NODES, sizeof(*x->seen));
 	if (!x->w || !x->region || !x->snap || !x->snap2 || !x->seen)
 		return fatal(x, "out of memory");
+	x->snap->nr = 0;	/* no lru_gen_full read yet (exec_memstat.c reads the last) */
 	aw_kprobe_setup(x);
 	aw_zero_pfns(&x->zero);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");

@@ -14,15 +14,18 @@
 
 #include "kernel.h"
 
-static uint32_t alloc_table_entry(struct aw_kernel *k, uint64_t *entry)
+/* __pud_alloc()/__pmd_alloc()/__pte_alloc(): a new table is charged to mm's memcg (memcg.c) */
+static uint32_t alloc_table_entry(struct aw_kernel *k, struct mm_struct *mm, uint64_t *entry)
 {
 	uint32_t id;
 
 	if (*entry & _PAGE_PRESENT)
 		return aw_entry_table(*entry);
 	id = aw_table_alloc(&k->pt);
-	if (id)
+	if (id) {
 		*entry = aw_mk_table_entry(id);
+		aw_memcg_charge_pgtable(k, mm->memcg, id);
+	}
 	return id;
 }
 
@@ -34,7 +37,7 @@ static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t add
 
 	if (!(*pgde & _PAGE_PRESENT) && !alloc)
 		return NULL;
-	pud_id = alloc_table_entry(k, pgde);
+	pud_id = alloc_table_entry(k, mm, pgde);
 	if (!pud_id)
 		return NULL;
 	return &aw_table(&k->pt, pud_id)->e[pud_index(addr)];
@@ -50,7 +53,7 @@ pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 		*pudp = pud;
 	if (!pud || (!(*pud & _PAGE_PRESENT) && !alloc))
 		return NULL;
-	pmd_id = alloc_table_entry(k, pud);
+	pmd_id = alloc_table_entry(k, mm, pud);
 	if (!pmd_id)
 		return NULL;
 	return &aw_table(&k->pt, pmd_id)->e[pmd_index(addr)];
@@ -73,17 +76,17 @@ static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
 	path[1] = path[2] = NULL;
 	if (!(*pgde & _PAGE_PRESENT) && !alloc)
 		return NULL;
-	if (!(id = alloc_table_entry(k, pgde)))
+	if (!(id = alloc_table_entry(k, mm, pgde)))
 		return NULL;
 	path[1] = pude = &aw_table(&k->pt, id)->e[pud_index(addr)];
 	if (!(*pude & _PAGE_PRESENT) && !alloc)
 		return NULL;
-	if (!(id = alloc_table_entry(k, pude)))
+	if (!(id = alloc_table_entry(k, mm, pude)))
 		return NULL;
 	path[2] = pmde = &aw_table(&k->pt, id)->e[pmd_index(addr)];
 	if (pmd_trans_huge(*pmde) || (!(*pmde & _PAGE_PRESENT) && !alloc))
 		return NULL;
-	if (!(id = alloc_table_entry(k, pmde)))
+	if (!(id = alloc_table_entry(k, mm, pmde)))
 		return NULL;
 	return &aw_table(&k->pt, id)->e[pte_index(addr)];
 }

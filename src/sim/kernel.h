@@ -380,6 +380,9 @@ bool aw_should_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned lo
 int aw_memcg_charge(struct aw_kernel *k, int memcg, unsigned int nr_pages, int nid);
 int aw_memcg_charge_noreclaim(struct aw_kernel *k, int memcg, unsigned int nr_pages);
 void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages);
+/* a user page table's memcg charge (__GFP_ACCOUNT), and its free with the uncharge */
+void aw_memcg_charge_pgtable(struct aw_kernel *k, int memcg, uint32_t id);
+void aw_pgtable_free(struct aw_kernel *k, uint32_t id);
 unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim);
 /* the model's lru_gen_shrink_lruvec() and run_aging() behind the seam (mglru_ops.h) */

@@ -490,7 +490,7 @@ static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct v
 	struct folio *thp = pfn_folio(&k->mem, pfn);
 
 	/* pmdp_collapse_flush(); no pgtable_trans_huge_deposit() in the model */
-	aw_table_free(&k->pt, aw_entry_table(*pmd));
+	aw_pgtable_free(k, aw_entry_table(*pmd));
 	set_pmd_at(k, mm, haddr, pmd, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED |
 						_PAGE_DIRTY | (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
 	aw_folio_new_anon(thp, vma);

@@ -353,3 +353,33 @@ void aw_memcg_uncharge(struct aw_kernel *k, int memcg, unsigned int nr_pages)
 
 	mc->usage = mc->usage > nr_pages ? mc->usage - nr_pages : 0;
 }
+
+/*
+ * A user page table is memcg-charged kernel memory: pte_alloc_one(),
+ * pmd_alloc_one() and pud_alloc_one() allocate with GFP_PGTABLE_USER
+ * (__GFP_ACCOUNT), so __memcg_kmem_charge_page() charges the page to the
+ * current task's memcg -- the faulting task's, the mm's here -- and the
+ * page counter the limit reclaims against counts it (6.1 and 6.12; the
+ * root memcg is never charged).  It is not on an LRU: reclaim cannot take
+ * it back, so a working set of exactly the limit does not fit beside its
+ * own page tables.  The charge itself does not reclaim here: the fault's
+ * folio charge, which follows every table allocation of a fault at once,
+ * reclaims for both (docs/model-notes.md).
+ */
+void aw_memcg_charge_pgtable(struct aw_kernel *k, int memcg, uint32_t id)
+{
+	if (memcg <= 0 || memcg >= k->nr_memcgs)
+		return;
+	k->memcg[memcg].usage++;
+	aw_table_set_memcg(&k->pt, id, memcg);
+}
+
+/* free a page table (pte_free()/pmd_free()/pud_free()): its charge goes with it */
+void aw_pgtable_free(struct aw_kernel *k, uint32_t id)
+{
+	int memcg = aw_table_memcg(&k->pt, id);
+
+	if (memcg > 0)
+		aw_memcg_uncharge(k, memcg, 1);
+	aw_table_free(&k->pt, id);
+}

@@ -203,17 +203,17 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 
 				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde) &&
 				    !range_has_vma(mm, ma, ma + PMD_SIZE)) {
-					aw_table_free(&k->pt, aw_entry_table(*pmde));
+					aw_pgtable_free(k, aw_entry_table(*pmde));
 					*pmde = 0;
 				}
 			}
 			if (!range_has_vma(mm, ua, ua + PUD_SIZE)) {
-				aw_table_free(&k->pt, aw_entry_table(*pude));
+				aw_pgtable_free(k, aw_entry_table(*pude));
 				*pude = 0;
 			}
 		}
 		if (!range_has_vma(mm, ga, ga + PGDIR_SIZE)) {
-			aw_table_free(&k->pt, aw_entry_table(*pgde));
+			aw_pgtable_free(k, aw_entry_table(*pgde));
 			*pgde = 0;
 		}
 	}
@@ -252,14 +252,14 @@ static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 				uint64_t *pmde = &pmdt->e[mi];
 
 				if (pmd_present(*pmde) && !pmd_trans_huge(*pmde)) {
-					aw_table_free(&k->pt, aw_entry_table(*pmde));
+					aw_pgtable_free(k, aw_entry_table(*pmde));
 					*pmde = 0;
 				}
 			}
-			aw_table_free(&k->pt, aw_entry_table(*pude));
+			aw_pgtable_free(k, aw_entry_table(*pude));
 			*pude = 0;
 		}
-		aw_table_free(&k->pt, aw_entry_table(*pgde));
+		aw_pgtable_free(k, aw_entry_table(*pgde));
 		*pgde = 0;
 	}
 }
@@ -386,7 +386,7 @@ static void mm_teardown(struct aw_kernel *k, struct mm_struct *mm)
 	mm->nr_vmas = 0;
 	free_pgtables_all(k, mm);	/* free_pgtables(k, mm, 0, TASK_SIZE) */
 	k->mglru->lru_gen_del_mm(k, mm);
-	aw_table_free(&k->pt, mm->pgd);
+	aw_pgtable_free(k, mm->pgd);
 	for (int r = 0; r < k->nr_regions; r++) {
 		if (k->regions[r].mm == mm->id)
 			k->regions[r].mm = 0;
@@ -485,7 +485,7 @@ static void move_pmd_entry(struct aw_kernel *k, struct mm_struct *mm, uint64_t f
 	if (!dst)
 		return;
 	if (*dst && !pmd_trans_huge(*dst))
-		aw_table_free(&k->pt, aw_entry_table(*dst));	/* empty table at the destination */
+		aw_pgtable_free(k, aw_entry_table(*dst));	/* empty table at the destination */
 	*dst = v;
 	if (pmd_trans_huge(v) && !is_huge_zero_pmd(v)) {
 		aw_rmap_move(&k->mem, pfn_folio(&k->mem, pmd_pfn(v)), mm->id, from, mm->id, to);

@@ -14,8 +14,12 @@ int aw_pgtable_alloc_init(struct aw_pgtable_alloc *pa)
 	memset(pa, 0, sizeof(*pa));
 	pa->cap = 64;
 	pa->tables = calloc(pa->cap, sizeof(*pa->tables));
-	if (!pa->tables)
+	pa->memcg = malloc(pa->cap * sizeof(*pa->memcg));
+	if (!pa->tables || !pa->memcg) {
+		free(pa->tables);
+		free(pa->memcg);
 		return -1;
+	}
 	pa->nr = 1;	/* id 0 means "no table" */
 	return 0;
 }
@@ -26,6 +30,7 @@ void aw_pgtable_alloc_destroy(struct aw_pgtable_alloc *pa)
 		free(pa->chunks[i].base);
 	free(pa->chunks);
 	free(pa->tables);
+	free(pa->memcg);
 	free(pa->free_ids);
 	memset(pa, 0, sizeof(*pa));
 }
@@ -100,17 +105,23 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 	if (pa->nr_free) {
 		id = pa->free_ids[--pa->nr_free];
 		memset(pa->tables[id], 0, sizeof(struct aw_ptable));
+		pa->memcg[id] = -1;
 		pa->live++;
 		return id;
 	}
 	if (pa->nr == pa->cap) {
 		uint32_t cap = pa->cap * 2;
 		struct aw_ptable **t = realloc(pa->tables, cap * sizeof(*t));
+		int16_t *m;
 
 		if (!t)
 			return 0;
 		memset(t + pa->cap, 0, (cap - pa->cap) * sizeof(*t));
 		pa->tables = t;
+		m = realloc(pa->memcg, cap * sizeof(*m));
+		if (!m)
+			return 0;
+		pa->memcg = m;
 		pa->cap = cap;
 	}
 	id = pa->nr;
@@ -119,6 +130,7 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 		return 0;
 	pa->tables[id] = pa->tables[first] + (id - first);
 	memset(pa->tables[id], 0, sizeof(struct aw_ptable));
+	pa->memcg[id] = -1;
 	pa->nr++;
 	pa->live++;
 	return id;

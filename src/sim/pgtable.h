@@ -106,6 +106,7 @@ struct aw_pt_chunk {
 
 struct aw_pgtable_alloc {
 	struct aw_ptable **tables;	/* by id */
+	int16_t *memcg;			/* by id: the memcg charged for the table, -1 none */
 	uint32_t nr, cap;		/* ids handed out so far (high water mark) */
 	uint32_t *free_ids;		/* LIFO stack of freed ids */
 	uint32_t nr_free, cap_free;
@@ -127,6 +128,17 @@ uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsign
 static inline struct aw_ptable *aw_table(const struct aw_pgtable_alloc *pa, uint32_t id)
 {
 	return pa->tables[id];
+}
+
+/* The memcg a table page is charged to (memcg.c), -1 if none. */
+static inline int aw_table_memcg(const struct aw_pgtable_alloc *pa, uint32_t id)
+{
+	return pa->memcg[id];
+}
+
+static inline void aw_table_set_memcg(struct aw_pgtable_alloc *pa, uint32_t id, int memcg)
+{
+	pa->memcg[id] = (int16_t)memcg;
 }
 
 /* Kernel virtual address of entry i of table id: what &pmd[i] is in the kernel. */

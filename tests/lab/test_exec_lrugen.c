@@ -189,6 +189,29 @@ static void test_kprobe_lines(void)
 				   &behavior) == -1);
 }
 
+/*
+ * The generation lines' page counts, which the per-event memory.stat
+ * records carry (exec_memstat.c): 6.1-before's memcg 1, node 0 prints
+ * seqs 4..7 with anon 40, 50, 60, 70 and file 41 (marked 'x': below the
+ * file min_seq, still printed), 51, 61, 71; node 1 seqs 1..4, anon 10
+ * (marked) to 40, file 11 to 41.
+ */
+static void test_gen_sizes(const char *dir, struct aw_lg_snapshot *s)
+{
+	const struct aw_lg_lruvec *v;
+
+	load(dir, "lru_gen_full-6.1-before.txt", s);
+	v = aw_lg_find(s, 1, 0);
+	CHECK(v && v->nr_sizes == 4);
+	if (!v || v->nr_sizes != 4)
+		return;
+	for (int g = 0; g < 4; g++)
+		CHECK(v->size_seq[g] == 4 + (uint64_t)g && v->size[g][0] == 40 + 10 * (uint64_t)g &&
+		      v->size[g][1] == 41 + 10 * (uint64_t)g);
+	v = aw_lg_find(s, 1, 1);
+	CHECK(v && v->nr_sizes == 4 && v->size_seq[0] == 1 && v->size[0][0] == 10 && v->size[3][1] == 41);
+}
+
 int main(int argc, char **argv)
 {
 	static struct aw_lg_snapshot b, a;
@@ -201,6 +224,7 @@ int main(int argc, char **argv)
 	test_61(argv[1], &b, &a);
 	test_612(argv[1], &b, &a);
 	test_612_series(argv[1], &b, &a);
+	test_gen_sizes(argv[1], &b);
 	test_place();
 	test_commands();
 	test_kprobe_lines();
