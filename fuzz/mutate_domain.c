@@ -159,14 +159,27 @@ size_t aw_mut_remap(uint8_t *d, size_t size, size_t max, struct aw_rng *g, size_
 }
 
 /* migrate a live range: where some access happened */
+/*
+ * A record after one of kind a or b (even odds), picked at random: the
+ * new record (the picked one is at *j), or NULL if there is none of
+ * either kind or no room.
+ */
+static uint8_t *insert_after_kind(uint8_t *d, size_t *size, size_t max, struct aw_rng *g,
+				  enum aw_fuzz_kind a, enum aw_fuzz_kind b, size_t *j)
+{
+	size_t n = aw_fuzz_nr_records(*size);
+
+	*j = pick_kind(d, n, g, aw_rng_below(g, 2) ? a : b);
+	return *j < n ? aw_mut_insert_at(d, size, max, *j + 1) : NULL;
+}
+
 size_t aw_mut_migrate(uint8_t *d, size_t size, size_t max, struct aw_rng *g, size_t i)
 {
-	size_t n = aw_fuzz_nr_records(size), j;
+	size_t j;
 	uint8_t *r;
 
 	(void)i;
-	if ((j = pick_kind(d, n, g, aw_rng_below(g, 2) ? AW_FK_WRITE : AW_FK_READ)) < n &&
-	    (r = aw_mut_insert_at(d, &size, max, j + 1))) {
+	if ((r = insert_after_kind(d, &size, max, g, AW_FK_WRITE, AW_FK_READ, &j))) {
 		memcpy(r, aw_fuzz_rec(d, j), R);
 		aw_fuzz_rec_set(r, AW_FR_KIND, AW_FK_MIGRATE);
 		aw_fuzz_rec_set(r, AW_FR_NODE, aw_fuzz_rec_get(r, AW_FR_NODE) + 1 + aw_rng_below(g, 2));
@@ -236,12 +249,11 @@ size_t aw_mut_kind(uint8_t *d, size_t size, size_t max, struct aw_rng *g, size_t
 /* reclaim right after an aging pass, on its node */
 size_t aw_mut_reclaim(uint8_t *d, size_t size, size_t max, struct aw_rng *g, size_t i)
 {
-	size_t n = aw_fuzz_nr_records(size), j;
+	size_t j;
 	uint8_t *r;
 
 	(void)i;
-	if ((j = pick_kind(d, n, g, aw_rng_below(g, 2) ? AW_FK_AGE : AW_FK_AGE_FORCED)) < n &&
-	    (r = aw_mut_insert_at(d, &size, max, j + 1)))
+	if ((r = insert_after_kind(d, &size, max, g, AW_FK_AGE, AW_FK_AGE_FORCED, &j)))
 		evict_record(g, r, aw_fuzz_rec_get(aw_fuzz_rec(d, j), AW_FR_NODE));
 	return size;
 }

@@ -87,6 +87,55 @@ static void esc(FILE *f, const char *s)
 }
 
 /*
+ * Whether a figure is counted: present and not null.  A variant's code
+ * that does not count a figure writes null (the kernel text lacks the
+ * model's own walk instrumentation), and the page says so instead of
+ * drawing it as 0.
+ */
+static bool counted(json_object *o, const char *key)
+{
+	json_object *v = get(o, key);
+
+	return v && !json_object_is_type(v, json_type_null);
+}
+
+/* Whether a variant's passes count key (null at its first pass: none of them does). */
+static bool series_counted(json_object *pp, const char *key)
+{
+	return !len_of(pp) || counted(json_object_array_get_idx(pp, 0), key);
+}
+
+/* A figure in a cell or a title: the number, or a dash where it is not counted. */
+static void put_num(FILE *f, json_object *o, const char *key)
+{
+	if (counted(o, key) || !get(o, key))
+		fprintf(f, "%lld", num(o, key));
+	else
+		fputs("&ndash;", f);
+}
+
+/* Under a chart: the variants whose code does not count its figure. */
+static void uncounted_note(FILE *f, json_object *vs, size_t n, const char *key, size_t skip_base)
+{
+	size_t first = 1;
+
+	for (size_t v = 0; v < len_of(vs); v++) {
+		json_object *var = json_object_array_get_idx(vs, v);
+
+		if (v == skip_base || series_counted(get(json_object_array_get_idx(get(var, "nodes"), n),
+							  "per_pass"), key))
+			continue;
+		fprintf(f, "%s", first ? "<p class=\"uncounted\" data-metric=\"" : ", ");
+		if (first)
+			fprintf(f, "%s\">Not counted (null in the JSON), so not drawn: ", key);
+		esc(f, str(var, "name"));
+		first = 0;
+	}
+	if (!first)
+		fputs(".</p>\n", f);
+}
+
+/*
  * Is this the report of this agewalk?  The keys every report has, with
  * their types, and per variant and node what the charts read: a report of
  * another version lacks one of them, and says which.
@@ -397,10 +446,17 @@ static void point_title(FILE *f, const struct series *s, size_t ns, size_t i, si
 		esc(f, str(s[i].var, "name"));
 		fprintf(f, " %lld, base %lld)", num(ps, key), num(json_object_array_get_idx(s[i].base, p), key));
 	} else {
-		fprintf(f, ", node %zu, pass %lld%s: %s %lld (walks %lld, T %lld, Y %lld, P %lld, S %lld)", node,
-			num(ps, "pass"), get(ps, "forced") && json_object_get_boolean(get(ps, "forced")) ? " (forced)" : "",
-			key, num(ps, key), num(ps, "walks"), num(ps, "leaf_total"), num(ps, "young"),
-			num(ps, "pmd_entries_read"), num(ps, "pud_skipped"));
+		static const char *const also[][2] = { { "walks", "walks" }, { "T", "leaf_total" }, { "Y", "young" },
+						       { "P", "pmd_entries_read" }, { "S", "pud_skipped" } };
+
+		fprintf(f, ", node %zu, pass %lld%s: %s %lld (", node, num(ps, "pass"),
+			get(ps, "forced") && json_object_get_boolean(get(ps, "forced")) ? " (forced)" : "", key,
+			num(ps, key));
+		for (size_t a = 0; a < sizeof(also) / sizeof(also[0]); a++) {
+			fprintf(f, "%s%s ", a ? ", " : "", also[a][0]);
+			put_num(f, ps, also[a][1]);
+		}
+		fputc(')', f);
 	}
 	for (size_t j = 0; j < ns; j++)
 		if (j != i && p < s[j].n && value(&s[j], p, key) == value(&s[i], p, key)) {
@@ -502,13 +558,18 @@ static void plot(FILE *f, size_t n, const char *key, const char *title, struct s
 /* The figure key of every variant's passes on node n. */
 static void chart(FILE *f, json_object *vs, struct series *s, size_t n, const char *key, const char *title)
 {
+	size_t ns = 0;
+
 	for (size_t v = 0; v < len_of(vs); v++) {
 		json_object *var = json_object_array_get_idx(vs, v);
 		json_object *pp = get(json_object_array_get_idx(get(var, "nodes"), n), "per_pass");
 
-		s[v] = (struct series){ .var = var, .pp = pp, .idx = v, .n = len_of(pp) };
+		if (series_counted(pp, key))
+			s[ns++] = (struct series){ .var = var, .pp = pp, .idx = v, .n = len_of(pp) };
 	}
-	plot(f, n, key, title, s, len_of(vs), false);
+	if (ns)
+		plot(f, n, key, title, s, ns, false);
+	uncounted_note(f, vs, n, key, len_of(vs));
 }
 
 /*
@@ -566,14 +627,23 @@ static void differences(FILE *f, json_object *vs, struct series *s, size_t n)
 	fputs("<p class=\"diffnote\">Each variant's figure minus base's at the same pass: above 0 the variant "
 	      "counts more than base, below 0 fewer.</p>\n<div class=\"charts\">\n", f);
 	for (size_t c = 0; c < NR_CHARTS; c++) {
+		const char *key = charts[c][0];
+		struct series *t = s + nv;	/* the series that count key, after s[0..ns) */
+		size_t nt = 0;
 		bool differ = false;
 
-		for (size_t i = 0; i < ns && !differ; i++)
-			differ = s[i].n != len_of(s[i].pp) || s[i].n != len_of(bp) || !all_zero(&s[i], charts[c][0]);
+		if (!series_counted(bp, key))
+			continue;		/* base counts everything it has; a figure it lacks has no difference */
+		for (size_t i = 0; i < ns; i++)
+			if (series_counted(s[i].pp, key))
+				t[nt++] = s[i];
+		for (size_t i = 0; i < nt && !differ; i++)
+			differ = t[i].n != len_of(t[i].pp) || t[i].n != len_of(bp) || !all_zero(&t[i], key);
 		if (differ)
-			plot(f, n, charts[c][0], charts[c][1], s, ns, true);
-		else
+			plot(f, n, key, charts[c][1], t, nt, true);
+		else if (nt)
 			same |= 1UL << c;
+		uncounted_note(f, vs, n, key, b);
 	}
 	fputs("</div>\n", f);
 	if (same) {
@@ -610,8 +680,11 @@ static void node_totals(FILE *f, json_object *vs, size_t n)
 		fputs("<tr><td>", f);
 		esc(f, str(var, "name"));
 		fputs("</td>", f);
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			fprintf(f, "<td>%lld</td>", num(node, keys[k]));
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			fputs("<td>", f);
+			put_num(f, node, keys[k]);
+			fputs("</td>", f);
+		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -625,6 +698,15 @@ static void heatmap(FILE *f, json_object *var, const char *key, const char *titl
 	long long max = 1;
 	const int cw = 14, rh = 16, lw = 120;
 
+	for (size_t r = 0; r < len_of(regions); r++)
+		if (!series_counted(get(json_object_array_get_idx(regions, r), "per_pass"), key)) {
+			fputs("<p class=\"uncounted\" data-variant=\"", f);
+			esc(f, str(var, "name"));
+			fprintf(f, "\" data-metric=\"%s\">", key);
+			esc(f, str(var, "name"));
+			fprintf(f, ": %s per region not counted (null in the JSON).</p>\n", title);
+			return;
+		}
 	for (size_t r = 0; r < len_of(regions); r++) {
 		json_object *pp = get(json_object_array_get_idx(regions, r), "per_pass");
 
@@ -653,9 +735,16 @@ static void heatmap(FILE *f, json_object *var, const char *key, const char *titl
 			fprintf(f, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,255)\">"
 				"<title>", lw + c * cw, r * rh + 2, cw - 1, rh - 2, shade, shade);
 			esc(f, str(reg, "name"));
-			fprintf(f, ", node %lld, pass %lld: resident %lld, young %lld, T %lld, P %lld, S %lld</title>"
-				"</rect>\n", num(e, "node"), num(e, "pass"), num(e, "resident"), num(e, "young"),
-				num(e, "leaf_total"), num(e, "pmd_entries_read"), num(e, "pud_skipped"));
+			fprintf(f, ", node %lld, pass %lld: resident %lld, young ", num(e, "node"), num(e, "pass"),
+				num(e, "resident"));
+			put_num(f, e, "young");
+			fputs(", T ", f);
+			put_num(f, e, "leaf_total");
+			fputs(", P ", f);
+			put_num(f, e, "pmd_entries_read");
+			fputs(", S ", f);
+			put_num(f, e, "pud_skipped");
+			fputs("</title></rect>\n", f);
 		}
 	}
 	fputs("</svg></figure>\n", f);
@@ -725,7 +814,8 @@ static int page(FILE *f, json_object *root)
 {
 	json_object *vs = get(root, "variants");
 	size_t nodes = len_of(get(json_object_array_get_idx(vs, 0), "nodes"));
-	struct series *s = calloc(len_of(vs), sizeof(*s));	/* a chart's series, one per variant at most */
+	/* a chart's series, one per variant at most, and a difference chart's filtered copy after them */
+	struct series *s = calloc(2 * len_of(vs), sizeof(*s));
 
 	if (!s)
 		return -1;

@@ -21,6 +21,51 @@ struct aw_src {
 	const struct aw_region *region;		/* region totals (with node) */
 };
 
+/* The model's mm_stats a figure reads (-1: another counter). */
+static int key_mm_stat(const char *key)
+{
+	static const struct { const char *key; int stat; } map[] = {
+		{ "walks_with_leaves", MM_WALK_TOTAL }, { "empty_walks", MM_WALK_EMPTY },
+		{ "leaf_total", MM_LEAF_TOTAL }, { "leaf_associated", MM_LEAF_ASSOCIATED },
+		{ "young", MM_LEAF_YOUNG }, { "nonleaf_found", MM_NONLEAF_FOUND },
+		{ "nonleaf_added", MM_NONLEAF_ADDED }, { "leaf_empty_walks", MM_LEAF_EMPTY_WALKS },
+		{ "pud_skipped", MM_PUD_EMPTY_SKIPPED },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(key, map[i].key))
+			return map[i].stat;
+	return -1;
+}
+
+/*
+ * Whether k's MGLRU code counts the figure (struct aw_mglru_ops.measures):
+ * one it does not is '-' in the tables and null in the JSON, never a 0
+ * that reads as "none happened".  A region's per-pass figure is asked as
+ * "region.KEY", a node pass's as "pass.KEY" (the node's total is KEY).
+ */
+enum aw_fig_scope { AW_FIG_NODE, AW_FIG_PASS, AW_FIG_REGION };
+
+static bool measured(const struct aw_kernel *k, const char *key, enum aw_fig_scope scope)
+{
+	static const char *const prefix[] = { "", "pass.", "region." };
+	char skey[64];
+
+	if (!k->mglru || !k->mglru->measures)
+		return true;
+	snprintf(skey, sizeof(skey), "%s%s", prefix[scope], key);
+	return k->mglru->measures(k, skey, scope == AW_FIG_REGION ? -1 : key_mm_stat(key));
+}
+
+/* A figure for the table: its value, or '-' where it is not counted. */
+static void put_figure(FILE *out, const char *fmt_num, const struct aw_kernel *k, const char *key, double v)
+{
+	if (measured(k, key, AW_FIG_NODE))
+		fprintf(out, fmt_num, v);
+	else
+		fputs(" -", out);
+}
+
 static double pass_metric(const struct aw_pass *p, const char *key, bool *ok)
 {
 	*ok = true;
@@ -160,8 +205,12 @@ static void table_row(FILE *out, const char *label, const struct aw_src *s)
 	bool ok;
 
 	fprintf(out, "  %-10s", label);
-	for (int i = 0; i < NR_TABLE_KEYS; i++)
-		fprintf(out, " %9.0f", metric(s, table_keys[i], &ok));
+	for (int i = 0; i < NR_TABLE_KEYS; i++) {
+		if (measured(s->k, table_keys[i], s->pass ? AW_FIG_PASS : AW_FIG_NODE))
+			fprintf(out, " %9.0f", metric(s, table_keys[i], &ok));
+		else
+			fprintf(out, " %9s", "-");
+	}
 	fputc('\n', out);
 }
 
@@ -214,13 +263,21 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
 				metric(&tot, "hot_evicted", &ok), metric(&tot, "refaults", &ok),
 				metric(&tot, "oom_kills", &ok), metric(&tot, "promoted", &ok),
 				metric(&tot, "filter_fill_pmd", &ok), metric(&tot, "filter_fill_pud", &ok));
-			if (k->oracle)
-				fprintf(out, "  suppressed-young region-passes %.0f (longest run %.0f)  "
-					"Bloom false positives %.0f  feedback kept %.0f lost %.0f\n",
-					metric(&tot, "suppressed_young", &ok),
-					metric(&tot, "suppressed_longest", &ok),
-					metric(&tot, "bloom_false_positive", &ok),
-					metric(&tot, "feedback_kept", &ok), metric(&tot, "feedback_lost", &ok));
+			if (k->oracle) {
+				fputs("  suppressed-young region-passes", out);
+				put_figure(out, " %.0f", k, "suppressed_young", metric(&tot, "suppressed_young", &ok));
+				fputs(" (longest run", out);
+				put_figure(out, " %.0f", k, "suppressed_longest",
+					   metric(&tot, "suppressed_longest", &ok));
+				fputs(")  Bloom false positives", out);
+				put_figure(out, " %.0f", k, "bloom_false_positive",
+					   metric(&tot, "bloom_false_positive", &ok));
+				fputs("  feedback kept", out);
+				put_figure(out, " %.0f", k, "feedback_kept", metric(&tot, "feedback_kept", &ok));
+				fputs(" lost", out);
+				put_figure(out, " %.0f", k, "feedback_lost", metric(&tot, "feedback_lost", &ok));
+				fputc('\n', out);
+			}
 		}
 		aw_report_text_ran_table(out, ls, v);
 	}
@@ -234,7 +291,25 @@ void aw_report_table(FILE *out, const struct aw_lockstep *ls)
  * folios evicted and the refaults from this pass's start to the next's
  * (to the end of the run for the last) are the pass's interval.
  */
-static void json_pass(FILE *out, const struct aw_pass *p, const struct aw_pass *next,
+/* "key":value, or "key":null where k does not count it */
+static void json_figure(FILE *out, const struct aw_kernel *k, const char *key, enum aw_fig_scope scope, double v)
+{
+	if (measured(k, key, scope))
+		fprintf(out, ",\"%s\":%.0f", key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+/* "bloom_tests":{"pmd":N,"pud":N}, or null */
+static void json_bloom_tests(FILE *out, const struct aw_kernel *k, double pmd, double pud)
+{
+	if (measured(k, "bloom_tests_pmd", AW_FIG_NODE))
+		fprintf(out, ",\"bloom_tests\":{\"pmd\":%.0f,\"pud\":%.0f}", pmd, pud);
+	else
+		fputs(",\"bloom_tests\":null", out);
+}
+
+static void json_pass(FILE *out, const struct aw_kernel *k, const struct aw_pass *p, const struct aw_pass *next,
 		      const struct aw_node_stats *ns)
 {
 	bool ok;
@@ -246,10 +321,9 @@ static void json_pass(FILE *out, const struct aw_pass *p, const struct aw_pass *
 	for (int i = 0; i < NR_TABLE_KEYS; i++) {
 		if (!strcmp(table_keys[i], "bloom_tests_pmd"))
 			continue;
-		fprintf(out, ",\"%s\":%.0f", table_keys[i], pass_metric(p, table_keys[i], &ok));
+		json_figure(out, k, table_keys[i], AW_FIG_PASS, pass_metric(p, table_keys[i], &ok));
 	}
-	fprintf(out, ",\"bloom_tests\":{\"pmd\":%lu,\"pud\":%lu}", p->aw_stats[AW_WS_BLOOM_PMD],
-		p->aw_stats[AW_WS_BLOOM_PUD]);
+	json_bloom_tests(out, k, (double)p->aw_stats[AW_WS_BLOOM_PMD], (double)p->aw_stats[AW_WS_BLOOM_PUD]);
 	fprintf(out, ",\"evicted\":%lu,\"refaults\":%lu", (next ? next->evicted_at : ns->evicted) - p->evicted_at,
 		(next ? next->refaults_at : ns->refaults) - p->refaults_at);
 	/* only where the trace lost events: older readers see the same objects */
@@ -285,25 +359,27 @@ static void json_node(FILE *out, const struct aw_kernel *k, int n)
 
 	fprintf(out, "{\"node\":%d", n);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		fprintf(out, ",\"%s\":%.0f", keys[i], node_total(k, n, keys[i], &ok));
-	fprintf(out, ",\"bloom_tests\":{\"pmd\":%.0f,\"pud\":%.0f}",
-		node_total(k, n, "bloom_tests_pmd", &ok), node_total(k, n, "bloom_tests_pud", &ok));
+		json_figure(out, k, keys[i], AW_FIG_NODE, node_total(k, n, keys[i], &ok));
+	json_bloom_tests(out, k, node_total(k, n, "bloom_tests_pmd", &ok), node_total(k, n, "bloom_tests_pud", &ok));
 	fprintf(out, ",\"filter_fill\":{\"pmd\":%.0f,\"pud\":%.0f}",
 		node_total(k, n, "filter_fill_pmd", &ok), node_total(k, n, "filter_fill_pud", &ok));
 	{
 		const struct aw_oracle_metrics *m = aw_oracle_metrics(k, n);
 
-		fprintf(out, ",\"suppressed_young\":{\"region_passes\":%lu,\"longest_run\":%lu}"
-			",\"bloom_false_positive\":%lu,\"feedback\":{\"kept\":%lu,\"lost\":%lu}",
-			m->suppressed_young, m->suppressed_longest, m->bloom_false_positive,
-			m->feedback_kept, m->feedback_lost);
+		if (measured(k, "suppressed_young", AW_FIG_NODE))
+			fprintf(out, ",\"suppressed_young\":{\"region_passes\":%lu,\"longest_run\":%lu}"
+				",\"bloom_false_positive\":%lu,\"feedback\":{\"kept\":%lu,\"lost\":%lu}",
+				m->suppressed_young, m->suppressed_longest, m->bloom_false_positive,
+				m->feedback_kept, m->feedback_lost);
+		else
+			fputs(",\"suppressed_young\":null,\"bloom_false_positive\":null,\"feedback\":null", out);
 	}
 	json_evictions(out, ns);
 	fputs(",\"per_pass\":[", out);
 	for (int p = 0; p < ns->nr_passes; p++) {
 		if (p)
 			fputc(',', out);
-		json_pass(out, &ns->passes[p], p + 1 < ns->nr_passes ? &ns->passes[p + 1] : NULL, ns);
+		json_pass(out, k, &ns->passes[p], p + 1 < ns->nr_passes ? &ns->passes[p + 1] : NULL, ns);
 	}
 	fputs("]}", out);
 }
@@ -318,10 +394,12 @@ static void json_region(FILE *out, const struct aw_lockstep *ls, const struct aw
 	for (int i = 0; i < reg->nr_passes; i++) {
 		const struct aw_region_pass *rp = &reg->passes[i];
 
-		fprintf(out, "%s{\"pass\":%d,\"node\":%d,\"leaf_total\":%lu,\"young\":%lu,"
-			"\"pmd_entries_read\":%lu,\"pud_skipped\":%lu,\"resident\":%llu}",
-			i ? "," : "", rp->pass, rp->node, rp->leaf_total, rp->young, rp->pmd_read,
-			rp->pud_skipped, (unsigned long long)rp->resident);
+		fprintf(out, "%s{\"pass\":%d,\"node\":%d", i ? "," : "", rp->pass, rp->node);
+		json_figure(out, k, "leaf_total", AW_FIG_REGION, (double)rp->leaf_total);
+		json_figure(out, k, "young", AW_FIG_REGION, (double)rp->young);
+		json_figure(out, k, "pmd_entries_read", AW_FIG_REGION, (double)rp->pmd_read);
+		json_figure(out, k, "pud_skipped", AW_FIG_REGION, (double)rp->pud_skipped);
+		fprintf(out, ",\"resident\":%llu}", (unsigned long long)rp->resident);
 	}
 	fputs("],\"samples\":[", out);
 	for (int i = 0; i < reg->nr_samples; i++)
@@ -590,6 +668,16 @@ static double cond_value(const struct aw_lockstep *ls, const struct aw_src *s, c
 	return mine / theirs;
 }
 
+/* Whether the source's variant counts what the condition reads (ratio_KEY: KEY; young_diverges: young). */
+static bool cond_measured(const struct aw_src *s, const char *key)
+{
+	if (!strcmp(key, "young_diverges"))
+		key = "young";
+	else if (!strncmp(key, "ratio_", 6))
+		key += 6;
+	return measured(s->k, key, s->rpass || s->region ? AW_FIG_REGION : s->pass ? AW_FIG_PASS : AW_FIG_NODE);
+}
+
 /* Check every condition of e against one source; print failures. */
 static int check_src(FILE *out, const struct aw_lockstep *ls, const struct aw_expect *e, const char *var,
 		     int node, int pass, const struct aw_src *s)
@@ -604,6 +692,10 @@ static int check_src(FILE *out, const struct aw_lockstep *ls, const struct aw_ex
 		if (!ok) {
 			fprintf(out, "%s:%d:%d: unknown metric '%s' here\n", ls->sc->path, e->line,
 				cond->col, cond->key);
+			fails++;
+		} else if (!cond_measured(s, cond->key)) {
+			fprintf(out, "%s:%d:%d: %s does not count '%s' (var=%s)\n", ls->sc->path, e->line,
+				cond->col, s->k->mglru->name, cond->key, var);
 			fails++;
 		} else if (!compare(got, cond->op, cond->value)) {
 			fprintf(out, "%s:%d:%d: expect failed (thp=%s var=%s node=%d%s%.0d): %s %s %g, got %g\n",

@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "ktext_variants.h"
 #include "lockstep.h"
+#include "options.h"
 
 #define KDIFF_MAX_TREES	16
 
@@ -50,38 +51,14 @@ static int add_tree(void *dst, const struct aw_po_option *opt, const char *arg, 
 	return 0;
 }
 
-static int add_bug(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
-{
-	int b = aw_bug_parse(arg);
-
-	if (b < 0) {
-		snprintf(err, errlen, "unknown bug '%s'", arg);
-		return AW_PO_FAIL;
-	}
-	*(unsigned int *)dst |= 1U << b;
-	return 0;
-}
-
-static int input_file(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	struct kdiff *k = ctx;
-
-	if (k->file) {
-		snprintf(err, errlen, "one input file only");
-		return AW_PO_USAGE;
-	}
-	k->file = arg;
-	return 0;
-}
-
 static const struct aw_po_option options[] = {
 	{ "tree", 0, AW_PO_CALL, "NAME", .cb = add_tree, .flags = AW_PO_MANY },
-	{ "bug", 0, AW_PO_CALL, "NAME", .off = offsetof(struct kdiff, bugs), .cb = add_bug },
+	{ "bug", 0, AW_PO_CALL, "NAME", .off = offsetof(struct kdiff, bugs), .cb = aw_opt_add_bug },
 	{ .kind = AW_PO_END },
 };
 
 const struct aw_po_cmd aw_kdiff_cmd = {
-	.name = "kdiff", .args = "FILE.aws|FILE.awpb", .opts = options, .positional = input_file,
+	.name = "kdiff", .args = "FILE.aws|FILE.awpb", .opts = options, .one = "input file", .one_off = offsetof(struct kdiff, file),
 	.flags = AW_PO_DASH_IS_OPTION,
 	.notes =
 	"  runs FILE with each kernel-text variant built in (-DAGEWALK_KERNEL_TREES)\n"

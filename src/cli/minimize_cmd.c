@@ -419,18 +419,6 @@ static int set_oracle(void *dst, const struct aw_po_option *opt, const char *v, 
 	return 0;
 }
 
-static int input(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	struct args *a = ctx;
-
-	if (a->crash) {
-		snprintf(err, errlen, "one input only");
-		return AW_PO_USAGE;
-	}
-	a->crash = arg;
-	return 0;
-}
-
 static const struct aw_po_option options[] = {
 	{ NULL, 'o', AW_PO_STRING, "OUT.aws", .off = offsetof(struct args, out) },
 	{ "max-runs", 0, AW_PO_CALL, "N", .off = offsetof(struct args, max_runs), .cb = set_max_runs },
@@ -443,7 +431,7 @@ static const struct aw_po_option options[] = {
 };
 
 const struct aw_po_cmd aw_minimize_cmd = {
-	.name = "minimize", .args = "CRASH", .opts = options, .positional = input,
+	.name = "minimize", .args = "CRASH", .opts = options, .one = "input", .one_off = offsetof(struct args, crash),
 	.flags = AW_PO_DASH_IS_OPTION,
 	.notes =
 	"  CRASH is a fuzz input (the variants come from it), an .awpb or an .aws;\n"

@@ -71,14 +71,14 @@ static int add_fix(void *dst, const struct aw_po_option *opt, const char *arg, c
 	return -1;
 }
 
-static int add_bug(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
+int aw_opt_add_bug(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen)
 {
-	struct aw_model_opts *o = dst;
+	unsigned int *bugs = dst;
 	int b = aw_bug_parse(arg);
 	size_t n;
 
 	if (b >= 0) {
-		o->bugs |= 1U << b;
+		*bugs |= 1U << b;
 		return 0;
 	}
 	n = (size_t)snprintf(err, errlen, "unknown planted bug '%s'; known:", arg);
@@ -166,7 +166,8 @@ static int set_khugepaged(void *dst, const struct aw_po_option *opt, const char 
 const struct aw_po_option aw_model_options[] = {
 	{ "variants", 0, AW_PO_CALL, "base,pud,emptymap,rfc", .set = AW_OPT_VARIANTS, .cb = set_variants },
 	{ "thp", 0, AW_PO_CALL, "always|never|madvise", .set = AW_OPT_THP, .cb = set_thp },
-	{ "bug", 0, AW_PO_CALL, "NAME", .set = AW_OPT_BUG, .flags = AW_PO_MANY, .cb = add_bug },
+	{ "bug", 0, AW_PO_CALL, "NAME", .set = AW_OPT_BUG, .flags = AW_PO_MANY, .cb = aw_opt_add_bug,
+	  .off = offsetof(struct aw_model_opts, bugs) },
 	{ "fix", 0, AW_PO_CALL, "pud-young", .set = AW_OPT_BUG, .cb = add_fix,
 	  .help = "a fix tried in the model for a finding (docs/findings/):\n"
 		  "pud-young walks a PUD the filter lacks if its accessed bit is set" },

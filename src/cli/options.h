@@ -67,6 +67,13 @@ void aw_model_opts_free(struct aw_model_opts *o);
 int aw_model_opts_parse(struct aw_model_opts *o, unsigned int accept, int argc, char **argv, int *i,
 			char *err, size_t errlen);
 
+/*
+ * --bug NAME's callback: dst is an unsigned int of 1 << enum aw_bug;
+ * an unknown name is refused with the list of known ones.  kdiff's --bug
+ * is the same option outside the model options' table.
+ */
+int aw_opt_add_bug(void *dst, const struct aw_po_option *opt, const char *arg, char *err, size_t errlen);
+
 /* The lockstep options these set: variants, bugs, skip_empty, empty, kernel, khugepaged_*. */
 void aw_model_opts_apply(const struct aw_model_opts *o, struct aw_lockstep_opts *lo);
 

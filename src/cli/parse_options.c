@@ -78,6 +78,19 @@ static int refused(const struct aw_po_cmd *c, int r, const char *err)
 	return AW_PO_ERROR;
 }
 
+/* The word of a command that takes one (struct aw_po_cmd's .one). */
+static int take_one(const struct aw_po_cmd *c, void *ctx, const char *arg, char *err, size_t errlen)
+{
+	const char **dst = (const char **)((char *)ctx + c->one_off);
+
+	if (*dst) {
+		snprintf(err, errlen, "one %s only", c->one);
+		return AW_PO_USAGE;
+	}
+	*dst = arg;
+	return 0;
+}
+
 int aw_po_parse(const struct aw_po_cmd *c, void *ctx, int argc, char **argv)
 {
 	char err[1024];	/* "unknown planted bug" lists every name */
@@ -94,7 +107,7 @@ int aw_po_parse(const struct aw_po_cmd *c, void *ctx, int argc, char **argv)
 		}
 		if (a[0] != '-' || (!a[1] && !(c->flags & AW_PO_DASH_IS_OPTION))) {
 			err[0] = 0;
-			r = c->positional(ctx, a, err, sizeof(err));
+			r = c->positional ? c->positional(ctx, a, err, sizeof(err)) : take_one(c, ctx, a, err, sizeof(err));
 			if (r)
 				return refused(c, r, err);
 			continue;

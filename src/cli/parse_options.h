@@ -73,6 +73,13 @@ struct aw_po_cmd {
 	const struct aw_po_option *opts;
 	/* each word that is not an option, in order: 0, AW_PO_FAIL or AW_PO_USAGE (err says why) */
 	int (*positional)(void *ctx, const char *arg, char *err, size_t errlen);
+	/*
+	 * Or, for a command that takes one word (run FILE, report RUN.json):
+	 * that word goes to the const char * at .one_off, and a second one is
+	 * the usage error "one ONE only".  Used when .positional is NULL.
+	 */
+	const char *one;
+	size_t one_off;
 	const char *notes;		/* the text after the options' notes, or NULL */
 	void (*more_usage)(FILE *out);	/* lines after the synopsis (run: the other commands), or NULL */
 	unsigned int flags;

@@ -15,18 +15,6 @@ struct report {
 	const char *in, *out;
 };
 
-static int input(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	struct report *r = ctx;
-
-	if (r->in) {
-		snprintf(err, errlen, "one report only");
-		return AW_PO_USAGE;
-	}
-	r->in = arg;
-	return 0;
-}
-
 static const struct aw_po_option options[] = {
 	{ "output", 'o', AW_PO_STRING, "REPORT.html", .off = offsetof(struct report, out), .flags = AW_PO_NEEDED,
 	  .syn = "-o REPORT.html" },
@@ -34,7 +22,7 @@ static const struct aw_po_option options[] = {
 };
 
 const struct aw_po_cmd aw_report_cmd = {
-	.name = "report", .args = "RUN.json", .opts = options, .positional = input,
+	.name = "report", .args = "RUN.json", .opts = options, .one = "report", .one_off = offsetof(struct report, in),
 	.notes =
 	"  RUN.json ('-': stdin) from either of\n"
 	"       agewalk run --json FILE.aws >RUN.json\n"

@@ -43,18 +43,6 @@ static int set_from(void *dst, const struct aw_po_option *opt, const char *arg, 
 	return 0;
 }
 
-static int input_file(void *ctx, const char *arg, char *err, size_t errlen)
-{
-	struct opts *o = ctx;
-
-	if (o->file) {
-		snprintf(err, errlen, "one input file only");
-		return AW_PO_USAGE;
-	}
-	o->file = arg;
-	return 0;
-}
-
 #define RUN_FLAG(name_, member, help_) \
 	{ name_, 0, AW_PO_FLAG, .off = offsetof(struct opts, member), .val = 1, .help = help_ }
 
@@ -80,7 +68,7 @@ static const struct aw_po_option options[] = {
  * (aw_usage_error()); the usage is for --help.
  */
 const struct aw_po_cmd aw_run_cmd = {
-	.name = "run", .args = "FILE.aws|FILE.awpb", .opts = options, .positional = input_file,
+	.name = "run", .args = "FILE.aws|FILE.awpb", .opts = options, .one = "input file", .one_off = offsetof(struct opts, file),
 	.more_usage = aw_other_commands,
 	.notes =
 	"  variants: base, pud, emptymap, rfc (MGLRU; patched khugepaged unless\n"

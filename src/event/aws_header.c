@@ -263,14 +263,10 @@ int aw_h_mmap_base(struct aw_parser *p)
 
 int aw_h_layout(struct aw_parser *p)
 {
-	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, "standard|small", &t))
+	if (aw_need_keyword(p, "standard|small", aw_layout_names, AW_LAYOUT_NR, &i))
 		return -1;
-	i = aw_lookup(t, aw_layout_names, AW_LAYOUT_NR);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected standard|small, not '%s'", AW_Q(t));
 	p->sc->cfg.layout = (enum aw_layout)i;
 	return aw_done(p);
 }
@@ -278,14 +274,10 @@ int aw_h_layout(struct aw_parser *p)
 /* `kernel 6.1|6.12|mainline`: whose MGLRU rules the model follows */
 int aw_h_kernel(struct aw_parser *p)
 {
-	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, AW_KERNEL_RELEASE_WORDS, &t))
+	if (aw_need_keyword(p, AW_KERNEL_RELEASE_WORDS, aw_kernel_profile_names, AW_KERNEL_NR, &i))
 		return -1;
-	i = aw_lookup(t, aw_kernel_profile_names, AW_KERNEL_NR);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected " AW_KERNEL_RELEASE_WORDS ", not '%s'", AW_Q(t));
 	p->sc->cfg.kernel = (enum aw_kernel_profile)i;
 	return aw_done(p);
 }
@@ -294,14 +286,10 @@ int aw_h_kernel(struct aw_parser *p)
 int aw_h_khugepaged_rev(struct aw_parser *p)
 {
 	static const char *const revs[] = { "seed", "v8" };
-	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, "seed|v8", &t))
+	if (aw_need_keyword(p, "seed|v8", revs, 2, &i))
 		return -1;
-	i = aw_lookup(t, revs, 2);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected seed|v8, not '%s'", AW_Q(t));
 	p->sc->cfg.khugepaged_rev = (uint8_t)i;
 	return aw_done(p);
 }
@@ -310,14 +298,10 @@ int aw_h_khugepaged_rev(struct aw_parser *p)
 int aw_h_khugepaged_prctl_enter(struct aw_parser *p)
 {
 	static const char *const onoff[] = { "off", "on" };
-	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, "on|off", &t))
+	if (aw_need_keyword(p, "on|off", onoff, 2, &i))
 		return -1;
-	i = aw_lookup(t, onoff, 2);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected on|off, not '%s'", AW_Q(t));
 	p->sc->cfg.khugepaged_prctl_enter = i;
 	return aw_done(p);
 }

@@ -398,6 +398,7 @@ int aw_need(struct aw_parser *p, const char *what, const struct aw_tok **t);
 int aw_unexpected(struct aw_parser *p, const struct aw_tok *t);
 int aw_done(struct aw_parser *p);
 int aw_lookup(const struct aw_tok *t, const char *const names[], int nr);
+int aw_need_keyword(struct aw_parser *p, const char *what, const char *const names[], int nr, int *i);
 int aw_opt(struct aw_parser *p, const struct aw_tok *t, const char *const opts[],
 	   unsigned int *seen);
 

@@ -226,6 +226,22 @@ int aw_lookup(const struct aw_tok *t, const char *const names[], int nr)
 }
 
 /*
+ * The next word, one of names[]: its index in *i; else "expected WHAT"
+ * at the end of the line, or "expected WHAT, not 'X'" at the word.
+ */
+int aw_need_keyword(struct aw_parser *p, const char *what, const char *const names[], int nr, int *i)
+{
+	const struct aw_tok *t;
+
+	if (aw_need(p, what, &t))
+		return -1;
+	*i = aw_lookup(t, names, nr);
+	if (*i < 0)
+		return aw_fail(p, p->line, t->col, "expected %s, not '%s'", what, AW_Q(t));
+	return 0;
+}
+
+/*
  * Index of an optional keyword in the NULL-terminated opts[], recording it
  * in *seen so that a keyword given twice is reported rather than silently
  * overriding the first; -1 with the error set otherwise.

@@ -74,38 +74,49 @@ int aw_h_set_mempolicy(struct aw_parser *p)
 	return aw_emit(p, &ev);
 }
 
-int aw_h_access(struct aw_parser *p)
+/*
+ * The options after an access's TARGET until the end of the line: opts[]
+ * is a prefix of the memory access's { repeat, stride, cpu, resident },
+ * so that a pread/pwrite line takes `repeat` the same way and nothing else.
+ */
+static int aw_access_opts(struct aw_parser *p, struct aw_event *ev, const char *const opts[])
 {
-	static const char *const opts[] = { "stride", "repeat", "cpu", "resident", NULL };
 	const struct aw_tok *t;
-	struct aw_event ev;
 	unsigned int seen = 0;
 	uint64_t v;
 	int r = 0;
+
+	ev->repeat = 1;
+	while (!r && (t = aw_next(p))) {
+		switch (aw_opt(p, t, opts, &seen)) {
+		case 0:
+			r = aw_need_int(p, "repeat", 1, AW_MAX_REPEAT, &v);
+			ev->repeat = r ? 0 : (uint32_t)v;
+			break;
+		case 1:
+			r = aw_need_num(p, "a stride", true, &ev->stride, &t);
+			if (!r && ev->stride % AW_PAGE_SIZE)
+				r = aw_fail(p, p->line, t->col,
+					    "stride %s is not a multiple of 4K", AW_Q(t));
+			break;
+		case 2: r = aw_need_cpu(p, &ev->cpu); break;
+		case 3: ev->flags |= AW_ACC_RESIDENT; break;	/* no value: a flag */
+		default: return -1;
+		}
+	}
+	return r;
+}
+
+int aw_h_access(struct aw_parser *p)
+{
+	static const char *const opts[] = { "repeat", "stride", "cpu", "resident", NULL };
+	struct aw_event ev;
 
 	if (aw_proc_target(p, &ev))
 		return -1;
 	ev.flags |= p->kw_flags;	/* `write` */
 	ev.cpu = AW_CPU_CURRENT;
-	ev.repeat = 1;
-	while (!r && (t = aw_next(p))) {
-		switch (aw_opt(p, t, opts, &seen)) {
-		case 0:
-			r = aw_need_num(p, "a stride", true, &ev.stride, &t);
-			if (!r && ev.stride % AW_PAGE_SIZE)
-				r = aw_fail(p, p->line, t->col,
-					    "stride %s is not a multiple of 4K", AW_Q(t));
-			break;
-		case 1:
-			r = aw_need_int(p, "repeat", 1, AW_MAX_REPEAT, &v);
-			ev.repeat = r ? 0 : (uint32_t)v;
-			break;
-		case 2: r = aw_need_cpu(p, &ev.cpu); break;
-		case 3: ev.flags |= AW_ACC_RESIDENT; break;	/* no value: a flag */
-		default: return -1;
-		}
-	}
-	return r ? -1 : aw_emit(p, &ev);
+	return aw_access_opts(p, &ev, opts) ? -1 : aw_emit(p, &ev);
 }
 
 /*
@@ -115,40 +126,22 @@ int aw_h_access(struct aw_parser *p)
 int aw_h_fdio(struct aw_parser *p)
 {
 	static const char *const opts[] = { "repeat", NULL };
-	const struct aw_tok *t;
 	struct aw_event ev;
-	unsigned int seen = 0;
-	uint64_t v;
-	int r = 0;
 
 	if (aw_proc_target(p, &ev))
 		return -1;
 	ev.flags |= p->kw_flags;	/* `pwrite` */
-	ev.repeat = 1;
-	while (!r && (t = aw_next(p))) {
-		switch (aw_opt(p, t, opts, &seen)) {
-		case 0:
-			r = aw_need_int(p, "repeat", 1, AW_MAX_REPEAT, &v);
-			ev.repeat = r ? 0 : (uint32_t)v;
-			break;
-		default: return -1;
-		}
-	}
-	return r ? -1 : aw_emit(p, &ev);
+	return aw_access_opts(p, &ev, opts) ? -1 : aw_emit(p, &ev);
 }
 
 /* The one keyword of a fixed set that ends a line; stored in *arg. */
 static int aw_need_word(struct aw_parser *p, const char *what, const char *const names[],
 			int nr, uint32_t *arg)
 {
-	const struct aw_tok *t;
 	int i;
 
-	if (aw_need(p, what, &t))
+	if (aw_need_keyword(p, what, names, nr, &i))
 		return -1;
-	i = aw_lookup(t, names, nr);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected %s, not '%s'", what, AW_Q(t));
 	*arg = (uint32_t)i;
 	return aw_done(p);
 }

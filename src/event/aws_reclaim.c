@@ -142,21 +142,14 @@ int aw_h_khugepaged(struct aw_parser *p)
 int aw_h_contend(struct aw_parser *p)
 {
 	struct aw_event ev;
-	const struct aw_tok *t;
 	int i;
 
 	aw_ev_init(&ev, AW_EV_CONTEND);
-	if (aw_need_proc(p, &ev.pid) || aw_need(p, "mmap or ptl", &t))
+	if (aw_need_proc(p, &ev.pid) || aw_need_keyword(p, "mmap or ptl", aw_lock_names, AW_LOCK_NR, &i))
 		return -1;
-	i = aw_lookup(t, aw_lock_names, AW_LOCK_NR);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected mmap or ptl, not '%s'", AW_Q(t));
 	ev.arg = (uint32_t)i;
-	if (aw_need(p, "on or off", &t))
+	if (aw_need_keyword(p, "on or off", aw_onoff_names, 2, &i))
 		return -1;
-	i = aw_lookup(t, aw_onoff_names, 2);
-	if (i < 0)
-		return aw_fail(p, p->line, t->col, "expected on or off, not '%s'", AW_Q(t));
 	ev.flags = i ? AW_CONTEND_ON : 0;
 	return aw_done(p) ? -1 : aw_emit(p, &ev);
 }

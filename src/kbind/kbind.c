@@ -33,7 +33,7 @@ struct aw_kbind {
 	/* split aging in progress, by lruvec index: its pass and the counters at its start */
 	struct kb_split {
 		int pass_idx;
-		unsigned long walks;
+		unsigned long walks[2];
 		unsigned long before[AW_KTEXT_MAX_STATS];
 		unsigned long seq;		/* the text's own passes (host_pass_begin()) */
 	} split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
@@ -165,6 +165,14 @@ static void host_gen_written(void *ctx, struct folio *folio, int old_gen, int ne
 		aw_writeback_start(k, folio);
 }
 
+/* The text's promotions: the report's "promoted", where the model's walk and look-around count theirs */
+static void host_promoted(void *ctx, struct folio *folio)
+{
+	struct aw_kernel *k = ctx;
+
+	k->node_stats[folio->nid].promoted++;
+}
+
 /* mod_lruvec_state() of the text's workingset counters: WORKINGSET_REFAULT is workingset_refaults */
 static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
 {
@@ -185,7 +193,7 @@ static int host_folio_referenced(void *ctx, struct folio *folio, int memcg, unsi
 }
 
 static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
-			 unsigned long walks);
+			 const unsigned long *walks_before);
 
 /*
  * The text's own try_to_inc_max_seq() from its reclaim loop or run_aging()
@@ -201,7 +209,7 @@ static int host_pass_begin(void *ctx, int memcg, int nid, unsigned long seq, boo
 
 	h->pass_idx = aw_pass_begin(k, lruvec, force_scan, seq);
 	h->seq = seq;
-	h->walks = kb->ops->walks(kb->kt);
+	kb->ops->walks(kb->kt, h->walks);
 	kb->ops->mm_stats(kb->kt, memcg, nid, h->before);
 	return h->pass_idx;
 }
@@ -215,7 +223,7 @@ static void host_pass_end(void *ctx, int memcg, int nid, int handle)
 
 	if (handle < 0 || handle != h->pass_idx)
 		return;
-	pass_figures(kb, lruvec, handle, h->before, kb->ops->walks(kb->kt) - h->walks);
+	pass_figures(kb, lruvec, handle, h->before, h->walks);
 	aw_pass_end(k, lruvec, handle, lruvec->lrugen.max_seq == h->seq + 1);
 }
 
@@ -236,20 +244,27 @@ static void kb_warnings(struct aw_kbind *kb)
 	}
 }
 
-/* The pass figures from the text's own counters: what this pass added. */
+/*
+ * The pass figures from the text's own counters: what this pass added.
+ * walks_before: the text's walk_mm() calls and those with force_scan at
+ * the pass's start; a forced walk in a pass not forced is a sticky one
+ * (iterate_mm_list() forces the rest of an iteration), as aging.c counts.
+ */
 static void pass_figures(struct aw_kbind *kb, struct lruvec *lruvec, int idx, const unsigned long *before,
-			 unsigned long walks)
+			 const unsigned long *walks_before)
 {
 	struct aw_pass *p = &kb->k->node_stats[lruvec->nid].passes[idx];
-	unsigned long now[AW_KTEXT_MAX_STATS];
+	unsigned long now[AW_KTEXT_MAX_STATS], walks[2];
 
 	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, now);
 	for (int i = 0; i < kb->ops->nr_mm_stats; i++)
 		if (kb->stat_of[i] >= 0)
 			p->mm_stats[kb->stat_of[i]] += now[i] - before[i];
-	p->walks += walks;
-	if (p->forced)
-		p->forced_walks += walks;
+	kb->ops->walks(kb->kt, walks);
+	p->walks += walks[0] - walks_before[0];
+	p->forced_walks += walks[1] - walks_before[1];
+	if (!p->forced)
+		p->sticky_forced_walks += walks[1] - walks_before[1];
 }
 
 /* The text's mm_state back into the model's lruvec: what reports and the model's policy read. */
@@ -296,7 +311,7 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 {
 	struct aw_kbind *kb = kb_of(k);
 	unsigned long before[AW_KTEXT_MAX_STATS];
-	unsigned long walks;
+	unsigned long walks[2];
 	int idx;
 	bool ok;
 
@@ -304,13 +319,13 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 		return false;
 	idx = aw_pass_begin(k, lruvec, force_scan, seq);
 	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, before);
-	walks = kb->ops->walks(kb->kt);
+	kb->ops->walks(kb->kt, walks);
 	ok = kb->ops->age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
 	kb->calls++;
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	if (idx >= 0) {
-		pass_figures(kb, lruvec, idx, before, kb->ops->walks(kb->kt) - walks);
+		pass_figures(kb, lruvec, idx, before, walks);
 		aw_pass_end(k, lruvec, idx, lruvec->lrugen.max_seq == seq + 1);
 	}
 	return ok;
@@ -329,7 +344,7 @@ static int kb_age_begin(struct aw_kernel *k, struct lruvec *lruvec, int swappine
 	if (ret <= 0)
 		return ret;
 	sp->pass_idx = aw_pass_begin(k, lruvec, force_scan, lruvec->lrugen.max_seq);
-	sp->walks = kb->ops->walks(kb->kt);
+	kb->ops->walks(kb->kt, sp->walks);
 	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, sp->before);
 	return 0;
 }
@@ -347,7 +362,7 @@ static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	if (ret == 1 && sp->pass_idx >= 0) {
-		pass_figures(kb, lruvec, sp->pass_idx, sp->before, kb->ops->walks(kb->kt) - sp->walks);
+		pass_figures(kb, lruvec, sp->pass_idx, sp->before, sp->walks);
 		aw_pass_end(k, lruvec, sp->pass_idx, lruvec->lrugen.max_seq == seq + 1);
 	}
 	return ret;
@@ -542,8 +557,45 @@ static void kb_release(struct aw_kernel *k)
 	k->mglru_state = NULL;
 }
 
+/*
+ * What the text's runs report (aw_mglru_ops.measures): the mm_stats the
+ * tree has (a tree without the PUD series has no per-walk counters), the
+ * walks and promotions its call hooks count (tools/ktext-extract), and
+ * what the machine holds (evictions, refaults, residency, filters); not
+ * the model's own instrumentation of its walk, which the text does not
+ * fire: PMD entries read, Bloom filter tests, the regions' per-pass
+ * figures and the oracles' metrics built on the model's tracepoints.
+ */
+static bool kb_measures(const struct aw_kernel *k, const char *key, int mm_stat)
+{
+	static const char *const unmeasured[] = {
+		"pmd_entries_read", "bloom_tests_pmd", "bloom_tests_pud", "suppressed_young",
+		"suppressed_longest", "bloom_false_positive", "feedback_kept", "feedback_lost",
+	};
+	const struct aw_kbind *kb = k->mglru_state;
+
+	if (!strncmp(key, "region.", 7))
+		return !strcmp(key, "region.resident");
+	/* the text's promotions are counted per node, not told apart by pass (the model's: its walk's) */
+	if (!strcmp(key, "pass.promoted"))
+		return false;
+	if (!strncmp(key, "pass.", 5))
+		key += 5;
+	if (mm_stat >= 0) {
+		for (int i = 0; i < kb->ops->nr_mm_stats; i++)
+			if (kb->stat_of[i] == mm_stat)
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(unmeasured) / sizeof(unmeasured[0]); i++)
+		if (!strcmp(key, unmeasured[i]))
+			return false;
+	return true;
+}
+
 static const struct aw_mglru_ops kb_mglru = {
 	.name = "kernel text",
+	.measures = kb_measures,
 	.try_to_inc_max_seq = kb_try_to_inc_max_seq,
 	.age_begin = kb_age_begin,
 	.age_step = kb_age_step,
@@ -586,7 +638,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		.table = host_table, .is_table = host_is_table, .table_kva = host_table_kva,
 		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
 		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
-		.shrink = host_shrink, .gen_written = host_gen_written,
+		.shrink = host_shrink, .gen_written = host_gen_written, .promoted = host_promoted,
 		.lruvec_state = host_lruvec_state,
 		.pass_begin = host_pass_begin, .pass_end = host_pass_end,
 		.folio_referenced = host_folio_referenced,

@@ -141,6 +141,8 @@ struct aw_ktext_host {
 	 * for a folio waiting for writeback)
 	 */
 	void (*gen_written)(void *ctx, struct folio *folio, int old_gen, int new_gen, bool reclaim_set);
+	/* a walk or look-around promoted folio (folio_update_gen() moved it, or folio_activate()) */
+	void (*promoted)(void *ctx, struct folio *folio);
 
 	/* --- the workingset side (mm/workingset.c, issue 30) --- */
 	/*
@@ -240,8 +242,8 @@ struct aw_ktext_ops {
 	 * mm ids (0: at the list head, -1: not set yet).
 	 */
 	void (*mm_state)(struct aw_ktext *kt, int memcg, int nid, unsigned long *seq, int *head, int *tail);
-	/* walk_page_range() calls so far: mm walks */
-	unsigned long (*walks)(struct aw_ktext *kt);
+	/* walk_mm() calls so far: out[0] mms walked, out[1] those with walk->force_scan */
+	void (*walks)(struct aw_ktext *kt, unsigned long out[2]);
 	/* what the text executed so far: AW_KTEXT_NR_RAN counters in AW_KTEXT_RAN() order */
 	void (*ran)(struct aw_ktext *kt, unsigned long *out);
 	/* WARN_ON_ONCE()/VM_WARN_ON_ONCE() hits so far, and the last one */

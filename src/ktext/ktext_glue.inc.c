@@ -59,9 +59,10 @@ static bool aw_bloom_bits(struct aw_ktext *kt, int memcg, int nid, int level, un
 	return true;
 }
 
-static unsigned long aw_walks(struct aw_ktext *kt)
+static void aw_walks(struct aw_ktext *kt, unsigned long out[2])
 {
-	return kt->walks;
+	out[0] = kt->walks;
+	out[1] = kt->forced_walks;
 }
 
 static void aw_ran(struct aw_ktext *kt, unsigned long *out)

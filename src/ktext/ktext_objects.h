@@ -205,7 +205,8 @@ struct aw_ktext {
 	int aw_cap_pfns;
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
 	int aw_cap_vmas;
-	unsigned long walks;		/* walk_page_range() calls */
+	unsigned long walks;		/* walk_mm() calls: mms walked (the call hook in ktext-extract) */
+	unsigned long forced_walks;	/* ... with walk->force_scan set */
 	unsigned long aw_ran[AW_KTEXT_NR_RAN];	/* what the text executed (ktext_api.h) */
 	/* split aging: the walker of each lruvec [memcg * nr_nodes + nid] (ktext_bind.inc.c) */
 	struct aw_split *split[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
@@ -314,6 +315,20 @@ static inline bool folio_evictable(struct folio *f)
 	return !folio_test_unevictable(f) && !folio_test_mlocked(f);
 }
 /*
+ * A walk or a look-around moved folio to the youngest generation: the
+ * report's "promoted", counted where the model counts it (a
+ * folio_update_gen() that changed the generation, through the call hook
+ * tools/ktext-extract puts after its definition, and every folio_activate()).
+ */
+static inline void aw_promoted_hook(struct folio *f)
+{
+	const struct aw_ktext_host *h = aw_ktext_current()->host;
+
+	if (h && h->promoted)
+		h->promoted(h->ctx, f);
+}
+
+/*
  * mm/swap.c: folio_activate() for MGLRU (lru_activate(): off its list, PG_active,
  * back on, which lru_gen_add_folio() puts on max_seq), done at once where
  * the kernel batches it per CPU until the next drain, as the model does
@@ -327,6 +342,7 @@ static inline void folio_activate(struct folio *f)
 {
 	struct lruvec *lruvec;
 
+	aw_promoted_hook(f);
 	if (folio_lru_gen(f) < 0 || folio_test_unevictable(f))
 		return;
 	lruvec = mem_cgroup_lruvec(folio_memcg(f), folio_pgdat(f));

@@ -53,7 +53,6 @@ static int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned l
 
 	if (start >= end)
 		return -EINVAL;
-	aw_ktext_current()->walks++;
 	aw_bound_vmas(aw_ktext_current(), mm);	/* bound: the host's VMAs as they are now */
 	vma = aw_find_vma(mm, start);
 	do {

@@ -62,6 +62,16 @@ enum folio_references {
 
 struct aw_mglru_ops {
 	const char *name;
+	/*
+	 * Whether this code counts the report's figure key (src/check/report.c;
+	 * "pass.KEY" for a node pass's, "region.KEY" for a region pass's), which reads the
+	 * model's mm_stats[mm_stat] (-1: another counter).  NULL: every figure.
+	 * The kernel text lacks the model's own instrumentation (PMD entries
+	 * read, Bloom filter tests, the oracles' shadows) and a tree without
+	 * the PUD series lacks its per-walk counters: those read '-' and null,
+	 * not 0.
+	 */
+	bool (*measures)(const struct aw_kernel *k, const char *key, int mm_stat);
 	bool (*try_to_inc_max_seq)(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 				   int swappiness, bool force_scan);
 	/* 0 started, -EBUSY one is open, other < 0 failed; see aging.c */
