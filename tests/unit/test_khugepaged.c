@@ -430,7 +430,12 @@ static void test_contents(void)
  * Rule 9: the THP goes to the first node with the most pages of the range
  * (300 on node 1, 212 on node 0: node 1); a memcg that cannot take 512 more
  * pages fails the charge without reclaim (SCAN_CGROUP_CHARGE_FAIL), which
- * still ends the call (collapse_huge_page() dropped the lock).
+ * still ends the call (collapse_huge_page() dropped the lock).  User page
+ * tables are charged too (GFP_PGTABLE_USER): the range's PUD, PMD and PTE
+ * tables are 3 pages, so the limit is 1024 + 4 pages: 515 + 512 fit for
+ * the first collapse, which frees the PTE table and its charge (the
+ * model's deviation: the kernel deposits it), leaving 512 + 2; range 1's
+ * 512 pages and its PTE table make 1027, and no THP fits beside them.
  */
 static void test_collapse_target(void)
 {
@@ -444,7 +449,7 @@ static void test_collapse_target(void)
 	cfg.node[0].cpu_mask = 0x3;
 	cfg.node[1].cpu_mask = 0xc;
 	cfg.nr_memcgs = 2;
-	cfg.memcg_limit[1] = 4ULL << 20;	/* 1024 pages */
+	cfg.memcg_limit[1] = (4ULL << 20) + 4 * 4096;	/* 1028 pages */
 	cfg.swap_bytes = 1ULL << 30;
 	cfg.thp = AW_THP_MADVISE;
 	cfg.thp_modes = 1u << AW_THP_MADVISE;
@@ -463,14 +468,14 @@ static void test_collapse_target(void)
 	CHECK(pmd && pmd_trans_huge(*pmd));
 	if (pmd && pmd_trans_huge(*pmd))
 		CHECK_EQ(pfn_folio(&k->mem, pmd_pfn(*pmd))->nid, 1);
-	CHECK_EQ(k->memcg[1].usage, 512);		/* the small pages were uncharged */
-	/* range 1: 512 small pages (usage 1024 = the limit), then no room for a THP */
+	CHECK_EQ(k->memcg[1].usage, 512 + 2);	/* the small pages and the PTE table were uncharged */
+	/* range 1: 512 small pages and a PTE table (usage 1027), then no room for a THP */
 	touch(k, 1, BASE + MB2, MB2, true);
-	CHECK_EQ(k->memcg[1].usage, 1024);
+	CHECK_EQ(k->memcg[1].usage, 1027);
 	advise(k, 1, BASE + MB2, MB2, AW_MADV_HUGEPAGE);
 	wake(k);
 	CHECK_EQ(k->kh.result[SCAN_CGROUP_CHARGE_FAIL], 1);
-	CHECK_EQ(k->memcg[1].usage, 1024);
+	CHECK_EQ(k->memcg[1].usage, 1027);
 	CHECK_EQ(k->kh.pages_collapsed, 1);
 	CHECK_EQ(findings(k), 0);
 	aw_kernel_destroy(k);
