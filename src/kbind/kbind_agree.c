@@ -327,17 +327,31 @@ static int agree_call(unsigned long i, const struct aw_reclaim_call *a, const st
 	return 0;
 }
 
+/*
+ * The entries of two ring logs of cap entries (model_total and
+ * text_total ever written) that both sides wrote since *seen: from
+ * *from to the return value.  Entries the ring has overwritten are only
+ * in the logs' sums; *seen moves to the end.
+ */
+static unsigned long log_since(unsigned long model_total, unsigned long text_total, unsigned long cap,
+			       unsigned long *seen, unsigned long *from)
+{
+	unsigned long n = model_total < text_total ? model_total : text_total;
+
+	*from = *seen;
+	if (n > cap && *from < n - cap)
+		*from = n - cap;
+	*seen = n;
+	return n;
+}
+
 /* The reclaim loop's decisions since the last check, call by call, then their sums. */
 static int agree_reclaim(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	const struct aw_reclaim_log *a = &model->reclaim_log;
 	struct aw_reclaim_log *b = &text->reclaim_log;
-	unsigned long n = a->total < b->total ? a->total : b->total;
-	unsigned long from = b->seen;
+	unsigned long from, n = log_since(a->total, b->total, AW_RECLAIM_LOG, &b->seen, &from);
 
-	if (n > AW_RECLAIM_LOG && from < n - AW_RECLAIM_LOG)
-		from = n - AW_RECLAIM_LOG;	/* the older ones are in the sums only */
-	b->seen = n;
 	for (unsigned long i = from; i < n; i++)
 		if (agree_call(i, &a->calls[i % AW_RECLAIM_LOG], &b->calls[i % AW_RECLAIM_LOG], msg, len))
 			return -1;
@@ -370,12 +384,8 @@ static int agree_refs(struct aw_kernel *model, struct aw_kernel *text, char *msg
 {
 	const struct aw_refs_log *a = &model->refs_log;
 	struct aw_refs_log *b = &text->refs_log;
-	unsigned long n = a->total < b->total ? a->total : b->total;
-	unsigned long from = b->seen;
+	unsigned long from, n = log_since(a->total, b->total, AW_REFS_LOG, &b->seen, &from);
 
-	if (n > AW_REFS_LOG && from < n - AW_REFS_LOG)
-		from = n - AW_REFS_LOG;	/* the older ones are in the counts only */
-	b->seen = n;
 	for (unsigned long i = from; i < n; i++) {
 		const struct aw_refs_check *x = &a->checks[i % AW_REFS_LOG], *y = &b->checks[i % AW_REFS_LOG];
 
