@@ -31,7 +31,8 @@ check 'run needs KERNEL SCENARIO -o OUT.json' run 6.1 good.aws
 check 'run: unknown option --bogus' run 6.1 good.aws -o out.json --bogus
 check '.*--timeout needs seconds' run 6.1 good.aws -o out.json --timeout soon
 check '.*--mem-cap needs a size' run 6.1 good.aws -o out.json --mem-cap lots
-check 'fetch: only 6\.1 is fetched' fetch 6.12
+check '.*--icount needs a shift 0-10' run 6.1 good.aws -o out.json --icount 11
+check 'fetch: 6\.12 is not fetched' fetch 6.12
 check 'build: only 6\.12 is built' build 6.1
 check 'unknown subcommand frob' frob
 
@@ -53,4 +54,4 @@ fetch_fails() {	# fetch_fails WANT_REGEX
 fetch_fails 'apt-get download linux-image-6\.1\.0-99-cloud-amd64 failed: E: Unable to locate' "download fails"
 printf '#!/bin/sh\nexit 0\n' >fakeapt/apt-cache
 fetch_fails 'cannot resolve linux-image-cloud-amd64' "no image package"
-echo "ok: 11 bad invocations, each one line and exit 2; 2 failed fetches, one line and exit 1"
+echo "ok: 12 bad invocations, each one line and exit 2; 2 failed fetches, one line and exit 1"

@@ -141,6 +141,7 @@ struct aw_exec_opts {
 	const char *sys_dir;		/* /sys/devices/system (nodes, CPUs) */
 	const char *tracefs;		/* kprobe_events, trace */
 	const char *self;		/* this program, for worker images */
+	const char *file_dir;		/* `file` mappings' files: a disk file system (NULL: memfds) */
 	int kh_wait_ms;			/* khugepaged: the bounded wait per event */
 	enum aw_kver kver;		/* 0: from uname -r */
 	bool json;
@@ -263,6 +264,7 @@ struct aw_exec {
 	/* pgsteal of each memcg at the start, and what `evict` commands took of it */
 	int64_t pgsteal0[AW_MAX_MEMCGS], pgsteal_cmd[AW_MAX_MEMCGS];
 	bool pageout;		/* an MADV_PAGEOUT ran: reclaim that pgsteal does not see */
+	bool file_memfd_noted;	/* the setup note "file mappings are memfds" is out */
 	/* a memcg is limited: its reclaim is read after every event (exec_memstat.c) */
 	bool limited;
 	int64_t memstat_last[AW_MAX_MEMCGS][AW_MS_NR];
@@ -288,6 +290,8 @@ struct aw_exec {
 	struct aw_zero_pfns zero;	/* learned at the start (exec_pagemap.c) */
 };
 
+/* The file a `file` mapping maps: on opt.file_dir, else a memfd (exec_file.c). */
+int aw_exec_file(struct aw_exec *x, uint64_t len);
 void aw_note(struct aw_exec *x, enum aw_note_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Run every event; 0, or -1 with x->fatal set (results so far kept). */

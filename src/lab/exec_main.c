@@ -12,6 +12,8 @@
  *   --thp-dir DIR        THP sysfs (default /sys/kernel/mm/transparent_hugepage)
  *   --sys-dir DIR        nodes and CPUs (default /sys/devices/system)
  *   --tracefs DIR        kprobes for walk visibility (default /sys/kernel/tracing)
+ *   --file-dir DIR       `file` mappings' files, on DIR's disk file system
+ *                        (default: memfds, which are shmem; exec_file.c)
  *   --no-kprobes         no walk visibility
  *   --kh-wait MS         khugepaged: bounded wait per wake-up event (default 10000)
  *
@@ -71,7 +73,8 @@ static int parse_args(struct aw_exec *x, int argc, char **argv, bool *topology)
 		const char *a = argv[i], *v = NULL;
 		const char **dst = !strcmp(a, "--cgroup-mount") ? &o->cg_mount : !strcmp(a, "--cgroup-root") ? &o->cg_root
 			: !strcmp(a, "--debugfs") ? &o->debugfs : !strcmp(a, "--thp-dir") ? &o->thp_dir
-			: !strcmp(a, "--sys-dir") ? &o->sys_dir : !strcmp(a, "--tracefs") ? &o->tracefs : NULL;
+			: !strcmp(a, "--sys-dir") ? &o->sys_dir : !strcmp(a, "--tracefs") ? &o->tracefs
+			: !strcmp(a, "--file-dir") ? &o->file_dir : NULL;
 
 		if (!strcmp(a, "--json"))
 			o->json = true;

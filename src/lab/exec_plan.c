@@ -80,18 +80,40 @@ static struct aw_xspace *space_of(struct aw_exec *x, uint32_t pid)
 	return w && w->space >= 0 && w->space < x->nr_spaces ? &x->space[w->space] : NULL;
 }
 
-/* One request, one reply; a dead channel is fatal, a failed call a note. */
-static int call(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp)
+/*
+ * One request, one reply, passing pass_fd with it when >= 0 (closed here
+ * either way); a dead channel is fatal, a failed call a note.
+ */
+static int call_fd(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp, int pass_fd)
 {
 	struct aw_xworker *w = worker(x, pid);
+	int sent = w ? aw_wsend(w->fd, rq, pass_fd) : -1;
 
+	if (pass_fd >= 0)
+		close(pass_fd);
 	if (!w)
 		return fatal(x, "process %s has no running worker", x->sc.proc_name[pid - 1]);
-	if (aw_wsend(w->fd, rq, -1) || aw_wrecv(w->fd, rp))
+	if (sent || aw_wrecv(w->fd, rp))
 		return fatal(x, "worker of process %s is gone", x->sc.proc_name[pid - 1]);
 	if (rp->err)
 		aw_note(x, AW_NOTE_ERROR, "the system call failed: %s", strerror(rp->err));
 	return 0;
+}
+
+static int call(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp)
+{
+	return call_fd(x, pid, rq, rp, -1);
+}
+
+/* mmap: a `file` mapping's request carries its file (exec_file.c) */
+static int call_mmap(struct aw_exec *x, uint32_t pid, const struct aw_wreq *rq, struct aw_wrep *rp)
+{
+	int fd = -1;
+
+	if ((rq->flags & AW_MAP_FILE) && (fd = aw_exec_file(x, rq->len)) < 0)
+		return errno == EXDEV ? fatal(x, "--file-dir %s is tmpfs or ramfs: its files would be shmem", x->opt.file_dir)
+			: fatal(x, "the file of a file mapping: %s", strerror(errno));
+	return call_fd(x, pid, rq, rp, fd);
 }
 
 static void grow_workers(struct aw_exec *x, uint32_t pid)
@@ -294,13 +316,13 @@ static int ev_mmap(struct aw_exec *x, const struct aw_event *ev)
 					  aw_place_align(x->opt.kver, ev->flags & AW_MAP_FILE, ev->len));
 		placed = rq.addr2 != 0;
 	}
-	if (call(x, ev->pid, &rq, &rp))
+	if (call_mmap(x, ev->pid, &rq, &rp))
 		return -1;
 	if (placed && rp.err == EEXIST) {
 		aw_note(x, AW_NOTE_APPROXIMATED, "mmap at the model's 0x%" PRIx64 ": taken here, the kernel placed it",
 			rq.addr2);
 		rq.addr2 = 0;
-		if (call(x, ev->pid, &rq, &rp))
+		if (call_mmap(x, ev->pid, &rq, &rp))
 			return -1;
 	}
 	if (rp.note & AW_WN_NO_DROPPABLE)

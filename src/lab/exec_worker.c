@@ -61,7 +61,6 @@ struct aw_wstate {
 	int fd;
 	bool thread;
 	char *scratch;
-	int memfd_seq;
 };
 
 /* ---- channel ------------------------------------------------------------ */
@@ -174,21 +173,6 @@ static int prot_of(uint32_t p)
 	       (p & AW_PROT_EXEC ? PROT_EXEC : 0);
 }
 
-/* `file`: a private mapping of a fresh tmpfs file (memfd) of the region's size. */
-static int file_for(struct aw_wstate *ws, uint64_t len)
-{
-	char name[32];
-	int fd;
-
-	snprintf(name, sizeof(name), "aw-file-%d", ws->memfd_seq++);
-	fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd >= 0 && ftruncate(fd, (off_t)len)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static int mmap_advice(void *p, uint64_t len, uint32_t flags)
 {
 	if ((flags & AW_MAP_HUGEPAGE) && madvise(p, len, MADV_HUGEPAGE))
@@ -202,7 +186,8 @@ static int mmap_advice(void *p, uint64_t len, uint32_t flags)
 	return 0;
 }
 
-static void do_mmap(struct aw_wstate *ws, const struct aw_wreq *rq)
+/* `file`: a private mapping of the file the controller passed (exec_file.c) */
+static void do_mmap(struct aw_wstate *ws, const struct aw_wreq *rq, int passed)
 {
 	int mf = MAP_PRIVATE, fd = -1, err;
 	uint32_t note = 0;
@@ -211,9 +196,11 @@ static void do_mmap(struct aw_wstate *ws, const struct aw_wreq *rq)
 	mf |= (rq->flags & AW_MAP_LOCKED ? MAP_LOCKED : 0) | (rq->flags & AW_MAP_NORESERVE ? MAP_NORESERVE : 0);
 	mf |= rq->addr2 ? MAP_FIXED_NOREPLACE : 0;
 	if (rq->flags & AW_MAP_FILE) {
-		if ((fd = file_for(ws, rq->len)) < 0)
-			return reply(ws, errno, 0, 0, 0);
+		if ((fd = passed) < 0)
+			return reply(ws, EBADF, 0, 0, 0);
 	} else {
+		if (passed >= 0)
+			close(passed);
 		mf |= MAP_ANONYMOUS;
 	}
 	/* MAP_DROPPABLE is a map type of its own, in place of MAP_PRIVATE */
@@ -506,7 +493,7 @@ void aw_worker_main(int fd, bool is_thread)
 		if (recv_req(fd, &rq, &chfd))
 			is_thread ? syscall(SYS_exit, 0) : _exit(0);
 		switch (rq.op) {
-		case AW_W_MMAP: do_mmap(&ws, &rq); break;
+		case AW_W_MMAP: do_mmap(&ws, &rq, chfd); break;
 		case AW_W_MREMAP: do_mremap(&ws, &rq); break;
 		case AW_W_BRK: do_brk(&ws, &rq); break;
 		case AW_W_FORK: case AW_W_VFORK: case AW_W_THREAD: do_task(&ws, &rq, chfd); break;

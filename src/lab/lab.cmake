@@ -9,6 +9,7 @@ add_library(agewalk_lab STATIC
   src/lab/exec_pagemap.c
   src/lab/exec_machine.c
   src/lab/exec_worker.c
+  src/lab/exec_file.c
   src/lab/exec_aging.c
   src/lab/exec_memstat.c
   src/lab/exec_plan.c

@@ -16,6 +16,8 @@
  *   /lab/modules/N.ko    the modules, uncompressed
  *   /lab/lab.conf        "swap BYTES" and "thp MODE" lines
  *   /lab/args            the executor's command line, one word a line
+ * and, from QEMU, the disk /dev/vda: an ext2 file system mounted on
+ * /lab/fs, where the executor's `file` mappings' files are (--file-dir)
  *
  * Run as anything but process 1 it does one thing the tests check:
  *   agewalk-lab-init --swap-header BYTES   writes the swap header page of
@@ -195,6 +197,30 @@ static void load_modules(void)
 	fclose(f);
 }
 
+/*
+ * The disk the runner attaches (virtio-blk, an ext2 file system): the
+ * scenario's files are page cache of a real file system there, on the
+ * file LRU with shadows, as the model's file pages are (exec_file.c).
+ * virtio_blk adds the disk in its probe -- at boot when built in, inside
+ * finit_module() when a module -- so the node is normally there; a short
+ * bounded wait covers a probe still running.  ext2 is mounted by ext4's
+ * driver on Debian's kernels (EXT4_USE_FOR_EXT2) and the lab's 6.12.
+ */
+static void mount_disk(void)
+{
+	struct stat st;
+
+	for (int i = 0; i < 100 && stat("/dev/vda", &st) != 0; i++)
+		usleep(20000);
+	mkdir("/lab/fs", 0755);
+	if (stat("/dev/vda", &st) != 0)
+		say("disk none: /dev/vda: %s", strerror(errno));
+	else if (mount("/dev/vda", "/lab/fs", "ext2", 0, NULL) != 0)
+		say("disk none: mount /dev/vda ext2 on /lab/fs: %s", strerror(errno));
+	else
+		say("disk ext2 /dev/vda on /lab/fs");
+}
+
 /* "swap BYTES" and "thp MODE" from /lab/lab.conf */
 static void read_conf(uint64_t *swap, char *thp, size_t thp_size)
 {
@@ -368,6 +394,7 @@ static int init_main(void)
 
 	mount_all();
 	load_modules();
+	mount_disk();
 	if (write_file("/sys/kernel/mm/lru_gen/enabled", "y") != 0)
 		say("lru_gen: cannot enable: %s", strerror(errno));
 	/*

@@ -213,4 +213,31 @@ check "reclaim passes: 5 to 6" has "$tmp/age4.json" '"max_seq_before":5,"max_seq
 check "reclaim passes: 6 to 7" has "$tmp/age4.json" '"max_seq_before":6,"max_seq_after":7,"aged":true,"refused":false,"reclaim":true}'
 check "reclaim passes: the command's" has "$tmp/age4.json" '{"pass":3,"forced":false,"walks":null,"walks_with_leaves":null,"empty_walks":null,"forced_walks":null,"leaf_total":20,'
 check "reclaim passes: 7 to 8" has "$tmp/age4.json" '"max_seq_before":7,"max_seq_after":8,"aged":true,"refused":false,"reclaim":false}'
+# 10. `file` mappings' files (exec_file.c): without --file-dir a memfd,
+# and a setup note says its pages are shmem; with --file-dir on a disk
+# file system an unnamed file there (16 pages read: 16 resident, no note);
+# --file-dir on tmpfs is refused in one line, since its "file" would be
+# shmem again
+printf 'proc P cpu 0\nmmap P F 64K file\nread P F\nsample F\n' > "$tmp/file.aws"
+run --json "$tmp/file.aws" > "$tmp/file.json" 2> "$tmp/file.err"
+check "file, memfd: exit 0" test $? -eq 0
+check "file, memfd: 16 resident" has "$tmp/file.json" '"samples":[{"event":3,"resident":16,"swapped":0}]'
+check "file, memfd: the note" has "$tmp/file.json" '"kind":"setup","text":"file mappings are memfds (shmem: the anon LRU, no shadows): no --file-dir"'
+mkdir -p "$tmp/disk"
+case $(stat -f -c %T "$tmp/disk") in
+tmpfs|ramfs) echo "skip file, disk: $tmp is on $(stat -f -c %T "$tmp/disk")" ;;
+*)	run --file-dir "$tmp/disk" --json "$tmp/file.aws" > "$tmp/file2.json" 2> "$tmp/file2.err"
+	check "file, disk: exit 0" test $? -eq 0; cat "$tmp/file2.err"
+	check "file, disk: 16 resident" has "$tmp/file2.json" '"samples":[{"event":3,"resident":16,"swapped":0}]'
+	check "file, disk: no note" bash -c "! grep -q 'memfds' '$tmp/file2.json'"
+	check "file, disk: nothing left" test -z "$(ls -A "$tmp/disk")" ;;
+esac
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	run --file-dir /dev/shm --json "$tmp/file.aws" > "$tmp/file3.json" 2> "$tmp/file3.err"
+	check "file, tmpfs: exit 1" test $? -eq 1
+	check "file, tmpfs: one line" test "$(cat "$tmp/file3.err")" = \
+		"$tmp/file.aws:2: event 1 (mmap): --file-dir /dev/shm is tmpfs or ramfs: its files would be shmem"
+else
+	echo "skip file, tmpfs: /dev/shm is not tmpfs"
+fi
 exit $fail
