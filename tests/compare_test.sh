@@ -107,6 +107,27 @@ rows=$(echo "$out" | sed -n '/^  pass /,/^  total/p')
 sed 's/"event":[0-9]*,"reclaim":[a-z]*,//g' "$dir/k-ev.json" >"$dir/k-ev-old.json"
 expect 1 "300!" "$dir/m-ev.json" "$dir/k-ev-old.json"
 
+# memcg events, paired by event and memcg, an event one side has no record
+# of compared with 0; pgsteal and refaults 10% + 64 pages:
+#   event 5: pgsteal 1000 vs 1064: 64 <= 106.4 + 64 within; refaults 0 vs 0
+#   event 6: (no model record) 0 vs 100: 100 > 10 + 64 outside; refaults 0 vs 0
+#   event 7: pgsteal 500 vs 500; refaults 300 vs 200 + 50 = 250: 50 <= 30 + 64 within
+# 6 figures above + 3 events x 2 = 12, one outside, the first apart at 6;
+# majfault is shown, not judged (2 vs 90 is no '!')
+mce() {	# mce EVENT PGSTEAL ANON FILE MAJ
+	printf '{"event":%s,"memcg":1,"pgsteal":%s,"workingset_refault_anon":%s,"workingset_refault_file":%s,"pgmajfault":%s,"lru_gen":[]}' "$@"
+}
+sed "s/\"regions\":\[/\"memcg_events\":[$(mce 5 1000 0 0 0),$(mce 7 500 300 0 2)],\"regions\":[/" "$dir/m.json" >"$dir/m-mce.json"
+sed "s/}\$/,\"memcg_events\":[$(mce 5 1064 0 0 0),$(mce 6 100 0 0 0),$(mce 7 500 200 50 90)]}/" "$dir/k-in.json" >"$dir/k-mce.json"
+expect 1 "compared 12 figures: 11 within tolerance, 1 outside" "$dir/m-mce.json" "$dir/k-mce.json"
+expect 1 "first event apart: 6" "$dir/m-mce.json" "$dir/k-mce.json"
+out=$("$aw" compare "$dir/m-mce.json" "$dir/k-mce.json" 2>&1)
+[[ $out == *"      6     1         0       100!          0         0           0         0 "* ]] &&
+	[[ $out == *"      7     1       500       500         300       250           2        90 "* ]] && ok ||
+	bad "memcg events: rows: $out"
+# a model run without the records (no limit): no such section, no figure
+expect 0 "compared 6 figures: 6 within" "$dir/m.json" "$dir/k-mce.json"
+
 # nothing measured: a kernel run whose every figure is null
 sed 's/"walks":[0-9]*/"walks":null/g; s/"leaf_total":[0-9]*/"leaf_total":null/; s/"young":[0-9]*/"young":null/; s/"resident":[0-9]*/"resident":null/; s/"passes":[0-9]*/"passes":null/; s/"aging_refused":0/"aging_refused":null/' \
 	"$dir/k-in.json" >"$dir/k-null.json"

@@ -473,6 +473,31 @@ static void json_divergences(FILE *out, const struct aw_lockstep *ls, int v)
 	fprintf(out, ",\"young_divergences\":{\"declared_met\":%lu,\"undeclared\":%lu}", met, undeclared);
 }
 
+/*
+ * A limited memcg's reclaim, event by event (memcg_events.h): the keys
+ * agewalk-exec writes for a kernel (memory.stat's names), the ones the
+ * model has; only in a run that limits a memcg.
+ */
+static void json_memcg_events(FILE *out, const struct aw_kernel *k)
+{
+	if (!k->nr_memcg_events)
+		return;
+	fputs(",\"memcg_events\":[", out);
+	for (size_t i = 0; i < k->nr_memcg_events; i++) {
+		const struct aw_memcg_event *r = &k->memcg_events[i];
+
+		fprintf(out, "%s{\"event\":%llu,\"memcg\":%d,\"pgsteal\":%lu,\"workingset_refault_anon\":%lu,"
+			"\"workingset_refault_file\":%lu,\"pgmajfault\":%lu,\"lru_gen\":[", i ? "," : "",
+			(unsigned long long)r->event, r->memcg, r->d.pgsteal, r->d.workingset_refault[0],
+			r->d.workingset_refault[1], r->d.pgmajfault);
+		for (int g = 0; g < r->nr_gens; g++)
+			fprintf(out, "%s[%lu,%lu,%lu,%lu]", g ? "," : "", r->gen[g][0], r->gen[g][1], r->gen[g][2],
+				r->gen[g][3]);
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 {
 	struct aw_known known;
@@ -510,6 +535,7 @@ void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra)
 		aw_report_text_ran_json(out, ls, v);
 		aw_kh_report_json(out, k);
 		json_divergences(out, ls, v);
+		json_memcg_events(out, k);
 		fputc('}', out);
 	}
 	fputs("],\"findings\":[", out);

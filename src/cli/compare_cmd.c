@@ -479,6 +479,80 @@ static void notes(const struct aw_cmp_run *k)
 	}
 }
 
+/* The record of (event, memcg) at *i of arr, or NULL when the next one is later. */
+static json_object *mce_at(json_object *arr, size_t n, size_t *i, long long ev, long long mc)
+{
+	json_object *r = *i < n ? json_object_array_get_idx(arr, *i) : NULL;
+
+	if (!r || json_object_get_int64(get(r, "event")) != ev || json_object_get_int64(get(r, "memcg")) != mc)
+		return NULL;
+	++*i;
+	return r;
+}
+
+/* a record's refaults, anon and file; 0 where there is no record (nothing moved) */
+static json_object *mce_refaults(json_object *r)
+{
+	return json_object_new_int64(r ? json_object_get_int64(get(r, "workingset_refault_anon")) +
+					 json_object_get_int64(get(r, "workingset_refault_file")) : 0);
+}
+
+static json_object *mce_get(json_object *r, const char *key)
+{
+	return r ? json_object_get(get(r, key)) : json_object_new_int64(0);
+}
+
+/*
+ * A limited memcg's reclaim event by event (memcg_events: agewalk-exec's
+ * memory.stat differences, the model's own record of the same counters),
+ * paired by event and memcg; an event one side has no record of moved
+ * nothing there, so it is compared with 0.  pgsteal and the refaults are
+ * judged with their per-event tolerances (compare_tol.c), major
+ * faults shown only (the kernel's readahead makes a file re-read's
+ * faults minor where the model's are not).  The first event outside
+ * tolerance is named: where the two parted, which a total cannot say.
+ */
+static void memcg_events(const struct aw_tols *tols, json_object *mv, json_object *kroot, struct aw_cmp_tally *t)
+{
+	json_object *me = get(mv, "memcg_events"), *ke = get(kroot, "memcg_events");
+	size_t nm = json_object_is_type(me, json_type_array) ? json_object_array_length(me) : 0;
+	size_t nk = json_object_is_type(ke, json_type_array) ? json_object_array_length(ke) : 0;
+	size_t i = 0, j = 0;
+	long long first = -1;
+
+	if (!nm || !json_object_is_type(ke, json_type_array))
+		return;
+	printf("\nmemcg events: a limited memcg's reclaim, event by event\n");
+	printf("  event memcg %9s %9s  %9s %9s  %9s %9s\n", "pgsteal", "kernel", "refaults", "kernel",
+	       "majfault", "kernel");
+	while (i < nm || j < nk) {
+		json_object *a = i < nm ? json_object_array_get_idx(me, i) : NULL;
+		json_object *b = j < nk ? json_object_array_get_idx(ke, j) : NULL;
+		long long ea = a ? json_object_get_int64(get(a, "event")) : -1, eb = b ? json_object_get_int64(get(b, "event")) : -1;
+		long long ca = a ? json_object_get_int64(get(a, "memcg")) : -1, cb = b ? json_object_get_int64(get(b, "memcg")) : -1;
+		bool take_a = a && (!b || ea < eb || (ea == eb && ca <= cb));
+		long long ev = take_a ? ea : eb, mc = take_a ? ca : cb;
+		json_object *mr = mce_at(me, nm, &i, ev, mc), *kr = mce_at(ke, nk, &j, ev, mc);
+		json_object *x[6] = { mce_get(mr, "pgsteal"), mce_get(kr, "pgsteal"), mce_refaults(mr),
+				      mce_refaults(kr), mce_get(mr, "pgmajfault"), mce_get(kr, "pgmajfault") };
+		unsigned long outside = t->outside;
+
+		printf("  %5lld %5lld", ev, mc);
+		cell(tols, "pgsteal", x[0], x[1], 0, t);
+		printf(" ");
+		cell(tols, "workingset_refault", x[2], x[3], 0, t);
+		printf(" ");
+		cell(tols, "pgmajfault", x[4], x[5], 0, t);
+		printf("\n");
+		if (first < 0 && t->outside != outside)
+			first = ev;
+		for (int n = 0; n < 6; n++)
+			json_object_put(x[n]);
+	}
+	if (first >= 0)
+		printf("  first event apart: %lld\n", first);
+}
+
 static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const struct aw_tols *tols)
 {
 	struct aw_cmp_tally t = { 0 };
@@ -490,6 +564,7 @@ static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const 
 	printf("each figure: model, kernel; '!' outside tolerance, '-' not measured\n");
 	nodes(tols, m->variant, k->variant, &t);
 	regions(tols, m->variant, k->variant, &t);
+	memcg_events(tols, m->variant, k->root, &t);
 	notes(k);
 	printf("\ncompared %lu figures: %lu within tolerance, %lu outside; %lu not measured by the kernel",
 	       t.compared, t.compared - t.outside, t.outside, t.unmeasured);

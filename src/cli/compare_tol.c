@@ -7,7 +7,11 @@
  * that bar for leaf totals, and a real kernel's young counts move with
  * timing the model does not have (a timer interrupt touching a page, the
  * worker's own stack).  Counts the kernel decides by a rule rather than by
- * sampling -- passes, refusals -- must match exactly.
+ * sampling -- passes, refusals -- must match exactly.  A limited memcg's
+ * reclaim and refaults within one event (memcg_events) get 10% and 64
+ * pages besides: a charge reclaims in MEMCG_CHARGE_BATCH (64) pages and
+ * evicts in SWAP_CLUSTER_MAX batches, so a few dozen pages can land in the
+ * next event on a kernel without any rule differing.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,6 +37,8 @@ static const struct aw_tol defaults[] = {
 	{ "swapped",		0.10, 0, 0 },
 	{ "passes",		0, 0, 0 },
 	{ "aging_refused",	0, 0, 0 },
+	{ "pgsteal",		0.10, 64, 0 },	/* per event (memcg_events) */
+	{ "workingset_refault",	0.10, 64, 0 },
 };
 
 void aw_tols_default(struct aw_tols *tols)

@@ -178,8 +178,11 @@ static void host_lruvec_state(void *ctx, int memcg, int nid, int item, long nr)
 {
 	struct aw_kernel *k = ctx;
 
-	if (item / 2 == AW_KTEXT_WORKINGSET_REFAULT / 2 && nid >= 0 && nid < k->nr_nodes)
+	if (item / 2 == AW_KTEXT_WORKINGSET_REFAULT / 2 && nid >= 0 && nid < k->nr_nodes) {
 		k->node_stats[nid].workingset_refaults += (unsigned long)nr;
+		if (memcg >= 0 && memcg < k->nr_memcgs)
+			k->memcg[memcg].stat.workingset_refault[item % 2] += (unsigned long)nr;
+	}
 }
 
 /*

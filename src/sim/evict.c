@@ -270,6 +270,7 @@ static void account_eviction(struct aw_kernel *k, struct folio *folio, struct lr
 		recent = folio->acc_cur;
 	ns->evicted++;
 	ns->evicted_pages += folio_nr_pages(folio);
+	k->memcg[folio->memcg].stat.pgsteal += folio_nr_pages(folio);	/* PGSTEAL_DIRECT */
 	trace_aw_folio_evicted(k, folio, folio->rmap_mm, folio->rmap_addr, recent >= 2);
 	if (recent >= 2)
 		ns->hot_evicted++;

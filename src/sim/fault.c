@@ -325,6 +325,7 @@ static uint32_t fault_refault(struct aw_kernel *k, struct aw_task *t, struct mm_
 	if (version)
 		folio_clear(folio, PG_zeroed);
 	k->node_stats[folio->nid].refaults++;
+	k->memcg[folio->memcg].stat.pgmajfault++;	/* count_memcg_event_mm(PGMAJFAULT) */
 	if (anon)
 		aw_swap_slot_put(k, slot);
 	return pfn;

@@ -144,6 +144,7 @@ void aw_kernel_destroy(struct aw_kernel *k)
 		k->mglru->release(k);
 	khugepaged_destroy(k);
 	free(k->wb_pending);
+	aw_memcg_events_free(k);
 	for (uint32_t i = 0; i < k->nr_mms; i++) {
 		if (k->mms && k->mms[i]) {
 			free(k->mms[i]->vmas);
@@ -597,6 +598,8 @@ int aw_kernel_apply(struct aw_kernel *k, const struct aw_event *ev)
 	trace_aw_event_begin(k, ev);
 	ret = kernel_apply(k, ev);
 	trace_aw_event_end(k, ev);
+	if (aw_memcg_events_record(k))
+		return kerr(k, "out of memory recording memcg figures");
 	return ret;
 }
 

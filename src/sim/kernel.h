@@ -17,6 +17,7 @@
 #include "folio.h"
 #include "khugepaged.h"
 #include "lru_gen.h"
+#include "memcg_events.h"
 #include "mm.h"
 #include "pgtable.h"
 #include "profile.h"
@@ -167,6 +168,8 @@ struct aw_swap_slot {
 
 struct aw_memcg {
 	uint64_t limit;			/* pages, 0 = unlimited */
+	struct aw_memcg_stat stat;	/* memory.stat's counters the model has (memcg_events.h) */
+	struct aw_memcg_stat stat_seen;	/* ... at the last record */
 	uint64_t usage;			/* pages charged */
 	unsigned long oom_kills;
 	bool reclaiming;		/* no recursive reclaim from reclaim */
@@ -276,6 +279,8 @@ struct aw_kernel {
 	uint32_t nr_wb, cap_wb;
 	struct aw_reclaim_log reclaim_log;	/* the reclaim loop's decisions (issue 30) */
 	struct aw_refs_log refs_log;		/* shrink_folio_list()'s reference checks (issue 30) */
+	struct aw_memcg_event *memcg_events;	/* a limited memcg's reclaim per event (memcg_events.h) */
+	size_t nr_memcg_events, cap_memcg_events;
 };
 
 /*

@@ -357,6 +357,7 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 						       (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
 		aw_account_map(k, mm, vma, 1);
 		k->node_stats[folio->nid].refaults++;
+		k->memcg[folio->memcg].stat.pgmajfault++;	/* do_swap_page()'s PGMAJFAULT */
 		/* a major fault (the RFC clears the mm's empty marks) */
 		aw_mm_event(k, mm, AW_FAULT_MAJOR);
 	}

@@ -29,6 +29,13 @@ void aw_lru_gen_eviction(struct aw_kernel *k, struct folio *folio, struct aw_sha
 	lruvec->lrugen.evicted[type][lru_tier_from_refs(k, refs, workingset)] += folio_nr_pages(folio);
 }
 
+/* mod_lruvec_state(lruvec, WORKINGSET_REFAULT_BASE + type, nr): the node's and the memcg's */
+static void count_refault(struct aw_kernel *k, struct lruvec *lruvec, int type, long nr)
+{
+	k->node_stats[lruvec->nid].workingset_refaults += (unsigned long)nr;
+	k->memcg[lruvec->memcg].stat.workingset_refault[type] += (unsigned long)nr;
+}
+
 /*
  * mm/workingset.c: lru_gen_refault() for a new folio, before
  * folio_add_lru() places it.  The shadow names the lruvec it was evicted
@@ -70,14 +77,14 @@ void aw_lru_gen_refault(struct aw_kernel *k, struct folio *folio, const struct a
 	 * only a recent one, after it.
 	 */
 	if (k->prof->refault_counted_first || AW_BUG(k, AW_BUG_REFAULT_COUNTED_BEFORE_TEST))
-		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
+		count_refault(k, lruvec, type, folio_nr_pages(folio));
 	if (mainline ? d >= MAX_NR_GENS : d != 0)
 		return;
 	/* mainline: refs = token + 1; 6.1/6.12: token + workingset */
 	refs = shadow->refs + (mainline ? 1 : shadow->workingset);
 	lruvec->lrugen.refaulted[type][lru_tier_from_refs(k, refs, shadow->workingset)] += folio_nr_pages(folio);
 	if (!k->prof->refault_counted_first && !AW_BUG(k, AW_BUG_REFAULT_COUNTED_BEFORE_TEST))
-		k->node_stats[lruvec->nid].workingset_refaults += folio_nr_pages(folio);
+		count_refault(k, lruvec, type, folio_nr_pages(folio));
 	if (mainline) {
 		if (shadow->workingset)
 			folio_set(folio, PG_workingset);
