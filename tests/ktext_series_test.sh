@@ -13,8 +13,10 @@
 # and the patched text must have the series' new identifiers, which the
 # pristine text must not.  A hunk applying at an offset is a failure on
 # the SUBLEVEL the port was made for (the patches are exact there) and a
-# note on any other.  The patched mm/vmscan.o compile check is in the
+# note on any other.  The compile check of the patched objects is in each
 # series' NOTES.md; it needs a configured kernel tree, too slow for here.
+# SERIES is a folder of src/ktext/series/ (default pud-v3); each known one
+# has its list of what it adds below.
 # usage: ktext_series_test.sh SRCDIR TARBALL WORKDIR [SERIES]
 set -u
 src=$(cd "$1" && pwd) tarball=$2 work=$(realpath -m "$3") name=${4:-pud-v3}
@@ -77,10 +79,9 @@ if command -v git >/dev/null; then
 fi
 
 # what the series adds, one identifier a line: FILE<TAB>TEXT
-while IFS=$'\t' read -r f text; do
-	grep -qF -- "$text" "$work/tree/$f" || fail "$f: no '$text' after the series"
-	grep -qF -- "$text" "$work/pristine/$f" && fail "$f: '$text' already in the pristine text"
-done <<'EOF'
+adds() {
+	case $name in
+	pud-v3) cat <<'EOF'
 include/linux/mmzone.h	MM_LEAF_ASSOCIATED,
 include/linux/mmzone.h	MM_WALK_EMPTY,
 include/linux/mmzone.h	MM_PUD_EMPTY_SKIPPED,
@@ -98,6 +99,34 @@ mm/vmscan.c	update_bloom_filter(mm_state, BLOOM_FILTER_PUD, max_seq, pud_key);
 mm/vmscan.c	walk->mm_stats[MM_LEAF_EMPTY_WALKS] +=
 mm/vmscan.c	s = "TYFALWEES";
 EOF
+	;;
+	khugepaged-v7) cat <<'EOF'
+include/trace/events/huge_memory.h	TRACE_EVENT(mm_khugepaged_scan,
+include/trace/events/huge_memory.h	__field(bool, full_scan_finished)
+include/trace/events/huge_memory.h	EM( SCAN_PAGE_LAZYFREE,
+include/trace/events/huge_memory.h	"page_lazyfree")
+mm/khugepaged.c	trace_mm_khugepaged_scan(mm, progress, khugepaged_scan.mm_slot == NULL);
+mm/khugepaged.c	unsigned int *cur_progress,
+mm/khugepaged.c	*cur_progress += 1;
+mm/khugepaged.c	*cur_progress = HPAGE_PMD_NR;
+mm/khugepaged.c	progress += cur_progress;
+mm/khugepaged.c	&mmap_locked, NULL, cc);
+mm/khugepaged.c	SCAN_PAGE_LAZYFREE,
+mm/khugepaged.c	if (cc->is_khugepaged && !pte_dirty(pteval) &&
+mm/khugepaged.c	if (hpage_collapse_test_exit_or_disable(mm) || !vma) {
+include/linux/page-flags.h	static __always_inline bool folio_test_lazyfree(const struct folio *folio)
+mm/huge_memory.c	if (folio_test_lazyfree(folio))
+mm/vmscan.c	if (!folio_is_file_lru(folio) || folio_test_lazyfree(folio)) {
+EOF
+	;;
+	*) fail "$name: no list of what it adds in $0" ;;
+	esac
+}
+list=$(adds) || { echo "$list"; exit 1; }
+while IFS=$'\t' read -r f text; do
+	grep -qF -- "$text" "$work/tree/$f" || fail "$f: no '$text' after the series"
+	grep -qF -- "$text" "$work/pristine/$f" && fail "$f: '$text' already in the pristine text"
+done <<<"$list"
 
 # and the series undone, last patch first, gives the pristine text back
 for ((i = ${#patches[@]} - 1; i >= 0; i--)); do

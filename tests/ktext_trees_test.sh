@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # ktext.trees_option: -DAGEWALK_KERNEL_TREES=NAME=PATH+SERIES takes SERIES
-# as a folder of src/ktext/series/ by name or as a path to the user's own
-# series (docs/ktext.md's example): both configure, naming the series'
-# folder to tools/ktext-extract; a path without a quilt `series` file stops
+# as a folder of src/ktext/series/ by name (pud-v3, khugepaged-v7) or as a
+# path to the user's own series (docs/ktext.md's example): each configures,
+# naming the series' folder to tools/ktext-extract; a path without a quilt `series` file stops
 # the configure with an error naming it (CMake wraps the message's lines).  Configure only: the extraction
 # itself is covered by the builds with kernel trees.  Exit 77 (skipped)
 # without a linux-source-6.12 tarball.
@@ -19,11 +19,17 @@ cp "$src"/src/ktext/series/pud-v3/* "$work/own/"
 configure() {	# NAME ENTRY: configure a fresh build directory, its output in NAME.log
 	cmake -S "$src" -B "$work/$1" -DAGEWALK_KERNEL_TREES="$2" >"$work/$1.log" 2>&1
 }
-for form in "byname=$tarball+pud-v3" "bypath=$tarball+$work/own"; do
+# each series of src/ktext/series/ by name (the PUD filter, the khugepaged
+# scan series), and the user's copy by path
+for form in "byname=$tarball+pud-v3" "bynamekh=$tarball+khugepaged-v7" "bypath=$tarball+$work/own"; do
 	name=${form%%=*}
+	case $name in
+	bypath) dir=$work/own ;;
+	*) dir=$src/src/ktext/series/${form##*+} ;;
+	esac
 	configure "$name" "$form" || { cat "$work/$name.log"; fail "$form: refused"; }
-	grep -rqs -- "--series $(if [ $name = bypath ]; then echo "$work/own"; else echo "$src/src/ktext/series/pud-v3"; fi)" \
-		"$work/$name/CMakeFiles" || fail "$form: the extraction is not given the series' folder"
+	grep -rqs -- "--series $dir" "$work/$name/CMakeFiles" ||
+		fail "$form: the extraction is not given the series' folder"
 	echo "ok: $form"
 done
 if configure missing "x=$tarball+$work/none"; then

@@ -25,6 +25,12 @@ check() {
 }
 check 'kernel [^ ]*nonexistent/bzImage: no such file' run "$work/nonexistent/bzImage" good.aws -o out.json
 check 'kernel 6\.7: no such file' run 6.7 good.aws -o out.json
+# a series' kernel is named by the series up to its first '-' (6.12+NAME
+# from src/ktext/series/NAME-vN); not built, the line names the build
+check 'kernel 6\.12\+pud not built \(run: agewalk-lab build 6\.12 --series pud-v3\)$' run 6.12+pud good.aws -o out.json
+check 'kernel 6\.12\+khugepaged not built \(run: agewalk-lab build 6\.12 --series khugepaged-v7\)$' \
+	run 6.12+khugepaged good.aws -o out.json
+check 'kernel 6\.12\+frob: no such file' run 6.12+frob good.aws -o out.json
 check 'bad\.aws:3:1: ' run "$work/nonexistent/bzImage" bad.aws -o out.json
 check 'missing\.aws: no such scenario' run 6.1 missing.aws -o out.json
 check 'run needs KERNEL SCENARIO -o OUT.json' run 6.1 good.aws
@@ -34,6 +40,7 @@ check '.*--mem-cap needs a size' run 6.1 good.aws -o out.json --mem-cap lots
 check '.*--icount needs a shift 0-10' run 6.1 good.aws -o out.json --icount 11
 check 'fetch: 6\.12 is not fetched' fetch 6.12
 check 'build: only 6\.12 is built' build 6.1
+check 'build: no series frob in src/ktext/series$' build 6.12 --series frob
 check 'unknown subcommand frob' frob
 
 # a kernel that cannot be fetched: one line, exit 1, nothing kept.  Fake
@@ -54,4 +61,4 @@ fetch_fails() {	# fetch_fails WANT_REGEX
 fetch_fails 'apt-get download linux-image-6\.1\.0-99-cloud-amd64 failed: E: Unable to locate' "download fails"
 printf '#!/bin/sh\nexit 0\n' >fakeapt/apt-cache
 fetch_fails 'cannot resolve linux-image-cloud-amd64' "no image package"
-echo "ok: 12 bad invocations, each one line and exit 2; 2 failed fetches, one line and exit 1"
+echo "ok: 16 bad invocations, each one line and exit 2; 2 failed fetches, one line and exit 1"
