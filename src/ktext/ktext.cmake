@@ -93,7 +93,11 @@ foreach(entry ${aw_trees})
   string(MAKE_C_IDENTIFIER ${name} cname)
   set(args --tree ${tree} --name ${name} --shim ${AW_KTEXT_DIR} --kapi ${PROJECT_SOURCE_DIR}/src/kapi --roots ${AW_KTEXT_DIR}/roots.txt
       --cache ${AGEWALK_KTEXT_CACHE} --cc ${CMAKE_C_COMPILER})
-  set(deps ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${AW_KTEXT_DIR}/roots.txt ${aw_shim})
+  # khugepaged's text (mm/khugepaged.c) goes into a file of its own per tree
+  set(kh_out ${AW_KTEXT_OUT}/${cname}_kh.c)
+  list(APPEND args --kh-roots ${AW_KTEXT_DIR}/roots-khugepaged.txt --kh-out ${kh_out})
+  set(deps ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${AW_KTEXT_DIR}/roots.txt
+      ${AW_KTEXT_DIR}/roots-khugepaged.txt ${aw_shim})
   if(NOT IS_DIRECTORY ${tree})
     list(APPEND deps ${tree})
   endif()
@@ -113,7 +117,7 @@ foreach(entry ${aw_trees})
     list(APPEND deps ${sdir}/series ${spatches})
   endif()
   set(out ${AW_KTEXT_OUT}/${cname}.c)
-  add_custom_command(OUTPUT ${out}
+  add_custom_command(OUTPUT ${out} ${kh_out}
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${args} --out ${out}
     DEPENDS ${deps}
     COMMENT "ktext-extract ${name}"
@@ -121,14 +125,14 @@ foreach(entry ${aw_trees})
   # kernel text is built with the kernel's own warnings, not the project's,
   # and outside link-time optimization (clang 14's ThinLTO linker crashed
   # linking it into the agewalk command)
-  set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS
+  set_source_files_properties(${out} ${kh_out} PROPERTIES COMPILE_OPTIONS
     "-Wno-sign-compare;-Wno-unused-function;-Wno-shadow;-Wno-missing-field-initializers;-Wno-unused-variable;-Wno-unused-but-set-variable;-fno-lto")
   if(AGEWALK_KTEXT_COVERAGE)
     # every extracted function emitted, called or not: a line never run is counted
-    set_property(SOURCE ${out} APPEND PROPERTY COMPILE_OPTIONS
+    set_property(SOURCE ${out} ${kh_out} APPEND PROPERTY COMPILE_OPTIONS
                  "--coverage;-O0;-fkeep-static-functions;-fkeep-inline-functions")
   endif()
-  list(APPEND aw_objects ${out})
+  list(APPEND aw_objects ${out} ${kh_out})
   string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
   string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
   string(APPEND aw_names ", ${name}")
