@@ -2,16 +2,20 @@
 /*
  * khugepaged's text as a library (docs/ktext.md "khugepaged text"): the
  * machine actions its collapse asks of the host, with plain C types only,
- * as struct aw_ktext_host does for the MGLRU text.  Not bound yet: the
- * generated khugepaged file of each tree compiles against these and
- * exports nothing else (issue 31, step 1).
+ * as struct aw_ktext_host does for the MGLRU text, and the entry points
+ * each tree exports (struct aw_kh_ops, aw_<tree>_kh_ops).  Not bound onto
+ * the model's machine yet (issue 31): tests/unit/test_ktext_kh.c runs the
+ * scan path on a machine of its own.
  */
 #ifndef AW_KTEXT_KH_API_H
 #define AW_KTEXT_KH_API_H
 
 #include <stdbool.h>
 
+#include "ktext_api.h"
+
 struct folio;
+struct aw_kh;
 
 struct aw_kh_host {
 	void *ctx;
@@ -40,5 +44,43 @@ struct aw_kh_host {
 			       int status, int unmapped);
 	void (*trace_collapse)(void *ctx, int mm, int isolated, int status);
 };
+
+/* An mm as khugepaged's text sees it (its shadow mm_struct, refreshed by set_mm()). */
+struct aw_kh_mm {
+	void *pgd;			/* its PGD table page */
+	const struct aw_ktext_vma *vmas;	/* in address order */
+	int nr_vmas;
+	bool exiting;			/* mm_users 0: hpage_collapse_test_exit() */
+	bool thp_disabled;		/* MMF_DISABLE_THP */
+};
+
+/* What the text's khugepaged state is (mm/khugepaged.c's statics). */
+struct aw_kh_state {
+	int cursor_mm;			/* khugepaged_scan.mm_slot's mm, -1 for none */
+	unsigned long address;		/* khugepaged_scan.address */
+	unsigned long pages_collapsed;	/* khugepaged_pages_collapsed */
+	unsigned long full_scans;	/* khugepaged_full_scans */
+	int nr_slots;			/* mm slots on khugepaged_scan.mm_head */
+	unsigned long warnings;		/* WARN_ON_ONCE() and friends hit */
+	const char *last_warning;
+};
+
+/* One tree's khugepaged text (aw_<tree>_kh_ops; the registry is aw_kh_variants[]). */
+struct aw_kh_ops {
+	const char *name;
+	unsigned int version;		/* KERNEL_VERSION() of the tree */
+	struct aw_kh *(*create)(const struct aw_ktext_host *kt, const struct aw_kh_host *host);
+	void (*destroy)(struct aw_kh *kh);
+	/* /sys/kernel/mm/transparent_hugepage: enabled (THP for PMD order on), khugepaged's knobs */
+	void (*knobs)(struct aw_kh *kh, bool thp_enabled, unsigned int pages_to_scan, unsigned int max_ptes_none,
+		      unsigned int max_ptes_swap, unsigned int max_ptes_shared);
+	void (*set_mm)(struct aw_kh *kh, int id, const struct aw_kh_mm *mm);
+	void (*enter)(struct aw_kh *kh, int id);	/* __khugepaged_enter() */
+	void (*exit)(struct aw_kh *kh, int id);		/* khugepaged_exit() */
+	void (*do_scan)(struct aw_kh *kh);		/* one wake-up: khugepaged_do_scan() */
+	void (*state)(struct aw_kh *kh, struct aw_kh_state *out);
+};
+
+extern const struct aw_kh_ops *const aw_kh_variants[];	/* NULL-terminated, as aw_ktext_variants[] */
 
 #endif /* AW_KTEXT_KH_API_H */
