@@ -14,6 +14,9 @@
  *    none SCAN_PMD_NONE (3), a PMD leaf SCAN_PMD_MAPPED (4)
  *    (find_pmd_or_thp_or_none(); enum scan_result's order is the same in
  *    both trees);
+ *  - a PTE table with no PTE is SCAN_EXCEED_NONE_PTE (5) once the 512th
+ *    none PTE exceeds max_ptes_none 511, counted as THP_SCAN_EXCEED_NONE_PTE
+ *    (hpage_collapse_scan_pmd()'s loop, khugepaged's limit);
  *  - the cursor moves to the next mm when an mm's VMAs run out, to none
  *    (and full_scans + 1) after the last.
  * Skips (77) in a build without kernel trees.
@@ -30,14 +33,15 @@
 #define MB		(1UL << 20)
 #define ENTRY_TABLE	0x067UL		/* present, rw, user, accessed, dirty: a table */
 #define ENTRY_HUGE	0x0e7UL		/* the same with _PAGE_PSE: a PMD leaf */
-#define NR_TABLES	4
+#define NR_TABLES	5
 
 struct machine {
-	unsigned long table[NR_TABLES][512];	/* id 0 unused; 1: mm 0's PGD, 2 its PUD, 3 its PMD */
+	unsigned long table[NR_TABLES][512];	/* id 0 unused; 1: mm 0's PGD, 2 its PUD, 3 its PMD, 4 a PTE table */
 	unsigned long pgd1[512];		/* mm 1's PGD: empty */
 	int results[16];			/* trace_mm_khugepaged_scan_pmd() statuses, in order */
 	int mms[16];
 	int nr;
+	int events[4], nr_events;		/* count_vm_event() items */
 };
 
 static void *host_table(void *ctx, unsigned long pfn)
@@ -66,8 +70,16 @@ static void host_trace_scan_pmd(void *ctx, int mm, int writable, int referenced,
 	m->nr++;
 }
 
+static void host_event(void *ctx, int item)
+{
+	struct machine *m = ctx;
+
+	if (m->nr_events < 4)
+		m->events[m->nr_events] = item;
+	m->nr_events++;
+}
+
 /* no range here reaches a collapse, a swap-in or a folio */
-static void host_event(void *ctx, int item) { abort(); }
 static void host_trace_collapse(void *ctx, int mm, int isolated, int status) { abort(); }
 
 static void check_state(const struct aw_kh_ops *ops, struct aw_kh *kh, int mm, unsigned long address,
@@ -106,7 +118,7 @@ static void test_scan(const struct aw_kh_ops *ops)
 		.ctx = m, .thp_allowable = host_thp_allowable, .event = host_event,
 		.trace_scan_pmd = host_trace_scan_pmd, .trace_collapse = host_trace_collapse,
 	};
-	/* mm 0: one anonymous VMA over [2M, 8M): ranges at 2M (none), 4M (a PMD leaf), 6M (none) */
+	/* mm 0: one anonymous VMA over [2M, 8M): ranges at 2M (none), 4M (a PMD leaf), 6M (an empty PTE table) */
 	struct aw_ktext_vma vma0 = { .start = 2 * MB, .end = 8 * MB, .vm_flags = 0x3 };
 	/* mm 1: [0, 2M) without any table below its PGD */
 	struct aw_ktext_vma vma1 = { .start = 0, .end = 2 * MB, .vm_flags = 0x3 };
@@ -117,6 +129,7 @@ static void test_scan(const struct aw_kh_ops *ops)
 	m->table[1][0] = (2UL << 12) | ENTRY_TABLE;		/* PGD[0] -> PUD table 2 */
 	m->table[2][0] = (3UL << 12) | ENTRY_TABLE;		/* PUD[0] -> PMD table 3 */
 	m->table[3][2] = (512UL << 12) | ENTRY_HUGE;		/* PMD[2]: 4M, a THP at pfn 512 */
+	m->table[3][3] = (4UL << 12) | ENTRY_TABLE;		/* PMD[3]: 6M -> PTE table 4, all none */
 	kh = ops->create(&kt, &host);
 	CHECK(kh != NULL);
 	if (!kh) {
@@ -134,14 +147,18 @@ static void test_scan(const struct aw_kh_ops *ops)
 	check_results(m, 0, 2, (const int[]){ 0, 0 }, (const int[]){ 3, 4 });
 	check_state(ops, kh, 0, 6 * MB, 0);
 
+	CHECK_EQ(m->nr_events, 0);
+
 	/*
-	 * wake-up 2: mm 0 at 6M: 1 + 6M none = 513, its VMAs run out: cursor
-	 * mm 1 at 0; 513 < 1024: mm 1 with 511 left: 1 + 0 null = 513 >= 511:
-	 * cursor mm 1 at 2M
+	 * wake-up 2: mm 0 at 6M: 1 + 6M exceeds max_ptes_none = 513, its VMAs
+	 * run out: cursor mm 1 at 0; 513 < 1024: mm 1 with 511 left: 1 + 0
+	 * null = 513 >= 511: cursor mm 1 at 2M
 	 */
 	ops->do_scan(kh);
-	check_results(m, 2, 2, (const int[]){ 0, 1 }, (const int[]){ 3, 2 });
+	check_results(m, 2, 2, (const int[]){ 0, 1 }, (const int[]){ 5, 2 });
 	check_state(ops, kh, 1, 2 * MB, 0);
+	CHECK_EQ(m->nr_events, 1);
+	CHECK_EQ(m->events[0], 2);	/* ktext_kh.h's THP_SCAN_EXCEED_NONE_PTE */
 
 	/*
 	 * wake-up 3: mm 1 at 2M: 1, no VMA left and mm 1 is the last: cursor
@@ -151,6 +168,7 @@ static void test_scan(const struct aw_kh_ops *ops)
 	ops->do_scan(kh);
 	check_results(m, 4, 2, (const int[]){ 0, 0 }, (const int[]){ 3, 4 });
 	check_state(ops, kh, 0, 6 * MB, 1);
+	CHECK_EQ(m->nr_events, 1);
 
 	/* khugepaged_exit() of the mm under the cursor: __khugepaged_exit() leaves its slot to the scan */
 	ops->exit(kh, 1);
