@@ -32,6 +32,7 @@ pmdp_test_and_clear_young	(as ptep_test_and_clear_young)
 is_zero_pfn		the model's zero page is ZERO_PFN; the shim's its machine's zero_pfn
 is_huge_zero_pmd	(as is_zero_pfn)
 hash_ptr		the model hashes a table's synthetic address (a number), the shim a host pointer it names first
+set_pmd_at		the model's writes its tables; the khugepaged shim's asks its host to install the collapse's PMD
 "
 find "$src" -name '*.h' -print0 | sort -z | xargs -0 awk '
 function out(name) {

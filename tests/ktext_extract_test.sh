@@ -41,7 +41,9 @@ if [ ! -f "$tarball" ]; then
 	exit 1
 fi
 tree="$work/tree"
+khroots="$src/src/ktext/roots-khugepaged.txt"
 "$x" --tree "$tarball" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --roots "$roots" --out "$work/x.c" \
+	--kh-roots "$khroots" --kh-out "$work/x_kh.c" \
 	--cache "${AGEWALK_KTEXT_CACHE:-$HOME/.cache/agewalk-ktext}" --stage "$tree" || exit 1
 
 # the pristine tree extracts and compiles
@@ -52,6 +54,42 @@ else
 	echo "FAIL pristine tree: $(cat "$work/stderr")"
 	fail=1
 fi
+
+# khugepaged's text (--kh-roots): both files compile, each root of
+# mm/khugepaged.c is there after its #line, and the MGLRU file is the same
+# as without it (the khugepaged shim's names are not the MGLRU shim's)
+if "$x" --tree "$tree" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --roots "$roots" --out "$work/ok2.c" \
+	--kh-roots "$khroots" --kh-out "$work/ok2_kh.c" --cc "$cc" >"$work/stdout" 2>"$work/stderr" &&
+	cmp -s "$work/ok.c" "$work/ok2.c" && grep -q "khugepaged: [0-9]* functions" "$work/stdout"; then
+	missing=
+	for f in khugepaged_do_scan khugepaged_scan_mm_slot hpage_collapse_scan_pmd collapse_huge_page \
+		__collapse_huge_page_isolate __collapse_huge_page_copy madvise_collapse __khugepaged_enter \
+		__khugepaged_exit collect_mm_slot; do
+		grep -A2 '^#line [0-9]* ".*/mm/khugepaged.c"' "$work/ok2_kh.c" | grep -q "[ *]$f(" || missing="$missing $f"
+	done
+	if [ -z "$missing" ]; then
+		echo "ok   khugepaged text: $(grep khugepaged: "$work/stdout")"
+	else
+		echo "FAIL khugepaged text lacks:$missing"
+		fail=1
+	fi
+else
+	echo "FAIL khugepaged text: $(cat "$work/stderr") (MGLRU file unchanged: $(cmp -s "$work/ok.c" "$work/ok2.c" && echo yes || echo no))"
+	fail=1
+fi
+echo "no_such_root" >"$work/khroots"
+expect kh-unknown-root "has no no_such_root in mm/mm_slot.h" --tree "$tree" --roots "$roots" \
+	--kh-roots "$work/khroots" --kh-out "$work/out_kh.c"
+[ -e "$work/out_kh.c" ] && { echo "FAIL kh-unknown-root left $work/out_kh.c"; fail=1; }
+expect kh-no-out "--kh-roots needs --kh-out" --tree "$tree" --roots "$roots" --kh-roots "$khroots"
+# khugepaged's text calling a kernel function the shim lacks: neither file is written
+cp -r "$tree" "$work/khstub"
+ln=$(grep -n '^static int hpage_collapse_scan_pmd(struct mm_struct \*mm,$' "$work/khstub/mm/khugepaged.c" | cut -d: -f1)
+body=$(awk -v l="$ln" 'NR > l && /^{$/ { print NR; exit }' "$work/khstub/mm/khugepaged.c")
+sed -i "${body}s/^{\$/{ mm_future_helper(mm);/" "$work/khstub/mm/khugepaged.c"
+expect kh-missing-stub "shim lacks function mm_future_helper, used by hpage_collapse_scan_pmd() at mm/khugepaged.c:" \
+	--tree "$work/khstub" --roots "$roots" --kh-roots "$khroots" --kh-out "$work/out_kh.c" --cc "$cc"
+[ -e "$work/out_kh.c" ] && { echo "FAIL kh-missing-stub left $work/out_kh.c"; fail=1; }
 
 echo "no_such_function" >"$work/roots"
 expect unknown-root "has no no_such_function()" --tree "$tree" --roots "$work/roots"

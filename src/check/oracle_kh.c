@@ -336,7 +336,7 @@ static unsigned long count_flagged_mms(struct aw_kernel *k)
 		struct aw_task *t = &k->tasks[pid];
 		struct mm_struct *mm = t->alive ? aw_mm(k, t->mm) : NULL;
 
-		if (!mm || !(mm->flags & MMF_VM_HUGEPAGE))
+		if (!mm || !(test_bit(MMF_VM_HUGEPAGE, &mm->flags)))
 			continue;
 		if (mm->id >= o->cap_counted) {
 			uint32_t cap = mm->id * 2 + 16;
@@ -369,10 +369,10 @@ static void check_slots(struct aw_kernel *k)
 		if (slot->dead)
 			continue;
 		slots++;
-		if (!mm || !(mm->flags & MMF_VM_HUGEPAGE) || mm->kh_slot != slot)
+		if (!mm || !(test_bit(MMF_VM_HUGEPAGE, &mm->flags)) || mm->kh_slot != slot)
 			aw_oracle_report(k, AW_OR_KH_SLOT, "khugepaged slot without its mm's MMF_VM_HUGEPAGE",
 					 "slot for mm %u: the mm %s", slot->mm,
-					 !mm ? "is gone" : !(mm->flags & MMF_VM_HUGEPAGE) ?
+					 !mm ? "is gone" : !(test_bit(MMF_VM_HUGEPAGE, &mm->flags)) ?
 					 "lacks MMF_VM_HUGEPAGE" : "points at another slot");
 	}
 	flagged = count_flagged_mms(k);

@@ -137,7 +137,7 @@ static bool aw_bound_refresh(struct aw_ktext *kt, struct mm_struct *mm)
 		return false;
 	mm->pgd = m.pgd;
 	mm->aw_kva = m.kva;
-	mm->mm_users = m.exiting ? 0 : 1;
+	mm->mm_users.counter = m.exiting ? 0 : 1;
 	mm->aw_mmap_contended = m.mmap_contended;
 	mm->aw_ptl.contended = m.ptl_contended;
 	mm->has_notifiers = m.has_notifiers;

@@ -41,6 +41,7 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	struct file *vm_file;
 	void *anon_vma;
+	unsigned long vm_page_prot;	/* pgprot_t: the bits a new PMD takes (khugepaged) */
 };
 /* the VM_* flags: src/kapi/linux/mm.h */
 
@@ -51,7 +52,8 @@ _Static_assert(MM_FILEPAGES == AW_KTEXT_MM_FILEPAGES && MM_ANONPAGES == AW_KTEXT
 
 struct mm_struct {
 	pgd_t *pgd;
-	int mm_users;
+	atomic_t mm_users;
+	unsigned long flags;		/* MMF_* (khugepaged: MMF_VM_HUGEPAGE, MMF_DISABLE_THP) */
 	struct vm_area_struct *vmas;	/* sorted, non-overlapping */
 	int nr_vmas;
 	struct task_struct *owner;	/* mm->owner: its memcg is the mm's (get_mem_cgroup_from_mm()) */
@@ -308,7 +310,12 @@ static inline struct mem_cgroup *folio_memcg(struct folio *f) { return aw_ktext_
 #define folio_memcg_rcu(f)	folio_memcg(f)
 /* a folio on an LRU list holds a reference: folio_try_get() cannot race with a free here */
 static inline bool folio_try_get(struct folio *f) { return true; }
+#ifdef AW_KTEXT_KH	/* khugepaged's text frees through the host (ktext_kh_state.h) */
+static void aw_kh_folio_put(struct folio *f);
+static inline void folio_put(struct folio *f) { aw_kh_folio_put(f); }
+#else
 static inline void folio_put(struct folio *f) { }
+#endif
 /* include/linux/swap.h: folio_evictable() */
 static inline bool folio_evictable(struct folio *f)
 {
@@ -334,6 +341,7 @@ static inline void aw_promoted_hook(struct folio *f)
  * the kernel batches it per CPU until the next drain, as the model does
  * (docs/model-notes.md).
  */
+#ifndef AW_KTEXT_KH	/* the MGLRU text's list operations; khugepaged's file has none */
 static inline bool lru_gen_del_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 static inline bool lru_gen_add_folio(struct lruvec *lruvec, struct folio *folio, bool reclaiming);
 static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct pglist_data *pgdat);
@@ -350,6 +358,7 @@ static inline void folio_activate(struct folio *f)
 	folio_set_active(f);
 	lru_gen_add_folio(lruvec, f, false);
 }
+#endif
 
 static inline struct pglist_data *lruvec_pgdat(struct lruvec *lruvec) { return lruvec->pgdat; }
 static inline struct mem_cgroup *lruvec_memcg(struct lruvec *lruvec) { return lruvec->memcg; }
@@ -373,6 +382,7 @@ static unsigned int shrink_folio_list(struct list_head *folio_list, struct pglis
 static inline void __update_lru_size(struct lruvec *lruvec, enum lru_list lru, int zid, long nr) { }
 #define mem_cgroup_update_lru_size(lruvec, lru, zid, nr)	do { } while (0)
 #define __mod_lruvec_state(lruvec, idx, val)		do { } while (0)
+#ifndef AW_KTEXT_KH
 /*
  * mm_inline.h: lruvec_add_folio_tail(), where 6.1's sort_folio() puts an
  * unevictable folio back: MGLRU declines it, and the machine has no
@@ -392,11 +402,17 @@ static inline void lruvec_add_folio(struct lruvec *lruvec, struct folio *folio)
 {
 	WARN_ON_ONCE(!lru_gen_add_folio(lruvec, folio, false));
 }
+#endif
 /*
  * mm/swap.c: folio_putback_lru() of an unevictable folio: the model keeps
  * such folios on no list (docs/model-notes.md), and so does this.
  */
+#ifdef AW_KTEXT_KH	/* khugepaged's isolated folios go back through the host */
+static void aw_kh_folio_putback_lru(struct folio *f);
+static inline void folio_putback_lru(struct folio *folio) { aw_kh_folio_putback_lru(folio); }
+#else
 static inline void folio_putback_lru(struct folio *folio) { }
+#endif
 /*
  * The isolation reference: a folio the host reclaimed left the list inside
  * shrink_folio_list(), so the last reference is never dropped here and the
@@ -497,8 +513,8 @@ static inline bool mm_has_notifiers(struct mm_struct *mm) { return mm->has_notif
 /* the mm's locks and references (include/linux/mmap_lock.h, sched/mm.h) */
 static inline bool mmap_read_trylock(struct mm_struct *mm) { return !mm->aw_mmap_contended; }
 static inline void mmap_read_unlock(struct mm_struct *mm) { }
-static inline bool mmget_not_zero(struct mm_struct *mm) { return mm->mm_users ? ++mm->mm_users : 0; }
-static inline void mmput_async(struct mm_struct *mm) { mm->mm_users--; }
+static inline bool mmget_not_zero(struct mm_struct *mm) { return atomic_inc_not_zero(&mm->mm_users); }
+static inline void mmput_async(struct mm_struct *mm) { mm->mm_users.counter--; }
 #define mmput(mm)	mmput_async(mm)
 
 /* VMA predicates (include/linux/mm.h, hugetlb.h, shmem_fs.h, pagemap.h) */

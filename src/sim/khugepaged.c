@@ -161,12 +161,12 @@ static void __khugepaged_enter(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct khugepaged_mm_slot *slot;
 
-	if (mm->flags & MMF_VM_HUGEPAGE)	/* test_and_set_bit() */
+	if (test_bit(MMF_VM_HUGEPAGE, &mm->flags))	/* test_and_set_bit() */
 		return;
 	slot = calloc(1, sizeof(*slot));
 	if (!slot)
 		return;
-	mm->flags |= MMF_VM_HUGEPAGE;
+	set_bit(MMF_VM_HUGEPAGE, &mm->flags);
 	slot->mm = mm->id;
 	mm->kh_slot = slot;
 	list_add_tail(&slot->mm_node, &k->kh.scan.mm_head);
@@ -176,7 +176,7 @@ static void __khugepaged_enter(struct aw_kernel *k, struct mm_struct *mm)
 void khugepaged_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
 			  const struct vm_area_struct *vma, uint64_t vm_flags)
 {
-	if (!(mm->flags & MMF_VM_HUGEPAGE) && hugepage_pmd_enabled(k) &&
+	if (!(test_bit(MMF_VM_HUGEPAGE, &mm->flags)) && hugepage_pmd_enabled(k) &&
 	    aw_thp_vma_allowable_khugepaged(k, mm, vma, vm_flags, false))
 		__khugepaged_enter(k, mm);
 }
@@ -184,7 +184,7 @@ void khugepaged_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
 /* include/linux/khugepaged.h: khugepaged_fork() */
 void khugepaged_fork(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct *oldmm)
 {
-	if (oldmm->flags & MMF_VM_HUGEPAGE)
+	if (test_bit(MMF_VM_HUGEPAGE, &oldmm->flags))
 		__khugepaged_enter(k, mm);
 }
 
@@ -198,13 +198,13 @@ void khugepaged_exit(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct khugepaged_mm_slot *slot = mm->kh_slot;
 
-	if (!(mm->flags & MMF_VM_HUGEPAGE) || !slot)
+	if (!(test_bit(MMF_VM_HUGEPAGE, &mm->flags)) || !slot)
 		return;
 	mm->kh_slot = NULL;
 	if (k->kh.scan.mm_slot != slot) {
 		list_del_init(&slot->mm_node);
 		free(slot);
-		mm->flags &= ~MMF_VM_HUGEPAGE;
+		clear_bit(MMF_VM_HUGEPAGE, &mm->flags);
 		return;
 	}
 	slot->dead = true;

@@ -40,8 +40,8 @@ struct lru_gen_mm {
 	unsigned long empty_seq[8];	/* clock=pass: the seq of that walk */
 };
 
-/* mm->flags bits the model uses (include/linux/mm_types.h) */
-#define MMF_VM_HUGEPAGE		0x1UL	/* registered with khugepaged */
+/* mm->flags bits the model uses: MMF_VM_HUGEPAGE (a bit number, test_bit()) */
+#include "linux/sched/coredump.h"
 
 struct khugepaged_mm_slot;
 

@@ -88,15 +88,15 @@ static void test_registration(void)
 	proc(k, 1);
 	map(k, 1, BASE, 2 * MB2, 0);
 	mm = mm_of(k, 1);
-	CHECK(!(mm->flags & MMF_VM_HUGEPAGE));		/* __mmap_region: no anon_vma yet */
+	CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm->flags)));		/* __mmap_region: no anon_vma yet */
 	advise(k, 1, BASE, 2 * MB2, AW_MADV_HUGEPAGE);
-	CHECK(!(mm->flags & MMF_VM_HUGEPAGE));		/* hugepage_madvise: still none */
+	CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm->flags)));		/* hugepage_madvise: still none */
 	touch(k, 1, BASE, PG(1), false);		/* huge zero page fault: anon_vma + enter */
-	CHECK(mm->flags & MMF_VM_HUGEPAGE);
+	CHECK(test_bit(MMF_VM_HUGEPAGE, &mm->flags));
 	CHECK_EQ(nr_slots(k), 1);
 	/* khugepaged_fork(): the child of a registered mm goes to the tail */
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
-	CHECK(mm_of(k, 2)->flags & MMF_VM_HUGEPAGE);
+	CHECK(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 2)->flags));
 	CHECK_EQ(nr_slots(k), 2);
 	CHECK_EQ(container_of(k->kh.scan.mm_head.prev, struct khugepaged_mm_slot, mm_node)->mm,
 		 mm_of(k, 2)->id);
@@ -110,7 +110,7 @@ static void test_registration(void)
 	proc(k, 1);
 	map(k, 1, BASE, 2 * MB2, AW_MAP_HUGEPAGE);
 	touch(k, 1, BASE, 2 * MB2, true);
-	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags)));
 	CHECK(mm_of(k, 1)->vmas[0].anon_vma);		/* small anonymous faults set it */
 	aw_kernel_destroy(k);
 
@@ -121,15 +121,15 @@ static void test_registration(void)
 	touch(k, 1, BASE, PG(4), false);
 	CHECK(!mm_of(k, 1)->vmas[0].anon_vma);
 	advise(k, 1, BASE, 2 * MB2, AW_MADV_HUGEPAGE);
-	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags)));
 	touch(k, 1, BASE + MB2, PG(1), true);		/* huge fault in range 1 */
-	CHECK(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE);
+	CHECK(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags));
 	/* PR_SET_THP_DISABLE survives execve; the new mm is not registered */
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1,
 					     .arg = AW_THP_DISABLE_COMPLETELY }), 0);
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_EXEC, .pid = 1 }), 0);
 	CHECK_EQ(mm_of(k, 1)->thp_disable, AW_THP_DISABLE_COMPLETELY);
-	CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+	CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags)));
 	CHECK_EQ(nr_slots(k), 0);			/* the old mm's slot went with it */
 	/* khugepaged_wait_work(): an empty list keeps the thread asleep */
 	wake(k);
@@ -362,7 +362,7 @@ static void test_cursor(void)
 		CHECK_EQ(k->kh.progress, 1);		/* the lock, then exit_or_disable */
 		CHECK_EQ(k->kh.full_scans, 2);
 		CHECK_EQ(nr_slots(k), 1);		/* collect_mm_slot() frees exiting mms only */
-		CHECK(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE);
+		CHECK(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags));
 		CHECK_EQ(findings(k), 0);
 		aw_kernel_destroy(k);
 	}
@@ -418,7 +418,7 @@ static void test_contents(void)
 	CHECK_EQ(k->kh.pages_collapsed, 0);		/* not khugepaged's */
 	CHECK_EQ(mm->rss, 512);
 	CHECK(folio_test(thp, PG_swapbacked));
-	CHECK(mm->flags & MMF_VM_HUGEPAGE);		/* MADV_HUGEPAGE after the writes' anon_vma */
+	CHECK(test_bit(MMF_VM_HUGEPAGE, &mm->flags));		/* MADV_HUGEPAGE after the writes' anon_vma */
 	/* munmap of page 0 splits the THP; page 5 keeps its contents */
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MUNMAP, .pid = 1, .addr = BASE, .len = PG(1) }), 0);
 	CHECK_EQ(pfn_folio(&k->mem, pte_pfn(*aw_pte_lookup(k, mm, BASE + PG(5), false, NULL)))->version, 2);
@@ -527,9 +527,9 @@ static void test_prctl_enter(void)
 						     .arg = AW_THP_DISABLE_COMPLETELY }), 0);
 		map(k, 1, BASE, MB2, 0);
 		touch(k, 1, BASE, MB2, true);		/* small pages: THP disabled */
-		CHECK(!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE));
+		CHECK(!(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags)));
 		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PRCTL_THP, .pid = 1, .arg = AW_THP_ENABLE }), 0);
-		CHECK_EQ(!!(mm_of(k, 1)->flags & MMF_VM_HUGEPAGE), enter);
+		CHECK_EQ(!!(test_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags)), enter);
 		CHECK_EQ(nr_slots(k), enter);
 		aw_kernel_destroy(k);
 	}
@@ -562,7 +562,7 @@ static void test_oracles_fire(void)
 	map(k, 1, BASE, MB2, 0);
 	touch(k, 1, BASE, MB2, true);			/* registered, range 0 a THP */
 	mm = mm_of(k, 1);
-	mm->flags &= ~MMF_VM_HUGEPAGE;			/* a slot without its flag */
+	clear_bit(MMF_VM_HUGEPAGE, &mm->flags);			/* a slot without its flag */
 	wake(k);
 	CHECK(has_finding(k, AW_OR_KH_SLOT));
 	aw_kernel_destroy(k);
@@ -570,7 +570,7 @@ static void test_oracles_fire(void)
 	k = kernel(AW_THP_ALWAYS, AW_FEAT_KHUGEPAGED_PATCHED);
 	aw_oracle_attach(k);
 	proc(k, 1);
-	mm_of(k, 1)->flags |= MMF_VM_HUGEPAGE;		/* a flag without a slot */
+	set_bit(MMF_VM_HUGEPAGE, &mm_of(k, 1)->flags);		/* a flag without a slot */
 	wake(k);
 	CHECK(has_finding(k, AW_OR_KH_SLOT));
 	aw_kernel_destroy(k);

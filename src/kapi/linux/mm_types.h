@@ -16,9 +16,24 @@
 
 #include "linux/list.h"
 
+/*
+ * struct page: a folio's head page overlays the folio's first words, as in
+ * the kernel (&folio->page; 6.1's khugepaged lists isolated pages by
+ * page->lru).  Only kernel text names pages (src/ktext/ktext_kh_state.h).
+ */
+struct page {
+	unsigned long flags;
+	struct list_head lru;
+};
+
 struct folio {
-	unsigned long flags;	/* enum pageflags, the generation and the refs counter */
-	struct list_head lru;	/* on lrugen->folios[gen][type]; empty when on no list */
+	union {
+		struct {
+			unsigned long flags;	/* enum pageflags, the generation and the refs counter */
+			struct list_head lru;	/* on lrugen->folios[gen][type]; empty when on no list */
+		};
+		struct page page;	/* the head page */
+	};
 	uint64_t rmap_addr;	/* user address of the first mapping (page or PMD aligned) */
 	uint32_t pfn;		/* model: folio_pfn() (the kernel computes it from the memmap) */
 	uint32_t rmap_mm;	/* mm id of the first mapping, 0 = unmapped */
