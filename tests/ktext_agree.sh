@@ -21,23 +21,6 @@ while read -r name profile pair; do
 		rc=$?
 		runs=$((runs + 1))
 		bad=$(printf '%s\n' "$out" | grep -v '^agewalk: warning: ' | grep -m1 -E 'kernel-text-agreement|WARN|^agewalk:')
-		# one open 6.1 difference (docs/validation.md): with 6.1's reclaim
-		# loop modelled, s13-memcg-thrash's list order differs (at event 11
-		# in its file list until the page-table charge moved its reclaim,
-		# now at event 9 in its anon list); listed exactly, so any other
-		# 6.1 difference, or this one moving, fails
-		if [ "$profile" = 6.1 ] && [ "${f##*/}" = s13-memcg-thrash.aws ] && [ $rc -le 1 ] &&
-		   printf '%s\n' "$bad" | grep -q 'kernel-text-agreement at event 9 .*: memcg 1 node 0: list gen 3 anon, entry 7782: model pfn 0x8f37, kernel text pfn 0x8f35'; then
-			echo "ktext_agree: known (open, 6.1 s13 list order): ${f#$src/} --variants $pair,$name"
-			bad=
-		fi
-		# the same open 6.1 list-order difference in s12-late-arena-4k since
-		# the page-table charge (issue 30): listed exactly as well
-		if [ "$profile" = 6.1 ] && [ "${f##*/}" = s12-late-arena-4k.aws ] && [ $rc -le 1 ] &&
-		   printf '%s\n' "$bad" | grep -q 'kernel-text-agreement at event 6 .*: memcg 1 node 0: list gen 0 anon, entry 1909: model pfn 0x1067, kernel text pfn 0x100f'; then
-			echo "ktext_agree: known (open, 6.1 s12 list order): ${f#$src/} --variants $pair,$name"
-			bad=
-		fi
 		if [ $rc -gt 1 ] || [ -n "$bad" ]; then
 			echo "ktext_agree: ${f#$src/} --variants $pair,$name --kernel $profile (exit $rc): $bad"
 			fail=1

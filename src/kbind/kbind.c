@@ -347,27 +347,36 @@ static int kb_age_begin(struct aw_kernel *k, struct lruvec *lruvec, int swappine
 	if (ret <= 0)
 		return ret;
 	sp->pass_idx = aw_pass_begin(k, lruvec, force_scan, lruvec->lrugen.max_seq);
-	kb->ops->walks(kb->kt, sp->walks);
-	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, sp->before);
 	return 0;
 }
 
+/*
+ * One step of the split pass: its walker alone runs in it (the turn), so
+ * what the text's counters gained in the step is this pass's, as the
+ * model's account_walk() puts each walk on its walker's pass.  Counting
+ * from age_begin to the pass's end would also take whatever ran between
+ * the steps -- another lruvec's pass, reclaim's aging joining this
+ * iteration -- which the model puts on those passes.
+ */
 static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
 {
 	struct aw_kbind *kb = kb_of(k);
 	struct kb_split *sp = &kb->split[lruvec->index];
 	unsigned long seq = lruvec->lrugen.max_seq;
-	int ret = kb->ops->age_step(kb->kt, lruvec->memcg, lruvec->nid);
+	int ret;
 
+	kb->ops->walks(kb->kt, sp->walks);
+	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, sp->before);
+	ret = kb->ops->age_step(kb->kt, lruvec->memcg, lruvec->nid);
 	if (ret < 0)
 		return ret;
 	kb->calls++;
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
-	if (ret == 1 && sp->pass_idx >= 0) {
+	if (sp->pass_idx >= 0)
 		pass_figures(kb, lruvec, sp->pass_idx, sp->before, sp->walks);
+	if (ret == 1 && sp->pass_idx >= 0)
 		aw_pass_end(k, lruvec, sp->pass_idx, lruvec->lrugen.max_seq == seq + 1);
-	}
 	return ret;
 }
 

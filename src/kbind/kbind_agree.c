@@ -414,6 +414,31 @@ static int agree_refs(struct aw_kernel *model, struct aw_kernel *text, char *msg
 	return 0;
 }
 
+/*
+ * Each pass's mm walks, forced ones and sticky forced ones (aging.c's
+ * account_walk() on the walker's pass; the text's walk_mm() calls, which
+ * kbind.c adds to the pass whose walker ran: a split pass's per step).
+ * A split pass still open compares too: both sides have counted the
+ * steps taken so far.
+ */
+static int agree_walks(const struct aw_node_stats *m, const struct aw_node_stats *t, int nid, char *msg,
+		       size_t len)
+{
+	if (m->nr_passes != t->nr_passes)
+		return differ(msg, len, "node %d: aging passes model %d, kernel text %d", nid, m->nr_passes,
+			      t->nr_passes);
+	for (int i = 0; i < m->nr_passes; i++) {
+		const struct aw_pass *a = &m->passes[i], *b = &t->passes[i];
+
+		if (a->walks != b->walks || a->forced_walks != b->forced_walks ||
+		    a->sticky_forced_walks != b->sticky_forced_walks)
+			return differ(msg, len, "node %d pass %d: mm walks (forced, sticky) model %lu (%lu, %lu), "
+				      "kernel text %lu (%lu, %lu)", nid, a->pass, a->walks, a->forced_walks,
+				      a->sticky_forced_walks, b->walks, b->forced_walks, b->sticky_forced_walks);
+	}
+	return 0;
+}
+
 int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	struct aw_ktext *kt;
@@ -442,6 +467,16 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
 			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
+		/*
+		 * The report's promotions and walks: the text's counted by its
+		 * call hooks (folio_update_gen(), folio_activate(), walk_mm()),
+		 * so a table never shows a figure only one side counts alike.
+		 */
+		if (model->node_stats[nid].promoted != text->node_stats[nid].promoted)
+			return differ(msg, len, "node %d: folios promoted model %lu, kernel text %lu", nid,
+				      model->node_stats[nid].promoted, text->node_stats[nid].promoted);
+		if (agree_walks(&model->node_stats[nid], &text->node_stats[nid], nid, msg, len))
+			return -1;
 		/* lru_gen_refault()'s WORKINGSET_REFAULT (the text's mod_lruvec_state()) */
 		if (model->node_stats[nid].workingset_refaults != text->node_stats[nid].workingset_refaults)
 			return differ(msg, len, "node %d: workingset_refaults model %lu, kernel text %lu", nid,

@@ -704,13 +704,16 @@ static int evict_folios_rc(struct aw_kernel *k, unsigned long nr_to_scan, struct
 /*
  * 6.1 mm/vmscan.c: evict_folios(lruvec, sc, swappiness, &need_swapping)
  * for 6.1's own reclaim loop (memcg.c): *need_swapping is set once a batch
- * that reached shrink_folio_list() was anonymous.  The model's eviction,
- * not the variant's: only the model's lru_gen_shrink_lruvec() calls it.
+ * that reached shrink_folio_list() was anonymous.  walk is
+ * current->reclaim_state->mm_walk: NULL until an aging in the same call
+ * took one.  The model's eviction, not the variant's: only the model's
+ * lru_gen_shrink_lruvec() calls it.
  */
 int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
-				  int swappiness, unsigned long *nr_reclaimed, bool *need_swapping)
+				  int swappiness, struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed,
+				  bool *need_swapping)
 {
-	struct aw_reclaim rc = { .target_memcg = lruvec->memcg };
+	struct aw_reclaim rc = { .walk = walk, .target_memcg = lruvec->memcg };
 	int scanned = evict_folios_rc(k, nr_to_scan, lruvec, swappiness, &rc);
 
 	*nr_reclaimed += rc.nr_reclaimed;

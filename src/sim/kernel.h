@@ -357,7 +357,8 @@ int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec
 		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 /* 6.1's evict_folios() with its need_swapping, for 6.1's reclaim loop (memcg.c) */
 int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
-				  int swappiness, unsigned long *nr_reclaimed, bool *need_swapping);
+				  int swappiness, struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed,
+				  bool *need_swapping);
 void aw_writeback_start(struct aw_kernel *k, struct folio *folio);
 void aw_writeback_complete(struct aw_kernel *k);
 /* evict_folios()' "no progress" cutoff for the profile */

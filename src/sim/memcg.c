@@ -148,9 +148,15 @@ static unsigned long evictable_size(const struct lruvec *lruvec, bool can_swap)
  * size (total >> priority, memcg online) is worked out before them, and
  * an lruvec that needed aging and got it is scanned in the same call
  * (6.12 stops there, -1).  min_seq and max_seq are the values at entry.
+ *
+ * An aging that gets past try_to_inc_max_seq()'s first test (max_seq >
+ * mm_state.seq) takes a walk with set_mm_walk(NULL), which 6.1 leaves in
+ * current->reclaim_state until lru_gen_shrink_lruvec()'s clear_mm_walk():
+ * *mm_walk is that walk from then on, with the aging's can_swap.
  */
 static unsigned long get_nr_to_scan_need_aging(struct aw_kernel *k, struct lruvec *lruvec, int priority,
-					       int swappiness, bool *need_aging)
+					       int swappiness, bool *need_aging, struct lru_gen_mm_walk *walk,
+					       struct lru_gen_mm_walk **mm_walk)
 {
 	unsigned long max_seq = lruvec->lrugen.max_seq;
 	unsigned long min_seq = lruvec->lrugen.min_seq[!swappiness];
@@ -161,8 +167,16 @@ static unsigned long get_nr_to_scan_need_aging(struct aw_kernel *k, struct lruve
 	if (!*need_aging)
 		return nr_to_scan;
 	/* skip the aging path at the default priority */
-	if (priority != DEF_PRIORITY && k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false))
+	if (priority == DEF_PRIORITY)
+		goto done;
+	if (max_seq > READ_ONCE(lruvec->mm_state.seq)) {
+		/* try_to_inc_max_seq(): walk = set_mm_walk(NULL); walk->can_swap = can_swap */
+		*mm_walk = walk;
+		walk->swappiness = swappiness;
+	}
+	if (k->mglru->try_to_inc_max_seq(k, lruvec, max_seq, swappiness, false))
 		return nr_to_scan;
+done:
 	return min_seq + MIN_NR_GENS <= max_seq ? nr_to_scan : 0;
 }
 
@@ -173,22 +187,31 @@ static unsigned long get_nr_to_scan_need_aging(struct aw_kernel *k, struct lruve
  * anonymous batch went past nr_to_reclaim ("over-swapping"); memcg
  * reclaim is never aborted otherwise.  6.1 has no memcg LRU: -1.
  * (sc->memcgs_need_aging, written after the loop, is kswapd's.)
+ *
+ * The walk: set_mm_walk(pgdat) leaves none outside kswapd, so eviction
+ * starts without one (look-around activates a few young neighbours with
+ * folio_activate()); after an aging that took one, the rest of this call
+ * evicts with it (look-around moves the neighbours' generation only, in
+ * the walk's batch, and evict_folios() applies the batch:
+ * reset_batch_size()) until clear_mm_walk().
  */
 static int shrink_lruvec_need_aging(struct aw_kernel *k, struct lruvec *lruvec, struct aw_scan_control *sc)
 {
 	unsigned long seq = lruvec->lrugen.max_seq;	/* DEFINE_MAX_SEQ() at entry */
 	bool need_aging = false, need_swapping = false;
 	unsigned long scanned = 0;
+	struct lru_gen_mm_walk walk_struct, *walk = NULL;	/* current->reclaim_state->mm_walk */
 
+	aw_walk_init(&walk_struct, k);
 	for (;;) {
 		int swappiness = sc->may_swap ? aw_default_swappiness(k) : 0;	/* get_swappiness() */
 		unsigned long nr_to_scan = get_nr_to_scan_need_aging(k, lruvec, sc->priority, swappiness,
-								      &need_aging);
+								      &need_aging, &walk_struct, &walk);
 		int delta;
 
 		if (!nr_to_scan)
 			break;
-		delta = aw_evict_folios_need_swapping(k, nr_to_scan, lruvec, swappiness, &sc->nr_reclaimed,
+		delta = aw_evict_folios_need_swapping(k, nr_to_scan, lruvec, swappiness, walk, &sc->nr_reclaimed,
 						      &need_swapping);
 		if (!delta)
 			break;

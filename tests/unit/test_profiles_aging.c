@@ -482,6 +482,110 @@ static void test_shrink_lruvec_61(void)
 	}
 }
 
+/* the pfn of the page at BASE + i pages */
+static uint32_t pfn_at(struct aw_kernel *k, int i)
+{
+	pte_t *pte = pte_at(k, BASE + (uint64_t)i * PAGE_SIZE);
+
+	CHECK(pte && pte_present(*pte));
+	return pte && pte_present(*pte) ? (uint32_t)pte_pfn(*pte) : 0;
+}
+
+/* list (gen, anon) holds, head to tail, the pages first, first - 1, ... first - n + 1 */
+static void check_anon_list(struct aw_kernel *k, int gen, int first, int n)
+{
+	struct list_head *head = &k->lruvecs[0].lrugen.folios[gen][LRU_GEN_ANON];
+	struct folio *f;
+	int i = 0;
+
+	list_for_each_entry(f, head, lru) {
+		CHECK(i < n);
+		if (i < n)
+			CHECK_EQ(f->pfn, pfn_at(k, first - i));
+		i++;
+	}
+	CHECK_EQ(i, n);
+}
+
+/*
+ * 6.1's reclaim evicts with the walk of the aging it ran: try_to_inc_max_seq()
+ * takes one with set_mm_walk(NULL), which stays in current->reclaim_state
+ * until lru_gen_shrink_lruvec()'s clear_mm_walk() (set_mm_walk(pgdat)
+ * takes none for memcg reclaim).  So after that aging, lru_gen_look_around()
+ * moves a young neighbour's generation in its flags only (folio_update_gen(),
+ * update_batch_size(), applied by evict_folios()' reset_batch_size()) and
+ * leaves it where it is on its list, even for fewer than PAGEVEC_SIZE of
+ * them, where without a walk it would folio_activate() them (to the head
+ * of the youngest list).  By hand, 6.1 with swap (swappiness 60), one
+ * process with 16 pages at BASE (one VMA, one PTE table; 16 < MIN_LRU_BATCH,
+ * so should_skip_mm() skips the mm on every walk and no PTE is cleared but
+ * by the reference check):
+ * - pages 0..7 written: seq 3 (max_seq, in a fault); a forced '+': max_seq
+ *   4, min_seq 1/1 (both types at MAX_NR_GENS: inc_min_seq() of empty
+ *   gens); pages 8..15 written: seq 4, its list 15..8 head to tail
+ *   (list_add() at each fault);
+ * - lru_gen_shrink_lruvec() at priority 0: should_run_aging() no (1 + 2 <
+ *   4); evict_folios() finds gen 1 empty on both types, try_to_inc_min_seq()
+ *   moves min_seq to 3/3 and then anon has MIN_NR_GENS generations: 0
+ *   scanned, done;
+ * - lru_gen_shrink_lruvec() again: 3 + 2 > 4, out of cold: aging at
+ *   max_seq 4 (mm_state seq 3: the walk is set), the mm skipped, max_seq 5;
+ *   nr_to_scan 16 >> 0.  evict_folios() (file first, get_type_to_scan(): its
+ *   refaulted < MIN_LRU_BATCH; file seq 3 empty) isolates pages 0..7 from
+ *   seq 3's tail; min_seq becomes 4 and anon is at MIN_NR_GENS: scanned 0,
+ *   but the batch goes to shrink_folio_list() from page 0.  Page 0's young
+ *   PTE: look-around over the VMA's 16 PTEs, all young: pages 0..7 are
+ *   isolated (PG_referenced), 8..15 sit in seq 4, not max_seq 5's gen: 8
+ *   bits, fewer than PAGEVEC_SIZE, but the walk is set: their flags say
+ *   gen 1 (seq 5) and they stay on gen 0's list, 15..8; the batch moves
+ *   nr_pages.  Page 0 is activated (young and PG_referenced), pages 1..7 kept
+ *   ("folio_update_gen() tried to promote this page?"); the putback
+ *   activates all eight and move_folios_to_lru() re-adds them from page 0
+ *   on, each at the head of seq 5's list: 7..0.  Nothing reclaimed.
+ * Without the walk the eight neighbours would have gone to seq 5's list
+ * first (15..8 after folio_activate() in order), ahead of 7..0's putback:
+ * that list would hold 16 and seq 4's none.
+ */
+static void test_shrink_lruvec_61_walk_after_aging(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_6_1, 1ULL << 30, 1);
+	struct aw_scan_control sc = { .priority = 0, .nr_to_reclaim = 32, .target_memcg = 0, .may_swap = true };
+	struct lru_gen_folio *g;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	g = &k->lruvecs[0].lrugen;
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = 16 * PAGE_SIZE,
+				 .arg = AW_PROT_DEFAULT });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE, .len = 8 * PAGE_SIZE,
+				 .repeat = 1, .flags = AW_ACC_WRITE });
+	ev_age(k, true);
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE + 8 * PAGE_SIZE,
+				 .len = 8 * PAGE_SIZE, .repeat = 1, .flags = AW_ACC_WRITE });
+	CHECK_EQ(g->max_seq, 4);
+	CHECK_EQ(g->min_seq[LRU_GEN_ANON], 1);
+	check_anon_list(k, lru_gen_from_seq(4), 15, 8);
+
+	k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+	CHECK_EQ(g->max_seq, 4);
+	CHECK_EQ(g->min_seq[LRU_GEN_ANON], 3);
+	CHECK_EQ(g->min_seq[LRU_GEN_FILE], 3);
+
+	k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(g->max_seq, 5);
+	CHECK_EQ(g->min_seq[LRU_GEN_ANON], 4);
+	check_anon_list(k, lru_gen_from_seq(5), 7, 8);
+	check_anon_list(k, lru_gen_from_seq(4), 15, 8);
+	for (int i = 8; i < 16; i++)
+		CHECK_EQ(folio_lru_gen(pfn_folio(&k->mem, pfn_at(k, i))), lru_gen_from_seq(5));
+	CHECK_EQ(g->nr_pages[lru_gen_from_seq(5)][LRU_GEN_ANON], 16);
+	CHECK_EQ(g->nr_pages[lru_gen_from_seq(4)][LRU_GEN_ANON], 0);
+	aw_kernel_destroy(k);
+}
+
 /*
  * should_abort_scan() in memcg reclaim (memcg_reclaim_aborts): 1024
  * anonymous pages written, three forced '+': the first walk finds them
@@ -587,6 +691,7 @@ int main(void)
 	RUN(test_collapse_swapin_refault);
 	RUN(test_memcg_reclaim_aborts);
 	RUN(test_shrink_lruvec_61);
+	RUN(test_shrink_lruvec_61_walk_after_aging);
 	RUN(test_lazyfree_redirtied_kept);
 	return aw_test_report("test_profiles_aging");
 }
