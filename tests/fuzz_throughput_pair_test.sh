@@ -5,7 +5,7 @@
 # assertion).  Usage errors exit 2 with one line on stderr; in a libFuzzer
 # build (ENGINE libfuzzer), BUILD against itself, 2 pairs of 1 s, prints
 # the header, a line per pair with both runs and their ratio, the load
-# after, and the medians with the ratio.
+# after, and the medians with the ratio, of exec/s and per CPU second.
 set -euo pipefail
 src=$1 build=$2 engine=$3
 pair=$src/bench/fuzz-throughput-pair
@@ -45,17 +45,18 @@ fi
 usage_case "no seed corpus $tmp/none" -B "$build" -R "$build" -c "$tmp/none"
 "$pair" -B "$build" -R "$build" -n 2 -d 1 > "$tmp/out" 2> "$tmp/err" || fail "2 pairs of 1 s: $(cat "$tmp/err")"
 num='[0-9][0-9.]*'
-run="$num exec/s \\([0-9]+ inputs, mean [0-9]+ records\\)"
+run="$num exec/s, $num per CPU s \\([0-9]+ inputs, mean [0-9]+ records\\)"
 shape=(
 	"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC, [0-9]+ cores, "
 	"^agewalk_fuzz_lockstep, 2 pairs of 1 s, seeds .*/fuzz/seeds/lockstep \\([0-9]+ inputs\\)$"
 	"^new: .* \\(source .*, HEAD now .*\\)$"
 	"^ref: .* \\(source .*, HEAD now .*\\)$"
 	"^load before: $num $num $num$"
-	"^pair 1 \\(seed 1\\): new $run, ref $run: $num$"
-	"^pair 2 \\(seed 2\\): new $run, ref $run: $num$"
+	"^pair 1 \\(seed 1\\): new $run, ref $run: $num, per CPU s $num$"
+	"^pair 2 \\(seed 2\\): new $run, ref $run: $num, per CPU s $num$"
 	"^load after: $num $num $num$"
 	"^median: new $num exec/s, ref $num exec/s: ratio NEW/REF $num \\(median of the pairs' ratios $num\\)$"
+	"^median per CPU second: new $num per CPU s, ref $num per CPU s: ratio NEW/REF $num \\(median of the pairs' ratios $num\\)$"
 )
 [ "$(wc -l < "$tmp/out")" = "${#shape[@]}" ] || fail "not ${#shape[@]} lines: $(cat "$tmp/out")"
 for i in "${!shape[@]}"; do
