@@ -767,3 +767,8 @@ const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **k
 	*checked = &kb->checked;
 	return kb->ops;
 }
+
+const int *aw_kbind_stat_of(struct aw_kernel *k)
+{
+	return kb_of(k)->stat_of;
+}

@@ -31,11 +31,19 @@ void aw_kbind_opts(struct aw_lockstep_opts *o);
 
 /*
  * The tree's ops and its state behind kernel k, NULL if k runs no kernel
- * text; *calls counts the aging passes and evictions the text ran, and
+ * text; *calls counts the aging passes, evictions, refaults, folio
+ * placements and mm list changes the text ran, and
  * *checked is where the agreement oracle notes the count it last compared
  * at (kbind_agree.c).  Tests read the text's own counters through it.
  */
 const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **kt, unsigned long *calls,
 					 unsigned long **checked);
+
+/*
+ * The model's walk counter (lru_gen.h's NR_MM_STATS index) for each of
+ * the tree's ops->mm_stat_names, -1 for one the model does not count;
+ * resolved once when the text is bound.  k must run kernel text.
+ */
+const int *aw_kbind_stat_of(struct aw_kernel *k);
 
 #endif /* AW_KBIND_H */

@@ -131,12 +131,17 @@ static int agree_lruvec(const struct lruvec *m, const struct lruvec *t, bool pud
 	return 0;
 }
 
-/* The walk counters the tree has, by its names. */
+/*
+ * The walk counters the tree has, by its names (stat_of: the model's
+ * counter of each, resolved at bind time: a name lookup here, a strcmp()
+ * per counter and lruvec after every placed folio, cost agewalk_fuzz_ktext
+ * a tenth of its throughput under libFuzzer's strcmp hook).
+ */
 static int agree_stats(const struct lruvec *m, const struct lruvec *t, const struct aw_ktext_ops *ops,
-		       char *msg, size_t len)
+		       const int *stat_of, char *msg, size_t len)
 {
 	for (int i = 0; i < ops->nr_mm_stats; i++) {
-		int s = aw_mm_stat_index(ops->mm_stat_names[i]);
+		int s = stat_of[i];
 
 		if (s >= 0 && m->mm_state.stats[s] != t->mm_state.stats[s])
 			return differ(msg, len, "memcg %d node %d: %s model %lu, kernel text %lu", m->memcg, m->nid,
@@ -213,33 +218,57 @@ static int agree_lists(const struct lruvec *m, const struct lruvec *t, char *msg
 	return 0;
 }
 
-/* Folios on no list (isolated for good, unevictable, being freed): presence and flags. */
+/* One pfn of both machines: a folio on both or on neither, with the same flags. */
+static int agree_pfn(const struct folio *fa, const struct folio *fb, uint64_t p, char *msg, size_t len)
+{
+	/* a free pfn of a used block has a zeroed struct: present means it names itself */
+	fa = fa && fa->pfn == p ? fa : NULL;
+	fb = fb && fb->pfn == p ? fb : NULL;
+	if (!fa != !fb)
+		return differ(msg, len, "pfn 0x%llx: model %s, kernel text %s", (unsigned long long)p,
+			      fa ? "a folio" : "free", fb ? "a folio" : "free");
+	if (fa && (fa->flags ^ fb->flags) & AGREE_FLAGS)
+		return differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
+			      (unsigned long long)p, fa->flags & AGREE_FLAGS, fb->flags & AGREE_FLAGS);
+	return 0;
+}
+
+/* pfn_folio() of pfn i of a block (src/sim/folio.h), the node already found */
+static const struct folio *block_folio(const struct aw_block *blk, unsigned int i)
+{
+	if (!blk->folios || blk->state == AW_BLOCK_UNUSED)
+		return NULL;
+	return blk->state == AW_BLOCK_THP ? &blk->folios[0] : &blk->folios[i];
+}
+
+/*
+ * Folios on no list (isolated for good, unevictable, being freed):
+ * presence and flags, pfn by pfn, block by block of the two machines'
+ * identical node layouts.  Where neither block holds order-0 folios only
+ * the first pfn can name a folio (a THP's tail pfns find its head, which
+ * names its own pfn): the oracle runs after every fault that places a
+ * folio, and a pfn-by-pfn look through THP blocks cost agewalk_fuzz_ktext
+ * a third of its throughput (docs/results.md, 2026-12-04).
+ */
 static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	for (int nid = 0; nid < model->mem.nr_nodes; nid++) {
-		const struct aw_node_mem *na = &model->mem.node[nid];
+		const struct aw_node_mem *na = &model->mem.node[nid], *nb = &text->mem.node[nid];
 
-		for (uint64_t pfn = na->start_pfn; pfn < na->start_pfn + na->spanned; pfn += HPAGE_PMD_NR) {
-			const struct aw_block *ba = &na->blocks[(pfn - na->start_pfn) / HPAGE_PMD_NR];
+		if (na->start_pfn != nb->start_pfn || na->spanned != nb->spanned)
+			return differ(msg, len, "node %d: pfns model %#llx+%llu, kernel text %#llx+%llu", nid,
+				      (unsigned long long)na->start_pfn, (unsigned long long)na->spanned,
+				      (unsigned long long)nb->start_pfn, (unsigned long long)nb->spanned);
+		for (uint64_t b = 0; b * HPAGE_PMD_NR < na->spanned; b++) {
+			const struct aw_block *ba = &na->blocks[b], *bb = &nb->blocks[b];
+			uint64_t pfn = na->start_pfn + b * HPAGE_PMD_NR;
+			unsigned int n = ba->state == AW_BLOCK_SMALL || bb->state == AW_BLOCK_SMALL ? HPAGE_PMD_NR : 1;
 
-			if (!ba->folios && !pfn_folio(&text->mem, pfn) &&
-			    (pfn - na->start_pfn) / HPAGE_PMD_NR >= na->next_block)
+			if (!ba->folios && !block_folio(bb, 0) && b >= na->next_block)
 				break;	/* never used on either side from here on */
-			for (uint64_t p = pfn; p < pfn + HPAGE_PMD_NR; p++) {
-				const struct folio *fa = pfn_folio(&model->mem, p), *fb = pfn_folio(&text->mem, p);
-
-				/* a free pfn of a used block has a zeroed struct: present means it names itself */
-				fa = fa && fa->pfn == p ? fa : NULL;
-				fb = fb && fb->pfn == p ? fb : NULL;
-				if (!fa != !fb)
-					return differ(msg, len, "pfn 0x%llx: model %s, kernel text %s",
-						      (unsigned long long)p, fa ? "a folio" : "free",
-						      fb ? "a folio" : "free");
-				if (fa && (fa->flags ^ fb->flags) & AGREE_FLAGS)
-					return differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
-						      (unsigned long long)p, fa->flags & AGREE_FLAGS,
-						      fb->flags & AGREE_FLAGS);
-			}
+			for (unsigned int i = 0; i < n; i++)
+				if (agree_pfn(block_folio(ba, i), block_folio(bb, i), pfn + i, msg, len))
+					return -1;
 		}
 	}
 	return 0;
@@ -444,6 +473,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	struct aw_ktext *kt;
 	unsigned long calls, *checked;
 	const struct aw_ktext_ops *ops = aw_kbind_ops(text, &kt, &calls, &checked);
+	const int *stat_of;
 
 	if (!ops)
 		return 0;
@@ -452,13 +482,14 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	if (calls == *checked)
 		return 0;	/* the text has not aged or evicted since the last check */
 	*checked = calls;
+	stat_of = aw_kbind_stat_of(text);
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
 		return differ(msg, len, "the machines differ in shape");
 	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
 		for (int nid = 0; nid < model->nr_nodes; nid++) {
 			const struct lruvec *m = aw_lruvec(model, memcg, nid), *t = aw_lruvec(text, memcg, nid);
 
-			if (agree_lruvec(m, t, ops->series, msg, len) || agree_stats(m, t, ops, msg, len) ||
+			if (agree_lruvec(m, t, ops->series, msg, len) || agree_stats(m, t, ops, stat_of, msg, len) ||
 			    agree_lists(m, t, msg, len))
 				return -1;
 		}
