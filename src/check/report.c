@@ -483,7 +483,7 @@ static void json_memcg_events(FILE *out, const struct aw_kernel *k)
 	if (!k->nr_memcg_events)
 		return;
 	fputs(",\"memcg_events\":[", out);
-	for (size_t i = 0; i < k->nr_memcg_events; i++) {
+	for (int i = 0; i < k->nr_memcg_events; i++) {
 		const struct aw_memcg_event *r = &k->memcg_events[i];
 
 		fprintf(out, "%s{\"event\":%llu,\"memcg\":%d,\"pgsteal\":%lu,\"workingset_refault_anon\":%lu,"

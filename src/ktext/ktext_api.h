@@ -49,7 +49,8 @@ struct folio;
 	X(SHADOWS_LEFT, "shadows_left", "lru_gen_eviction() shadows", 1)	\
 	X(REFAULT_CALLS, "refault_calls", "lru_gen_refault() calls", 0)	\
 	X(PLACEMENTS, "placements", "lru_gen_add_folio() placements", 0)	\
-	X(REFERENCE_CHECKS, "reference_checks", "folio_check_references() calls", 0)
+	X(REFERENCE_CHECKS, "reference_checks", "folio_check_references() calls", 0) \
+	X(WAITS_CUT, "waits_cut", "waits for another walker cut short", 0)
 
 enum aw_ktext_ran_id {
 #define AW_KTEXT_RAN_ENUM(id, key, label, work) AW_KTEXT_RAN_##id,

@@ -280,7 +280,7 @@ struct aw_kernel {
 	struct aw_reclaim_log reclaim_log;	/* the reclaim loop's decisions (issue 30) */
 	struct aw_refs_log refs_log;		/* shrink_folio_list()'s reference checks (issue 30) */
 	struct aw_memcg_event *memcg_events;	/* a limited memcg's reclaim per event (memcg_events.h) */
-	size_t nr_memcg_events, cap_memcg_events;
+	int nr_memcg_events, cap_memcg_events;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kernel.h"
 #include "memcg_events.h"
 
@@ -47,16 +48,13 @@ static void record_gens(struct aw_kernel *k, int m, struct aw_memcg_event *r)
 
 static struct aw_memcg_event *push(struct aw_kernel *k)
 {
-	if (k->nr_memcg_events == k->cap_memcg_events) {
-		size_t cap = k->cap_memcg_events ? 2 * k->cap_memcg_events : 64;
-		struct aw_memcg_event *p = realloc(k->memcg_events, cap * sizeof(*p));
+	struct aw_memcg_event *p = aw_grow(k->memcg_events, &k->cap_memcg_events, k->nr_memcg_events,
+					   sizeof(*p), 64);
 
-		if (!p)
-			return NULL;
-		k->memcg_events = p;
-		k->cap_memcg_events = cap;
-	}
-	return &k->memcg_events[k->nr_memcg_events++];
+	if (!p)
+		return NULL;
+	k->memcg_events = p;
+	return &p[k->nr_memcg_events++];
 }
 
 int aw_memcg_events_record(struct aw_kernel *k)
