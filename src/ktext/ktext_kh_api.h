@@ -43,6 +43,8 @@ struct aw_kh_host {
 	void (*trace_scan_pmd)(void *ctx, int mm, int writable, int referenced, int none_or_zero,
 			       int status, int unmapped);
 	void (*trace_collapse)(void *ctx, int mm, int isolated, int status);
+	/* the khugepaged series' mm_khugepaged_scan: one khugepaged_scan_mm_slot() call's progress (a tree with it only) */
+	void (*trace_scan)(void *ctx, int mm, unsigned int progress, bool full_scan_finished);
 };
 
 /* An mm as khugepaged's text sees it (its shadow mm_struct, refreshed by set_mm()). */
