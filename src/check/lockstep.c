@@ -329,7 +329,8 @@ static void check_agreement(struct aw_lockstep *ls, size_t event)
 			continue;
 		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[ls->pair[v]]->name, ls->variant[v]->name);
 		agreement_cause(msg, cause, sizeof(cause));
-		add_finding(ls, AW_OR_KTEXT_AGREEMENT, event, vars, cause, msg);
+		add_finding(ls, ls->variant[v]->khugepaged ? AW_OR_KH_TEXT_AGREEMENT : AW_OR_KTEXT_AGREEMENT, event,
+			    vars, cause, msg);
 		ls->pair[v] = -1;	/* after the first divergence the two describe different machines */
 	}
 }

@@ -47,6 +47,7 @@ struct aw_variant {
 	/* what the text executed on k so far (kernel text only) */
 	void (*text_ran)(const struct aw_kernel *k, struct aw_text_ran *out);
 	const char *pair;		/* the model variant it must agree with: base, pud */
+	bool khugepaged;		/* the text is khugepaged's: its oracle is khugepaged-text-agreement */
 	int kernel;			/* the profile it runs on: enum aw_kernel_profile + 1 */
 };
 

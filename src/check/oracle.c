@@ -166,6 +166,7 @@ static const char *const oracle_names[AW_OR_NR] = {
 	[AW_OR_TWO_TOUCH] = "two-touch-promotion",
 	[AW_OR_FOLIO_SEQ] = "folio-seq-placement",
 	[AW_OR_TIER_PROTECTION] = "tier-protection",
+	[AW_OR_KH_TEXT_AGREEMENT] = "khugepaged-text-agreement",
 };
 
 const char *aw_oracle_name(enum aw_oracle_id id)

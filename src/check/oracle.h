@@ -39,6 +39,7 @@ enum aw_oracle_id {
 	AW_OR_TWO_TOUCH,		/* mainline's walk promoted a folio on the wrong sighting (oracle_gen.c) */
 	AW_OR_FOLIO_SEQ,		/* lru_gen_add_folio() placed a folio off lru_gen_folio_seq() */
 	AW_OR_TIER_PROTECTION,		/* sort_folio() protected or evicted off its tier (oracle_tier.c) */
+	AW_OR_KH_TEXT_AGREEMENT,	/* khugepaged's text and the model disagree (src/kbind/kbind_kh.c) */
 	AW_OR_NR
 };
 

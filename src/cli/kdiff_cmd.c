@@ -77,7 +77,7 @@ const struct aw_po_cmd aw_kdiff_cmd = {
  */
 static void print_finding(const struct aw_scenario *sc, const char *tree, const struct aw_lockstep_finding *f)
 {
-	bool divergence = f->oracle == AW_OR_KTEXT_AGREEMENT;
+	bool divergence = f->oracle == AW_OR_KTEXT_AGREEMENT || f->oracle == AW_OR_KH_TEXT_AGREEMENT;
 
 	printf("%s: %s: %s at event %llu (line %u: %s)", sc->path, tree, divergence ? "diverged" : "finding",
 	       (unsigned long long)f->event, f->line, f->event_text);
@@ -111,7 +111,8 @@ static int one(const struct aw_scenario *sc, const char *tree, unsigned int bugs
 	} else if (ls.nr_findings) {
 		for (int pass = 0; pass < 2; pass++)
 			for (int i = 0; i < ls.nr_findings; i++)
-				if ((ls.findings[i].oracle == AW_OR_KTEXT_AGREEMENT) == !pass)
+				if ((ls.findings[i].oracle == AW_OR_KTEXT_AGREEMENT ||
+				     ls.findings[i].oracle == AW_OR_KH_TEXT_AGREEMENT) == !pass)
 					print_finding(sc, tree, &ls.findings[i]);
 		status = 1;
 	} else {

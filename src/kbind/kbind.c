@@ -629,6 +629,20 @@ static const struct aw_mglru_ops kb_mglru = {
 	.folio_check_references = kb_check_references,
 };
 
+void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h)
+{
+	*h = (struct aw_ktext_host){
+		.ctx = k, .nr_nodes = k->nr_nodes, .nr_memcgs = k->nr_memcgs,
+		.zero_pfn = ZERO_PFN, .huge_zero_pfn = HUGE_ZERO_PFN,
+		.table = host_table, .is_table = host_is_table, .table_kva = host_table_kva,
+		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
+	};
+	for (int n = 0; n < k->nr_nodes; n++) {
+		h->node_start_pfn[n] = k->mem.node[n].start_pfn;
+		h->node_spanned[n] = k->mem.node[n].spanned;
+	}
+}
+
 static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 {
 	const struct aw_ktext_ops *ops = v->text;
@@ -730,7 +744,7 @@ const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
 	int profile;
 
 	if (!ops)
-		return NULL;
+		return aw_kbind_kh_find(name, buf);
 	/* the tree's release runs that release's profile; a tree of no known release, mainline's */
 	snprintf(release, sizeof(release), "%u.%u", ops->version >> 16, ops->version >> 8 & 0xff);
 	profile = aw_kernel_release_profile(release);
@@ -745,7 +759,7 @@ const struct aw_variant *aw_kbind_find(const char *name, struct aw_variant *buf)
 
 const char *aw_kbind_names(void)
 {
-	return aw_ktext_variant_names;
+	return aw_kbind_variant_names;
 }
 
 void aw_kbind_opts(struct aw_lockstep_opts *o)

@@ -46,4 +46,17 @@ const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **k
  */
 const int *aw_kbind_stat_of(struct aw_kernel *k);
 
+/* The machine part of a struct aw_ktext_host over k: tables, folios, lrugens, mms and VMAs. */
+void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h);
+
+/*
+ * The machines two variants left, compared field by field: every
+ * lruvec's generations and lists, evictions and refaults, folios, page
+ * tables and swap slots (kbind_agree.c).  0, or -1 with msg.
+ */
+int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
+
+/* khugepaged's text as a variant (kh6.12, kh6.1, kh6.12+series; kbind_kh.c), NULL if not built */
+const struct aw_variant *aw_kbind_kh_find(const char *name, struct aw_variant *buf);
+
 #endif /* AW_KBIND_H */

@@ -519,3 +519,28 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 		return -1;
 	return agree_swap(model, text, msg, len);
 }
+
+int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
+{
+	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
+		return differ(msg, len, "the machines differ in shape");
+	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
+		for (int nid = 0; nid < model->nr_nodes; nid++) {
+			const struct lruvec *m = aw_lruvec(model, memcg, nid), *t = aw_lruvec(text, memcg, nid);
+
+			if (agree_lruvec(m, t, false, msg, len) || agree_lists(m, t, msg, len))
+				return -1;
+		}
+	}
+	for (int nid = 0; nid < model->nr_nodes; nid++) {
+		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
+			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
+				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
+		if (model->node_stats[nid].refaults != text->node_stats[nid].refaults)
+			return differ(msg, len, "node %d: refaults model %lu, kernel text %lu", nid,
+				      model->node_stats[nid].refaults, text->node_stats[nid].refaults);
+	}
+	if (agree_folios(model, text, msg, len) || agree_tables(model, text, msg, len))
+		return -1;
+	return agree_swap(model, text, msg, len);
+}

@@ -69,6 +69,7 @@ set(aw_refs)
 set(aw_kh_decls)
 set(aw_kh_refs)
 set(aw_names)
+set(aw_kh_names)
 set(AW_KTEXT_NAMES)	# the variants built, for the tests
 if(aw_trees)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)
@@ -140,6 +141,8 @@ foreach(entry ${aw_trees})
   string(APPEND aw_kh_decls "extern const struct aw_kh_ops aw_${cname}_kh_ops;\n")
   string(APPEND aw_kh_refs "\t&aw_${cname}_kh_ops,\n")
   string(APPEND aw_names ", ${name}")
+  string(REGEX REPLACE "^k" "kh" khname ${name})
+  string(APPEND aw_kh_names ", ${khname}")
   list(APPEND AW_KTEXT_NAMES ${name})
 endforeach()
 
@@ -160,6 +163,9 @@ const char aw_ktext_variant_names[] = \"${aw_names}\";
 const struct aw_kh_ops *const aw_kh_variants[] = {
 ${aw_kh_refs}\tNULL
 };
+
+const char aw_kh_variant_names[] = \"${aw_kh_names}\";
+const char aw_kbind_variant_names[] = \"${aw_names}${aw_kh_names}\";
 ")
 add_library(agewalk_ktext STATIC ${aw_objects} ${aw_registry} ${AW_KTEXT_DIR}/ktext_find.c)
 target_include_directories(agewalk_ktext PUBLIC ${AW_KTEXT_DIR})

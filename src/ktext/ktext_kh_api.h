@@ -4,8 +4,8 @@
  * machine actions its collapse asks of the host, with plain C types only,
  * as struct aw_ktext_host does for the MGLRU text, and the entry points
  * each tree exports (struct aw_kh_ops, aw_<tree>_kh_ops).  Not bound onto
- * the model's machine yet (issue 31): tests/unit/test_ktext_kh.c runs the
- * scan path on a machine of its own.
+ * the model's machine by src/kbind/kbind_kh.c; tests/unit/test_ktext_kh.c
+ * runs the scan path on a machine of its own.
  */
 #ifndef AW_KTEXT_KH_API_H
 #define AW_KTEXT_KH_API_H
@@ -29,8 +29,8 @@ struct aw_kh_host {
 	void (*put)(void *ctx, struct folio *folio);
 	/* do_swap_page() for one PTE of the range: 0, or VM_FAULT_* */
 	unsigned int (*swapin)(void *ctx, int mm, unsigned long addr);
-	/* __folio_alloc() + mem_cgroup_charge() of the huge folio: NULL, *charge_failed set on a charge failure */
-	struct folio *(*alloc_huge)(void *ctx, int mm, int node, bool *charge_failed);
+	/* __folio_alloc(order PMD, node, nodemask) of the huge folio (the nodes as bits): NULL on failure */
+	struct folio *(*alloc_huge)(void *ctx, int node, unsigned long nodemask);
 	/* the collapse's end: the PMD mapping the new folio installed over the range's table */
 	void (*install_pmd)(void *ctx, int mm, unsigned long haddr, struct folio *folio, bool writable);
 	/* copy (or zero, pfn 0) one page into the huge folio's page i */
@@ -43,6 +43,10 @@ struct aw_kh_host {
 	void (*trace_scan_pmd)(void *ctx, int mm, int writable, int referenced, int none_or_zero,
 			       int status, int unmapped);
 	void (*trace_collapse)(void *ctx, int mm, int isolated, int status);
+	/* the huge folio's mem_cgroup_charge() to mm's memcg: 0, or -ENOMEM */
+	int (*charge)(void *ctx, int mm, struct folio *folio);
+	/* pgtable_trans_huge_deposit(): the PTE table the collapse took out of the tree */
+	void (*deposit)(void *ctx, int mm, unsigned long table);
 	/* the khugepaged series' mm_khugepaged_scan: one khugepaged_scan_mm_slot() call's progress (a tree with it only) */
 	void (*trace_scan)(void *ctx, int mm, unsigned int progress, bool full_scan_finished);
 };
@@ -54,6 +58,7 @@ struct aw_kh_mm {
 	int nr_vmas;
 	bool exiting;			/* mm_users 0: hpage_collapse_test_exit() */
 	bool thp_disabled;		/* MMF_DISABLE_THP */
+	bool mmap_contended;		/* mmap_read_trylock() fails */
 };
 
 /* What the text's khugepaged state is (mm/khugepaged.c's statics). */
@@ -81,8 +86,16 @@ struct aw_kh_ops {
 	void (*exit)(struct aw_kh *kh, int id);		/* khugepaged_exit() */
 	void (*do_scan)(struct aw_kh *kh);		/* one wake-up: khugepaged_do_scan() */
 	void (*state)(struct aw_kh *kh, struct aw_kh_state *out);
+	/* khugepaged_enter_vma() of mm id's VMA at start, with vm_flags */
+	void (*enter_vma)(struct aw_kh *kh, int id, unsigned long start, unsigned long vm_flags);
+	void (*fork)(struct aw_kh *kh, int id, int parent);	/* khugepaged_fork() */
+	/* madvise_collapse() over [start, end): 0 or -errno */
+	int (*madvise)(struct aw_kh *kh, int id, unsigned long start, unsigned long end);
+	/* the tree's enum scan_result as the model names it (aw_scan_result_name()), "unknown" */
+	const char *(*result_name)(int status);
 };
 
 extern const struct aw_kh_ops *const aw_kh_variants[];	/* NULL-terminated, as aw_ktext_variants[] */
+extern const char aw_kh_variant_names[];	/* ", kh6.12, kh6.12+pud, kh6.1", or "" */
 
 #endif /* AW_KTEXT_KH_API_H */

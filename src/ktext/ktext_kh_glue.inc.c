@@ -12,12 +12,12 @@
  */
 #define AW_KH_CAT2(a, b)	a##b
 #define AW_KH_CAT(a, b)		AW_KH_CAT2(a, b)
-#define AW_KH_MAX_MMS		64
 
 struct aw_kh_machine {
 	struct aw_kh kh;
 	struct aw_ktext kt;
-	struct mm_struct *mms[AW_KH_MAX_MMS];	/* by host id; NULL: none */
+	struct mm_struct **mms;		/* by host id; NULL: none */
+	int nr_mms;
 };
 
 /* Run the text on kh's machine: the per-thread current machine, as the MGLRU glue does. */
@@ -63,11 +63,12 @@ static void aw_kh_destroy(struct aw_kh *kh)
 	if (!kh)
 		return;
 	m = aw_kh_machine(kh);
-	for (int i = 0; i < AW_KH_MAX_MMS; i++) {
+	for (int i = 0; i < m->nr_mms; i++) {
 		if (m->mms[i])
 			free(m->mms[i]->vmas);
 		free(m->mms[i]);
 	}
+	free(m->mms);
 	for (unsigned long c = 0; c < kh->nr_memmap; c++)
 		free(kh->memmap[c]);
 	free(kh->memmap);
@@ -99,8 +100,18 @@ static void aw_kh_set_mm(struct aw_kh *kh, int id, const struct aw_kh_mm *d)
 	struct aw_kh_machine *m = aw_kh_machine(kh);
 	struct mm_struct *mm;
 
-	if (id < 0 || id >= AW_KH_MAX_MMS)
+	if (id < 0)
 		abort();
+	if (id >= m->nr_mms) {
+		int n = id + 1 > 2 * m->nr_mms ? id + 1 : 2 * m->nr_mms;
+		struct mm_struct **a = realloc(m->mms, (size_t)n * sizeof(*a));
+
+		if (!a)
+			abort();
+		memset(a + m->nr_mms, 0, (size_t)(n - m->nr_mms) * sizeof(*a));
+		m->mms = a;
+		m->nr_mms = n;
+	}
 	if (!m->mms[id]) {
 		m->mms[id] = calloc(1, sizeof(*mm));
 		if (!m->mms[id])
@@ -123,6 +134,7 @@ static void aw_kh_set_mm(struct aw_kh *kh, int id, const struct aw_kh_mm *d)
 			.vm_flags = d->vmas[i].vm_flags, .anon_vma = d->vmas[i].file ? NULL : mm,
 		};
 	mm->mm_users.counter = d->exiting ? 0 : 1;
+	mm->aw_mmap_contended = d->mmap_contended;
 	if (d->thp_disabled)
 		set_bit(MMF_DISABLE_THP, &mm->flags);
 	else
@@ -141,6 +153,70 @@ static void aw_kh_exit(struct aw_kh *kh, int id)
 	AW_KH_ENTER(kh);
 	khugepaged_exit(aw_kh_machine(kh)->mms[id]);
 	AW_KH_LEAVE();
+}
+
+/* khugepaged_enter_vma(): the VMA of host mm id starting at start */
+static void aw_kh_enter_vma(struct aw_kh *kh, int id, unsigned long start, unsigned long vm_flags)
+{
+	struct vm_area_struct *vma;
+
+	AW_KH_ENTER(kh);
+	vma = find_vma(aw_kh_machine(kh)->mms[id], start);
+	if (vma && vma->vm_start == start)
+		khugepaged_enter_vma(vma, vm_flags);
+	AW_KH_LEAVE();
+}
+
+/* khugepaged_fork() (dup_mmap()) */
+static void aw_kh_fork(struct aw_kh *kh, int id, int parent)
+{
+	AW_KH_ENTER(kh);
+	khugepaged_fork(aw_kh_machine(kh)->mms[id], aw_kh_machine(kh)->mms[parent]);
+	AW_KH_LEAVE();
+}
+
+/* madvise_collapse() over [start, end) of host mm id: 0 or -errno, -EINVAL without a VMA at start */
+static int aw_kh_madvise(struct aw_kh *kh, int id, unsigned long start, unsigned long end)
+{
+	struct vm_area_struct *vma, *prev = NULL;
+	int ret = -EINVAL;
+
+	AW_KH_ENTER(kh);
+	/* madvise_walk_vmas(): find_vma_prev(); a hole at start is -ENOMEM there, and no call */
+	vma = find_vma(aw_kh_machine(kh)->mms[id], start);
+	if (vma && vma->vm_start <= start)
+		ret = madvise_collapse(vma, &prev, start, end);
+	AW_KH_LEAVE();
+	return ret;
+}
+
+/* The tree's enum scan_result by the model's name for it (aw_scan_result_name()) */
+static const char *aw_kh_result_name(int status)
+{
+	static const char *const names[] = {
+		[SCAN_FAIL] = "fail", [SCAN_SUCCEED] = "succeed",
+		/* 6.1 and 6.12 tell a missing PUD/PMD from a none PMD; the model has one result */
+		[SCAN_PMD_NULL] = "no_pte_table", [SCAN_PMD_NONE] = "no_pte_table",
+		[SCAN_PMD_MAPPED] = "pmd_mapped", [SCAN_EXCEED_NONE_PTE] = "exceed_none_pte",
+		[SCAN_EXCEED_SWAP_PTE] = "exceed_swap_pte", [SCAN_EXCEED_SHARED_PTE] = "exceed_shared_pte",
+		[SCAN_PTE_NON_PRESENT] = "pte_non_present", [SCAN_PTE_UFFD_WP] = "pte_uffd_wp",
+		[SCAN_PTE_MAPPED_HUGEPAGE] = "pte_mapped_hugepage", [SCAN_PAGE_RO] = "page_ro",
+		[SCAN_LACK_REFERENCED_PAGE] = "lack_referenced_page", [SCAN_PAGE_NULL] = "page_null",
+		[SCAN_SCAN_ABORT] = "scan_abort", [SCAN_PAGE_COUNT] = "page_count", [SCAN_PAGE_LRU] = "page_lru",
+		[SCAN_PAGE_LOCK] = "page_lock", [SCAN_PAGE_ANON] = "page_anon",
+		[SCAN_PAGE_COMPOUND] = "page_compound", [SCAN_ANY_PROCESS] = "any_process",
+		[SCAN_VMA_NULL] = "vma_null", [SCAN_VMA_CHECK] = "vma_check", [SCAN_ADDRESS_RANGE] = "address_range",
+		[SCAN_DEL_PAGE_LRU] = "del_page_lru", [SCAN_ALLOC_HUGE_PAGE_FAIL] = "alloc_huge_page_fail",
+		[SCAN_CGROUP_CHARGE_FAIL] = "cgroup_charge_fail", [SCAN_TRUNCATED] = "truncated",
+		[SCAN_PAGE_HAS_PRIVATE] = "page_has_private", [SCAN_STORE_FAILED] = "store_failed",
+#ifdef AW_KH_HAS_LAZYFREE
+		[SCAN_PAGE_LAZYFREE] = "page_lazyfree",
+#endif
+	};
+
+	if (status < 0 || (size_t)status >= ARRAY_SIZE(names) || !names[status])
+		return "unknown";
+	return names[status];
 }
 
 static void aw_kh_do_scan(struct aw_kh *kh)
@@ -180,6 +256,10 @@ const struct aw_kh_ops AW_KH_CAT(AW_KTEXT_PREFIX, _kh_ops) = {
 	.exit = aw_kh_exit,
 	.do_scan = aw_kh_do_scan,
 	.state = aw_kh_state,
+	.enter_vma = aw_kh_enter_vma,
+	.fork = aw_kh_fork,
+	.madvise = aw_kh_madvise,
+	.result_name = aw_kh_result_name,
 };
 
 /* the other roots, by address: what the binding will call (docs/ktext.md "khugepaged text") */

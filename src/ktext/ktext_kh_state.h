@@ -45,8 +45,10 @@ static inline struct aw_kh *aw_kh_current(void) { return aw_kh_cur; }
 static inline const struct aw_kh_host *aw_kh_host(void) { return aw_kh_cur->host; }
 
 /*
- * The memmap (include/asm-generic/memory_model.h): a head page is its
- * folio's; another pfn's page is made when first named (chunks of 512).
+ * The memmap (include/asm-generic/memory_model.h): a small folio's page is
+ * the folio's own; any other pfn's page is made when first named (chunks
+ * of 512), so that a large folio's pages are contiguous as 6.1's
+ * __collapse_huge_page_copy() walks them (page++).
  */
 static inline struct page *pfn_to_page(unsigned long pfn)
 {
@@ -54,7 +56,7 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 	struct folio *f = pfn_folio(pfn);
 	unsigned long c = pfn >> 9;
 
-	if (f && f->pfn == pfn)
+	if (f && f->pfn == pfn && folio_nr_pages(f) == 1)
 		return &f->page;
 	if (c >= kh->nr_memmap) {
 		unsigned long n = c + 1 > 2 * kh->nr_memmap ? c + 1 : 2 * kh->nr_memmap;
@@ -179,10 +181,12 @@ static inline struct page *vm_normal_page(struct vm_area_struct *vma, unsigned l
 		return NULL;
 	return pfn_to_page(pte_pfn(pte));
 }
+/* the entry is cleared in place (its table is already out of the tree); the host drops the rmap */
 static inline pte_t ptep_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
 	pte_t old = ptep_get(ptep);
 
+	*ptep = 0;
 	aw_kh_host()->unmap_pte(aw_kh_host()->ctx, mm->aw_index, addr, pte_pfn(old));
 	return old;
 }
@@ -196,7 +200,8 @@ static inline pmd_t pmdp_collapse_flush(struct vm_area_struct *vma, unsigned lon
 /* a table entry as the model writes one (the table id in the pfn field; docs/ktext.md) */
 #define pmd_populate(mm, pmdp, pgtable)	(*(pmdp) = (pmd_t)((page_to_pfn(pgtable) << PAGE_SHIFT) | AW_KH_PAGE_TABLE))
 #define pmd_pgtable(pmd)		pfn_to_page(pmd_pfn(pmd))
-#define pgtable_trans_huge_deposit(mm, pmdp, pgtable)	((void)(pgtable))
+#define pgtable_trans_huge_deposit(mm, pmdp, pgtable) \
+	aw_kh_host()->deposit(aw_kh_host()->ctx, (mm)->aw_index, page_to_pfn(pgtable))
 #define pmd_mkdirty(pmd)		((pmd) | _PAGE_DIRTY)
 #define maybe_pmd_mkwrite(pmd, vma)	((vma)->vm_flags & VM_WRITE ? (pmd) | _PAGE_RW : (pmd))
 #define mk_huge_pmd(p, prot)	((pmd_t)((page_to_pfn(p) << PAGE_SHIFT) | (prot) | _PAGE_PSE))
@@ -287,9 +292,7 @@ static inline vm_fault_t do_swap_page(struct vm_fault *vmf)
 /* mm/page_alloc.c, memcontrol.c: the huge folio (6.12's alloc_charge_folio()) */
 static inline struct folio *__folio_alloc(gfp_t gfp, unsigned int order, int node, nodemask_t *nmask)
 {
-	bool charge_failed = false;
-
-	return aw_kh_host()->alloc_huge(aw_kh_host()->ctx, -1, node, &charge_failed);
+	return aw_kh_host()->alloc_huge(aw_kh_host()->ctx, node, nmask ? nmask->bits[0] : 0);
 }
 /* 6.1's hpage_collapse_alloc_page() */
 static inline struct page *__alloc_pages(gfp_t gfp, unsigned int order, int node, nodemask_t *nmask)
@@ -299,7 +302,10 @@ static inline struct page *__alloc_pages(gfp_t gfp, unsigned int order, int node
 	return f ? pfn_to_page(f->pfn) : NULL;
 }
 #define prep_transhuge_page(p)		((void)(p))
-#define mem_cgroup_charge(f, mm, gfp)	((void)(f), (void)(mm), 0)	/* charged by alloc_huge() */
+static inline int mem_cgroup_charge(struct folio *f, struct mm_struct *mm, gfp_t gfp)
+{
+	return aw_kh_host()->charge(aw_kh_host()->ctx, mm->aw_index, f);
+}
 
 /* include/trace/events/huge_memory.h: the tracepoints the oracle reads */
 #define trace_mm_khugepaged_scan_pmd(mm, page, writable, referenced, none_or_zero, status, unmapped) \

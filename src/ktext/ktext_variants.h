@@ -11,6 +11,7 @@
 
 extern const struct aw_ktext_ops *const aw_ktext_variants[];
 extern const char aw_ktext_variant_names[];	/* ", k6.12, k6.12+pud, k6.1", or "" */
+extern const char aw_kbind_variant_names[];	/* the same, then khugepaged's: ", kh6.12, kh6.12+pud, kh6.1" */
 
 /* The variant called name (k6.12, k6.12+pud ...), NULL if not built. */
 const struct aw_ktext_ops *aw_ktext_find(const char *name);

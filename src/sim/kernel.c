@@ -71,6 +71,7 @@ struct aw_kernel *aw_kernel_create(const struct aw_config *cfg, int nr_regions,
 	k->features = features;
 	k->bugs = bugs;
 	k->mglru = &aw_model_mglru;
+	k->khops = &aw_model_khugepaged;
 	k->skip_empty = cfg->skip_empty >= 1 && cfg->skip_empty <= 64 ? cfg->skip_empty : 4;
 	k->nr_nodes = cfg->nr_nodes;
 	k->nr_memcgs = cfg->nr_memcgs;
@@ -142,6 +143,8 @@ void aw_kernel_destroy(struct aw_kernel *k)
 	kernel_destroy_observers(k);
 	if (k->mglru && k->mglru->release)
 		k->mglru->release(k);
+	if (k->khops && k->khops->release)
+		k->khops->release(k);
 	khugepaged_destroy(k);
 	free(k->wb_pending);
 	aw_memcg_events_free(k);
@@ -561,6 +564,7 @@ static const char *const bug_names[AW_BUG_NR] = {
 	[AW_BUG_WALK_BATCH_NOT_FLUSHED] = "walk-batch-not-flushed",
 	[AW_BUG_KHUGEPAGED_COLLAPSE_LAZYFREE] = "khugepaged-collapse-lazyfree",
 	[AW_BUG_KHUGEPAGED_PROGRESS_512] = "khugepaged-progress-512",
+	[AW_BUG_KHUGEPAGED_SKIP_UNCOUNTED] = "khugepaged-skip-uncounted",
 	[AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY] = "khugepaged-copy-present-only",
 	[AW_BUG_PUD_FORCE_PMD_TEST] = "pud-force-pmd-test",
 	[AW_BUG_KHUGEPAGED_MADV_LAZYFREE] = "khugepaged-madv-lazyfree",

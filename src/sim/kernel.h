@@ -69,6 +69,8 @@ enum aw_bug {
 	AW_BUG_CHECK_REFS_PTES_GE,	/* folio_check_references(): referenced_ptes > 1 tested as >= 1 */
 	AW_BUG_TIER_PROTECT_OFF_BY_ONE,	/* sort_folio() protects tier >= tier_idx, not tier > tier_idx */
 	AW_BUG_TIER_CTRL_ERR_INVERTED,	/* get_tier_idx(): a tier's refault rate compared the wrong way */
+	/* khugepaged's base progress (issue 31): caught by khugepaged-text-agreement against kh6.12/kh6.1 */
+	AW_BUG_KHUGEPAGED_SKIP_UNCOUNTED,	/* khugepaged_scan_mm_slot(): an ineligible VMA costs no progress */
 	AW_BUG_NR
 };
 #define AW_BUG(k, b)	((k)->bugs & (1U << (b)))
@@ -240,6 +242,8 @@ struct aw_kernel {
 	struct aw_tracepoints tracepoints;	/* trace_events.h: who observes what */
 	const struct aw_mglru_ops *mglru;	/* the variant's aging and eviction code */
 	void *mglru_state;			/* its state, if it has one (kernel text: src/kbind) */
+	const struct aw_khugepaged_ops *khops;	/* the variant's khugepaged (khugepaged.h) */
+	void *kh_state;				/* its state, if it has one (kernel text: kbind_kh.c) */
 	uint64_t now_ns;
 	uint64_t event_index;
 

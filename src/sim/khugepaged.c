@@ -97,7 +97,7 @@ void khugepaged_destroy(struct aw_kernel *k)
 }
 
 /* pages_to_scan_store(), max_ptes_*_store(): kstrtoul + range check */
-int aw_khugepaged_set(struct aw_kernel *k, int knob, uint64_t val)
+static int model_set(struct aw_kernel *k, int knob, uint64_t val)
 {
 	struct aw_khugepaged *kh = &k->kh;
 
@@ -173,8 +173,8 @@ static void __khugepaged_enter(struct aw_kernel *k, struct mm_struct *mm)
 }
 
 /* mm/khugepaged.c: khugepaged_enter_vma() */
-void khugepaged_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
-			  const struct vm_area_struct *vma, uint64_t vm_flags)
+static void model_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
+			    const struct vm_area_struct *vma, uint64_t vm_flags)
 {
 	if (!(test_bit(MMF_VM_HUGEPAGE, &mm->flags)) && hugepage_pmd_enabled(k) &&
 	    aw_thp_vma_allowable_khugepaged(k, mm, vma, vm_flags, false))
@@ -182,7 +182,7 @@ void khugepaged_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
 }
 
 /* include/linux/khugepaged.h: khugepaged_fork() */
-void khugepaged_fork(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct *oldmm)
+static void model_fork(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct *oldmm)
 {
 	if (test_bit(MMF_VM_HUGEPAGE, &oldmm->flags))
 		__khugepaged_enter(k, mm);
@@ -194,7 +194,7 @@ void khugepaged_fork(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct
  * next call finds the mm exiting.  The model frees the mm_struct at once
  * (the kernel keeps it until mmdrop), so the slot remembers it is dead.
  */
-void khugepaged_exit(struct aw_kernel *k, struct mm_struct *mm)
+static void model_exit(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct khugepaged_mm_slot *slot = mm->kh_slot;
 
@@ -282,8 +282,8 @@ static bool collapse_pte_is_hole(const struct aw_kernel *k, pte_t pteval)
 	return AW_BUG(k, AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY) && pte_swp(pteval);
 }
 
-static void record_collapse(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
-			    uint64_t haddr, bool is_khugepaged, int result)
+void aw_kh_record_collapse(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
+			   uint64_t haddr, bool is_khugepaged, int result)
 {
 	struct aw_khugepaged *kh = &k->kh;
 	struct aw_kh_collapse *c;
@@ -310,57 +310,68 @@ static void record_collapse(struct aw_kernel *k, struct mm_struct *mm, const str
  * range.  The model swaps in on the collapse's target node and charges
  * without reclaim (docs/model-notes.md); a failure fails the collapse.
  */
+int aw_kh_swapin_pte(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+		     int nid)
+{
+	pte_t *pte = aw_pte_lookup(k, mm, addr, false, NULL);
+	struct aw_swap_slot *s;
+	struct folio *folio;
+	uint32_t pfn;
+
+	if (!pte || !pte_swp(*pte))
+		return SCAN_SUCCEED;
+	s = &k->swap[pte_swp_slot(*pte)];
+	pfn = aw_folio_alloc(&k->mem, nid, 0);
+	if (pfn == AW_NIL)
+		return SCAN_FAIL;
+	/* no reclaim here: it could unmap this very range or OOM-kill its owner */
+	if (aw_memcg_charge_noreclaim(k, mm->memcg, 1)) {
+		aw_folio_free(&k->mem, pfn);
+		return SCAN_FAIL;
+	}
+	folio = pfn_folio(&k->mem, pfn);
+	folio->memcg = (uint16_t)mm->memcg;
+	folio->version = s->version;
+	if (s->version)
+		folio_clear(folio, PG_zeroed);
+	aw_folio_new_anon(folio, vma);
+	/*
+	 * do_swap_page() outside a fault of the task's (no
+	 * lru_gen_enter_fault()): workingset_refault() on the slot's
+	 * shadow, then folio_add_lru()
+	 */
+	{
+		struct aw_shadow shadow = aw_swap_shadow(s);
+
+		k->mglru->lru_gen_refault(k, folio, &shadow, false);
+	}
+	k->mglru->folio_add_lru(k, folio, false);
+	aw_rmap_add(&k->mem, folio, mm->id, addr);
+	aw_swap_slot_put(k, pte_swp_slot(*pte));
+	/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */
+	set_pte_at(k, mm, addr, pte, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
+					       (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
+	aw_account_map(k, mm, vma, 1);
+	k->node_stats[folio->nid].refaults++;
+	k->memcg[folio->memcg].stat.pgmajfault++;	/* do_swap_page()'s PGMAJFAULT */
+	/* a major fault (the RFC clears the mm's empty marks) */
+	aw_mm_event(k, mm, AW_FAULT_MAJOR);
+	return SCAN_SUCCEED;
+}
+
+/*
+ * __collapse_huge_page_swapin(): do_swap_page() for every swap PTE of the
+ * range.  The model swaps in on the collapse's target node and charges
+ * without reclaim (docs/model-notes.md); a failure fails the collapse.
+ */
 static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm,
 				       struct vm_area_struct *vma, uint64_t haddr, int nid)
 {
 	if (AW_BUG(k, AW_BUG_KHUGEPAGED_COPY_PRESENT_ONLY))
 		return SCAN_SUCCEED;	/* planted: no swap-in, the copy takes holes for them */
-	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
-		uint64_t addr = haddr + (uint64_t)i * PAGE_SIZE;
-		pte_t *pte = aw_pte_lookup(k, mm, addr, false, NULL);
-		struct aw_swap_slot *s;
-		struct folio *folio;
-		uint32_t pfn;
-
-		if (!pte || !pte_swp(*pte))
-			continue;
-		s = &k->swap[pte_swp_slot(*pte)];
-		pfn = aw_folio_alloc(&k->mem, nid, 0);
-		if (pfn == AW_NIL)
+	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++)
+		if (aw_kh_swapin_pte(k, mm, vma, haddr + (uint64_t)i * PAGE_SIZE, nid) != SCAN_SUCCEED)
 			return SCAN_FAIL;
-		/* no reclaim here: it could unmap this very range or OOM-kill its owner */
-		if (aw_memcg_charge_noreclaim(k, mm->memcg, 1)) {
-			aw_folio_free(&k->mem, pfn);
-			return SCAN_FAIL;
-		}
-		folio = pfn_folio(&k->mem, pfn);
-		folio->memcg = (uint16_t)mm->memcg;
-		folio->version = s->version;
-		if (s->version)
-			folio_clear(folio, PG_zeroed);
-		aw_folio_new_anon(folio, vma);
-		/*
-		 * do_swap_page() outside a fault of the task's (no
-		 * lru_gen_enter_fault()): workingset_refault() on the slot's
-		 * shadow, then folio_add_lru()
-		 */
-		{
-			struct aw_shadow shadow = aw_swap_shadow(s);
-
-			k->mglru->lru_gen_refault(k, folio, &shadow, false);
-		}
-		k->mglru->folio_add_lru(k, folio, false);
-		aw_rmap_add(&k->mem, folio, mm->id, addr);
-		aw_swap_slot_put(k, pte_swp_slot(*pte));
-		/* mk_pte(vm_page_prot) is young; a read fault leaves it clean */
-		set_pte_at(k, mm, addr, pte, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED |
-						       (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
-		aw_account_map(k, mm, vma, 1);
-		k->node_stats[folio->nid].refaults++;
-		k->memcg[folio->memcg].stat.pgmajfault++;	/* do_swap_page()'s PGMAJFAULT */
-		/* a major fault (the RFC clears the mm's empty marks) */
-		aw_mm_event(k, mm, AW_FAULT_MAJOR);
-	}
 	return SCAN_SUCCEED;
 }
 
@@ -468,30 +479,60 @@ static int alloc_charge_folio(struct aw_kernel *k, struct mm_struct *mm, const s
 			      uint32_t *pfnp)
 {
 	int target = hpage_collapse_find_target_node(k, cc);
-	uint32_t pfn = aw_folio_alloc(&k->mem, target, HPAGE_PMD_ORDER);
+	unsigned long nodemask = 0;
+	uint32_t pfn;
 
-	for (int nid = 0; pfn == AW_NIL && nid < k->nr_nodes; nid++)
-		if (nid != target && cc->node_load[nid] == cc->node_load[target])
-			pfn = aw_folio_alloc(&k->mem, nid, HPAGE_PMD_ORDER);
+	/* the nodes as loaded as the target: hpage_collapse_find_target_node()'s alloc_nmask */
+	for (int nid = 0; nid < k->nr_nodes; nid++)
+		if (cc->node_load[nid] == cc->node_load[target])
+			nodemask |= 1UL << nid;
+	pfn = aw_kh_alloc_huge(k, target, nodemask);
 	if (pfn == AW_NIL)
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
-	if (aw_memcg_charge_noreclaim(k, mm->memcg, HPAGE_PMD_NR)) {
+	if (aw_kh_charge(k, mm, pfn)) {
 		aw_folio_free(&k->mem, pfn);
 		return SCAN_CGROUP_CHARGE_FAIL;
 	}
-	pfn_folio(&k->mem, pfn)->memcg = (uint16_t)mm->memcg;
 	*pfnp = pfn;
 	return SCAN_SUCCEED;
+}
+
+/* __folio_alloc(GFP_TRANSHUGE, HPAGE_PMD_ORDER, node, nodemask): node, then the mask's others */
+uint32_t aw_kh_alloc_huge(struct aw_kernel *k, int node, unsigned long nodemask)
+{
+	uint32_t pfn = node >= 0 && node < k->nr_nodes ? aw_folio_alloc(&k->mem, node, HPAGE_PMD_ORDER) : AW_NIL;
+
+	for (int nid = 0; pfn == AW_NIL && nid < k->nr_nodes; nid++)
+		if (nid != node && (nodemask >> nid & 1))
+			pfn = aw_folio_alloc(&k->mem, nid, HPAGE_PMD_ORDER);
+	return pfn;
+}
+
+/* mem_cgroup_charge() of the huge folio to the mm's memcg, without reclaim like the model's THP faults */
+int aw_kh_charge(struct aw_kernel *k, struct mm_struct *mm, uint32_t pfn)
+{
+	if (aw_memcg_charge_noreclaim(k, mm->memcg, HPAGE_PMD_NR))
+		return -1;
+	pfn_folio(&k->mem, pfn)->memcg = (uint16_t)mm->memcg;
+	return 0;
 }
 
 /* Install the new THP: set_pmd_at() of a young, dirty PMD; the table goes. */
 static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			     pmd_t *pmd, uint32_t pfn, uint64_t haddr, long resident)
 {
-	struct folio *thp = pfn_folio(&k->mem, pfn);
-
 	/* pmdp_collapse_flush(); no pgtable_trans_huge_deposit() in the model */
 	aw_pgtable_free(k, aw_entry_table(*pmd));
+	*pmd = 0;
+	aw_kh_install_pmd(k, mm, vma, haddr, pfn, resident);
+}
+
+void aw_kh_install_pmd(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, uint64_t haddr,
+		       uint32_t pfn, long resident)
+{
+	struct folio *thp = pfn_folio(&k->mem, pfn);
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+
 	set_pmd_at(k, mm, haddr, pmd, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_PSE | _PAGE_USER | _PAGE_ACCESSED |
 						_PAGE_DIRTY | (vma->vm_flags & VM_WRITE ? _PAGE_RW : 0)));
 	aw_folio_new_anon(thp, vma);
@@ -537,7 +578,7 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 	trace_mm_collapse_huge_page(k, mm, haddr, result);
 	aw_mm_event(k, mm, AW_FAULT_COLLAPSED);
 out:
-	record_collapse(k, mm, vma, haddr, cc->is_khugepaged, result);
+	aw_kh_record_collapse(k, mm, vma, haddr, cc->is_khugepaged, result);
 	return result;
 }
 
@@ -634,7 +675,7 @@ out_unmap:
 }
 
 /* A collapse attempt or scan result the report counts per range. */
-static void note_range(struct aw_kernel *k, int result)
+void aw_kh_note_range(struct aw_kernel *k, int result)
 {
 	if (result >= 0 && result < SCAN_NR)
 		k->kh.result[result]++;
@@ -643,7 +684,7 @@ static void note_range(struct aw_kernel *k, int result)
 }
 
 /* P1: trace_mm_khugepaged_scan(mm, progress, full_scan_finished) */
-static void trace_mm_khugepaged_scan(struct aw_kernel *k, uint32_t mm, unsigned int progress, bool full)
+void aw_kh_trace_scan(struct aw_kernel *k, uint32_t mm, unsigned int progress, bool full)
 {
 	struct aw_khugepaged *kh = &k->kh;
 
@@ -680,7 +721,7 @@ static bool scan_vma_ranges(struct aw_kernel *k, struct khugepaged_mm_slot *slot
 		trace_aw_khugepaged_range_begin(k, mm, vma, scan->address);
 		*result = hpage_collapse_scan_pmd(k, mm, vma, scan->address, &mmap_locked,
 						  aw_kh_patched(k) ? &cur_progress : NULL, cc);
-		note_range(k, *result);
+		aw_kh_note_range(k, *result);
 		scan->address += PMD_SIZE;
 		if (!aw_kh_patched(k))
 			cur_progress = HPAGE_PMD_NR;
@@ -734,7 +775,8 @@ static unsigned int khugepaged_scan_mm_slot(struct aw_kernel *k, unsigned int pa
 		}
 		if (!aw_thp_vma_allowable_khugepaged(k, mm, vma, vma->vm_flags, false) ||
 		    scan->address > (vma->vm_end & PMD_MASK)) {
-			progress++;	/* skip: */
+			/* skip: (the planted bug forgets the skip's cost) */
+			progress += !AW_BUG(k, AW_BUG_KHUGEPAGED_SKIP_UNCOUNTED);
 			continue;
 		}
 		if (!scan_vma_ranges(k, slot, mm, vma, pages, &progress, result, cc))
@@ -761,12 +803,12 @@ breakouterloop:
 		collect_mm_slot(k, slot, mm);
 	}
 	if (aw_kh_patched(k))
-		trace_mm_khugepaged_scan(k, mm_id, progress, scan->mm_slot == NULL);
+		aw_kh_trace_scan(k, mm_id, progress, scan->mm_slot == NULL);
 	return progress;
 }
 
 /* mm/khugepaged.c: khugepaged_do_scan(): one wake-up */
-void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages)
+static void model_do_scan(struct aw_kernel *k, unsigned int pages)
 {
 	struct aw_khugepaged *kh = &k->kh;
 	struct collapse_control cc = { .is_khugepaged = true };
@@ -814,10 +856,15 @@ void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages)
  */
 bool khugepaged_wake(struct aw_kernel *k, unsigned int pages)
 {
-	if (list_empty(&k->kh.scan.mm_head))
+	if (k->khops->list_empty(k))
 		return false;
-	khugepaged_do_scan(k, pages);
+	k->khops->do_scan(k, pages);
 	return true;
+}
+
+static bool model_list_empty(struct aw_kernel *k)
+{
+	return list_empty(&k->kh.scan.mm_head);
 }
 
 /*
@@ -825,7 +872,7 @@ bool khugepaged_wake(struct aw_kernel *k, unsigned int pages)
  * with is_khugepaged = false -- no max_ptes_* limits, no referenced test,
  * no lazyfree skip, no progress, no registration.
  */
-int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
+static int model_madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	struct collapse_control cc = { .is_khugepaged = false };
 	struct vm_area_struct *vma = find_vma(mm, start);
@@ -861,4 +908,48 @@ int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, 
 			break;
 	}
 	return thps == nr && nr == (int)((hend - hstart) >> PMD_SHIFT) ? 0 : -1;
+}
+
+const struct aw_khugepaged_ops aw_model_khugepaged = {
+	.name = "model",
+	.enter_vma = model_enter_vma,
+	.fork = model_fork,
+	.exit = model_exit,
+	.do_scan = model_do_scan,
+	.list_empty = model_list_empty,
+	.madvise_collapse = model_madvise_collapse,
+	.set = model_set,
+};
+
+/* -- the entry points: through the machine's khugepaged ---------------------- */
+
+void khugepaged_enter_vma(struct aw_kernel *k, struct mm_struct *mm,
+			  const struct vm_area_struct *vma, uint64_t vm_flags)
+{
+	k->khops->enter_vma(k, mm, vma, vm_flags);
+}
+
+void khugepaged_fork(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct *oldmm)
+{
+	k->khops->fork(k, mm, oldmm);
+}
+
+void khugepaged_exit(struct aw_kernel *k, struct mm_struct *mm)
+{
+	k->khops->exit(k, mm);
+}
+
+void khugepaged_do_scan(struct aw_kernel *k, unsigned int pages)
+{
+	k->khops->do_scan(k, pages);
+}
+
+int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	return k->khops->madvise_collapse(k, mm, start, end);
+}
+
+int aw_khugepaged_set(struct aw_kernel *k, int knob, uint64_t val)
+{
+	return k->khops->set(k, knob, val);
 }

@@ -138,6 +138,27 @@ struct aw_khugepaged {
 	struct aw_kh_collapse *collapses;
 };
 
+/*
+ * Whose khugepaged a machine runs (the seam, as struct aw_mglru_ops is
+ * MGLRU's): the model's (aw_model_khugepaged), or a tree's text bound by
+ * src/kbind/kbind_kh.c.  The public entry points below dispatch through
+ * k->khops; what the text asks of the machine are the aw_kh_* actions.
+ */
+struct aw_khugepaged_ops {
+	const char *name;
+	void (*enter_vma)(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
+			  uint64_t vm_flags);
+	void (*fork)(struct aw_kernel *k, struct mm_struct *mm, struct mm_struct *oldmm);
+	void (*exit)(struct aw_kernel *k, struct mm_struct *mm);
+	void (*do_scan)(struct aw_kernel *k, unsigned int pages);
+	bool (*list_empty)(struct aw_kernel *k);	/* no mm slot: the thread sleeps */
+	int (*madvise_collapse)(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end);
+	int (*set)(struct aw_kernel *k, int knob, uint64_t val);
+	void (*release)(struct aw_kernel *k);		/* NULL: nothing to free */
+};
+
+extern const struct aw_khugepaged_ops aw_model_khugepaged;
+
 void khugepaged_init(struct aw_kernel *k);
 void khugepaged_destroy(struct aw_kernel *k);
 bool aw_kh_patched(const struct aw_kernel *k);
@@ -160,5 +181,30 @@ bool khugepaged_wake(struct aw_kernel *k, unsigned int pages);
 int madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end);
 /* The sysfs stores: -1 (EINVAL) for pages_to_scan 0 or max_ptes_* > 511 */
 int aw_khugepaged_set(struct aw_kernel *k, int knob, uint64_t val);
+
+/*
+ * The machine actions of a collapse, for a khugepaged that is not the
+ * model's (the kernel text's host, src/kbind/kbind_kh.c), each the model's
+ * own step of collapse_huge_page():
+ *  - the huge folio: alloc_charge_folio()'s allocation (node first, then
+ *    the nodes of nodemask) and its charge without reclaim;
+ *  - do_swap_page() of one swap PTE of the range, the new folio on nid;
+ *  - the new PMD mapping: set_pmd_at() of a young dirty entry over a PMD
+ *    left none, the rmap, the LRU and the mm counters (resident: the
+ *    range's pages that were mapped before);
+ *  - a PTE a successful copy unmapped: the rmap; a folio nobody maps is
+ *    freed by its last put.
+ */
+uint32_t aw_kh_alloc_huge(struct aw_kernel *k, int node, unsigned long nodemask);
+int aw_kh_charge(struct aw_kernel *k, struct mm_struct *mm, uint32_t pfn);
+int aw_kh_swapin_pte(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, uint64_t addr,
+		     int nid);
+void aw_kh_install_pmd(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma, uint64_t haddr,
+		       uint32_t pfn, long resident);
+/* the model's bookkeeping of a collapse attempt and a scanned range (the report's) */
+void aw_kh_record_collapse(struct aw_kernel *k, struct mm_struct *mm, const struct vm_area_struct *vma,
+			   uint64_t haddr, bool is_khugepaged, int result);
+void aw_kh_note_range(struct aw_kernel *k, int result);
+void aw_kh_trace_scan(struct aw_kernel *k, uint32_t mm, unsigned int progress, bool full);
 
 #endif /* AW_KHUGEPAGED_H */

@@ -115,7 +115,7 @@ static void test_bug(void)
 		  "khugepaged-progress-512 khugepaged-copy-present-only pud-force-pmd-test khugepaged-madv-lazyfree "
 		  "refault-counted-before-test should-run-aging-cmp aging-refused-off-by-one "
 		  "swapin-reported-minor two-touch-first-promotes folio-seq-workingset check-refs-ptes-ge "
-		  "tier-protect-off-by-one tier-ctrl-err-inverted");
+		  "tier-protect-off-by-one tier-ctrl-err-inverted khugepaged-skip-uncounted");
 	CHECK_EQ(o.bugs, 0x81);
 	aw_model_opts_free(&o);
 }
