@@ -1,25 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz target: khugepaged-base and khugepaged-patched in lockstep with every
- * oracle (the khugepaged ones: progress, lazyfree, data-loss, slot; and the
- * MGLRU ones, which both run as base).  The input is the lockstep format
- * (src/event/fuzzin.h) decoded for AW_FUZZ_KHUGEPAGED: the header's variant
- * byte is ignored and THP never is folded into always or madvise, since no
- * khugepaged thread runs with THP never.  A finding prints the report and
- * aborts unless it is a known finding.  AGEWALK_BUG, AGEWALK_ORACLE and
+ * Fuzz target: khugepaged, the model's two revisions against each other
+ * and against each tree's own text.  The input is the lockstep format
+ * (src/event/fuzzin.h) decoded for AW_FUZZ_KHUGEPAGED: THP never is folded
+ * into always or madvise, since no khugepaged thread runs with THP never.
+ * The header's variant byte picks the pair:
+ *  - 0: khugepaged-base and khugepaged-patched, with every oracle (the
+ *    khugepaged ones: progress, lazyfree, data-loss, slot; and the MGLRU
+ *    ones, which both run as base);
+ *  - i > 0: the build's i-th khugepaged text (kh6.12, kh6.1, and
+ *    kh6.12+khugepaged with the scan series) beside the model variant it
+ *    must match, under its release's profile, checked by
+ *    khugepaged-text-agreement after every call into the text.
+ * AGEWALK_KH_TREE=NAME fuzzes that text variant alone (or "model" for
+ * the model pair alone).  A finding prints the report and aborts unless
+ * it is a known finding.  AGEWALK_BUG, AGEWALK_ORACLE and
  * AGEWALK_KNOWN_COUNTS as for agewalk_fuzz_lockstep.  Crashes convert
  * with `agewalk convert CRASH OUT.aws --from fuzz --fuzz-variant
- * khugepaged` and minimize with
- * `agewalk minimize CRASH --variants khugepaged-base,khugepaged-patched`.
+ * khugepaged` and minimize with `agewalk minimize CRASH --variants
+ * khugepaged-base,khugepaged-patched` (or the pair the report names, with
+ * its --kernel).
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "common.h"
+#include "kbind.h"
+#include "ktext_kh_api.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* "kh6.12" for the tree named k6.12 */
+static void kh_name(const struct aw_kh_ops *ops, char *buf, size_t len)
+{
+	snprintf(buf, len, "kh%s", ops->name[0] == 'k' ? ops->name + 1 : ops->name);
+}
+
+/* the text variant to run, written into name; false for the model pair */
+static bool pick(const uint8_t *data, size_t size, char *name, size_t len)
+{
+	const char *only = getenv("AGEWALK_KH_TREE");
+	size_t nr = 0, i;
+
+	if (only && *only) {
+		struct aw_variant buf;
+
+		if (!strcmp(only, "model"))
+			return false;
+		if (!aw_kbind_kh_find(only, &buf)) {
+			fprintf(stderr, "AGEWALK_KH_TREE: this build has no variant '%s' (it has: model%s)\n", only,
+				aw_kh_variant_names);
+			abort();
+		}
+		snprintf(name, len, "%s", only);
+		return true;
+	}
+	while (aw_kh_variants[nr])
+		nr++;
+	i = (size > AW_FH_VARIANT ? aw_fuzz_hdr_get(data, AW_FH_VARIANT) : 0) % (nr + 1);
+	if (!i)
+		return false;
+	kh_name(aw_kh_variants[i - 1], name, len);
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const variants[2] = { "khugepaged-base", "khugepaged-patched" };
+	static const char *const model[2] = { "khugepaged-base", "khugepaged-patched" };
+	struct aw_lockstep_opts o = { .nr_variants = 2 };
+	const char *variants[2];
+	struct aw_variant text;
+	char name[32];
 
-	aw_fuzz_run(data, size, AW_FUZZ_KHUGEPAGED, variants, "agewalk_fuzz_khugepaged");
+	if (!pick(data, size, name, sizeof(name)) || !aw_kbind_kh_find(name, &text)) {
+		aw_fuzz_run(data, size, AW_FUZZ_KHUGEPAGED, model, "agewalk_fuzz_khugepaged");
+		return 0;
+	}
+	variants[0] = text.pair;
+	variants[1] = name;
+	o.variants = variants;
+	o.kernel = text.kernel;
+	aw_kbind_opts(&o);
+	aw_fuzz_run_opts(data, size, AW_FUZZ_KHUGEPAGED, &o, "agewalk_fuzz_khugepaged");
 	return 0;
 }
