@@ -169,6 +169,8 @@ void aw_report_text_ran_json(FILE *out, const struct aw_lockstep *ls, int v);
 int aw_report_text_idle(FILE *out, const struct aw_lockstep *ls, bool error);
 /* report_kh.c: khugepaged figures (keys kh_*), region 0 = the whole machine */
 double aw_kh_metric(const struct aw_kernel *k, int region, const char *key, bool *ok);
+/* whether k's khugepaged counts figure key (a tree's text counts what its tracepoints give) */
+bool aw_kh_measured(const struct aw_kernel *k, const char *key);
 void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls);
 void aw_kh_report_json(FILE *out, const struct aw_kernel *k);
 /* Check the scenario's expectations for ls->thp; prints failures; returns their number. */

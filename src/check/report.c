@@ -51,10 +51,17 @@ static bool measured(const struct aw_kernel *k, const char *key, enum aw_fig_sco
 	static const char *const prefix[] = { "", "pass.", "region." };
 	char skey[64];
 
+	if (!strncmp(key, "kh_", 3))
+		return !k->khops || !k->khops->measures || k->khops->measures(k, key);
 	if (!k->mglru || !k->mglru->measures)
 		return true;
 	snprintf(skey, sizeof(skey), "%s%s", prefix[scope], key);
 	return k->mglru->measures(k, skey, scope == AW_FIG_REGION ? -1 : key_mm_stat(key));
+}
+
+bool aw_kh_measured(const struct aw_kernel *k, const char *key)
+{
+	return measured(k, key, AW_FIG_NODE);
 }
 
 /* A figure for the table: its value, or '-' where it is not counted. */

@@ -116,8 +116,12 @@ void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls)
 	fputc('\n', out);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		fprintf(out, "  %-26s", keys[i] + 3);
-		for (int v = 0; v < ls->nr_variants; v++)
-			fprintf(out, " %18.0f", aw_kh_metric(ls->k[v], 0, keys[i], &ok));
+		for (int v = 0; v < ls->nr_variants; v++) {
+			if (aw_kh_measured(ls->k[v], keys[i]))
+				fprintf(out, " %18.0f", aw_kh_metric(ls->k[v], 0, keys[i], &ok));
+			else
+				fprintf(out, " %18s", "-");
+		}
 		fputc('\n', out);
 	}
 	for (int r = 0; r < SCAN_NR; r++) {
@@ -137,16 +141,29 @@ void aw_kh_report_table(FILE *out, const struct aw_lockstep *ls)
 	}
 }
 
+/* ,"name":N, or null where k's khugepaged does not count it (a tree's text without the series) */
+static void json_kh_count(FILE *out, const struct aw_kernel *k, const char *name, const char *key, unsigned long n)
+{
+	if (aw_kh_measured(k, key))
+		fprintf(out, ",\"%s\":%lu", name, n);
+	else
+		fprintf(out, ",\"%s\":null", name);
+}
+
 void aw_kh_report_json(FILE *out, const struct aw_kernel *k)
 {
 	const struct aw_khugepaged *kh = &k->kh;
 	bool first = true;
 
-	fprintf(out, ",\"khugepaged\":{\"patched\":%s,\"wakeups\":%lu,\"calls\":%lu,\"full_scans\":%lu,"
-		"\"progress\":%lu,\"topup\":%lu,\"collapsed\":%lu,\"madv_collapsed\":%lu,"
-		"\"lazyfree_skips\":%lu,\"ranges\":{",
-		aw_kh_patched(k) ? "true" : "false", kh->wakeups, kh->calls, kh->full_scans, kh->progress,
-		kh->topup, kh->pages_collapsed, kh->madv_collapsed, kh->lazyfree_skips);
+	fprintf(out, ",\"khugepaged\":{\"patched\":%s,\"wakeups\":%lu", aw_kh_patched(k) ? "true" : "false",
+		kh->wakeups);
+	json_kh_count(out, k, "calls", "kh_calls", kh->calls);
+	fprintf(out, ",\"full_scans\":%lu", kh->full_scans);
+	json_kh_count(out, k, "progress", "kh_progress", kh->progress);
+	json_kh_count(out, k, "topup", "kh_topup", kh->topup);
+	fprintf(out, ",\"collapsed\":%lu,\"madv_collapsed\":%lu", kh->pages_collapsed, kh->madv_collapsed);
+	json_kh_count(out, k, "lazyfree_skips", "kh_lazyfree_skips", kh->lazyfree_skips);
+	fputs(",\"ranges\":{", out);
 	for (int r = 0; r < SCAN_NR; r++) {
 		if (!kh->result[r])
 			continue;

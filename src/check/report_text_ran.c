@@ -62,6 +62,13 @@ int aw_report_text_idle(FILE *out, const struct aw_lockstep *ls, bool error)
 
 		if (!text_ran(ls, v, &r) || !r.idle)
 			continue;
+		idle++;
+		if (ls->variant[v]->khugepaged) {
+			fprintf(out, "agewalk: %s: %s ran no khugepaged text on %s thp=%s: no range scanned, no "
+				"MADV_COLLAPSE\n", error ? "error" : "warning", ls->variant[v]->name,
+				ls->sc->path ? ls->sc->path : "-", aw_thp_mode_name(ls->thp));
+			continue;
+		}
 		for (int i = 0; i < r.nr; i++)
 			if (!strcmp(r.key[i], "aging_refused_ERANGE"))
 				refused = r.value[i];
@@ -69,7 +76,6 @@ int aw_report_text_idle(FILE *out, const struct aw_lockstep *ls, bool error)
 			"no reclaim (%lu aging commands refused -ERANGE)\n", error ? "error" : "warning",
 			ls->variant[v]->name, ls->sc->path ? ls->sc->path : "-", aw_thp_mode_name(ls->thp),
 			refused);
-		idle++;
 	}
 	return idle;
 }

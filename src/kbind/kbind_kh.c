@@ -53,6 +53,7 @@ struct aw_kbind_kh {
 	uint64_t madv_next;
 	/* what the text ran (text_ran) */
 	unsigned long wakeups, ranges, collapses, collapsed, madvise_calls, swapins, scans_traced;
+	unsigned long full_traced;		/* mm_khugepaged_scan records that ended a full scan */
 	unsigned long calls, checked;		/* text calls, and the count the oracle last compared at */
 	unsigned long warnings;
 };
@@ -306,9 +307,17 @@ static void host_trace_scan(void *ctx, int id, unsigned int progress, bool full)
 {
 	struct aw_kernel *k = ctx;
 
-	kh_of(k)->scans_traced++;
+	struct aw_kbind_kh *b = kh_of(k);
+
+	b->scans_traced++;
 	k->kh.calls++;
 	k->kh.progress += progress;
+	/* what each full scan took, for kh_scan_progress_first ... (the model's at the same point) */
+	if (full && b->full_traced < AW_KH_FULL_LOG) {
+		k->kh.progress_at_full[b->full_traced] = k->kh.progress;
+		k->kh.calls_at_full[b->full_traced] = k->kh.calls;
+	}
+	b->full_traced += full;
 	aw_kh_trace_scan(k, (uint32_t)id, progress, full);
 }
 
@@ -480,6 +489,28 @@ static void kb_kh_release(struct aw_kernel *k)
 	k->kh_state = NULL;
 }
 
+/*
+ * What the text's runs report: what its tracepoints and state give --
+ * wake-ups, full scans, collapses, each range's result; and with the
+ * scan series, mm_khugepaged_scan's calls and progress.  Not the model's
+ * own instrumentation: the budget a tree without the series consumes (no
+ * tracepoint reports it), the exhausted list's top-up, the lazyfree skips
+ * (a result, counted as page_lazyfree).
+ */
+static bool kb_kh_measures(const struct aw_kernel *k, const char *key)
+{
+	static const char *const unmeasured[] = { "kh_topup", "kh_lazyfree_skips" };
+	bool series = k->features & AW_FEAT_KHUGEPAGED_PATCHED;
+
+	for (size_t i = 0; i < sizeof(unmeasured) / sizeof(unmeasured[0]); i++)
+		if (!strcmp(key, unmeasured[i]))
+			return false;
+	if (!strcmp(key, "kh_calls") || !strcmp(key, "kh_progress") || !strcmp(key, "kh_trace_records") ||
+	    !strncmp(key, "kh_scan_progress_", 17) || !strncmp(key, "kh_scan_calls_", 14))
+		return series;
+	return true;
+}
+
 static const struct aw_khugepaged_ops kb_kh_ops = {
 	.name = "kernel text",
 	.enter_vma = kb_kh_enter_vma,
@@ -490,6 +521,7 @@ static const struct aw_khugepaged_ops kb_kh_ops = {
 	.madvise_collapse = kb_kh_madvise_collapse,
 	.set = kb_kh_set,
 	.release = kb_kh_release,
+	.measures = kb_kh_measures,
 };
 
 static int kb_kh_bind(struct aw_kernel *k, const struct aw_variant *v)

@@ -155,6 +155,8 @@ struct aw_khugepaged_ops {
 	int (*madvise_collapse)(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end);
 	int (*set)(struct aw_kernel *k, int knob, uint64_t val);
 	void (*release)(struct aw_kernel *k);		/* NULL: nothing to free */
+	/* whether k counts the report's figure key (kh_progress ...); NULL: every figure */
+	bool (*measures)(const struct aw_kernel *k, const char *key);
 };
 
 extern const struct aw_khugepaged_ops aw_model_khugepaged;
