@@ -113,6 +113,37 @@ static const struct mm_walk_ops advise_walk_ops = {
 	.skip_pte_none = true,
 };
 
+/*
+ * mm/madvise.c: madvise_walk_vmas() for MADV_COLLAPSE: madvise_collapse()
+ * once per VMA the range meets, clipped to it, in address order; the
+ * first call that fails ends the walk with its error, and a hole in the
+ * range is -ENOMEM once every VMA was visited.  (madvise_collapse()
+ * dropping the mmap_lock changes nothing here: no VMA moves meanwhile.)
+ */
+static int madvise_collapse_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
+{
+	int unmapped = 0;
+
+	for (int i = aw_vma_index(mm, start); start < end; i++) {
+		struct vm_area_struct *vma = i < mm->nr_vmas ? &mm->vmas[i] : NULL;
+		uint64_t tmp;
+
+		if (!vma)
+			return -1;	/* -ENOMEM */
+		if (start < vma->vm_start) {
+			unmapped = -1;
+			start = vma->vm_start;
+			if (start >= end)
+				break;
+		}
+		tmp = end < vma->vm_end ? end : vma->vm_end;
+		if (madvise_collapse(k, mm, start, tmp))
+			return -1;
+		start = tmp;
+	}
+	return unmapped;
+}
+
 int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t len, int advice)
 {
 	uint64_t end = start + len;
@@ -140,7 +171,7 @@ int aw_madvise(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64
 	case AW_MADV_NOHUGEPAGE:
 		return aw_madvise_flags(k, mm, start, end, advice);
 	case AW_MADV_COLLAPSE:
-		return madvise_collapse(k, mm, start, end);
+		return madvise_collapse_walk(k, mm, start, end);
 	default:
 		return -1;
 	}
