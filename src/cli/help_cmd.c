@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "kbind.h"
+#include "ktext_kh_api.h"
 #include "ktext_variants.h"
 #include "version.h"
 
@@ -62,6 +63,18 @@ int aw_version(void)
 			       aw_kernel_profile_name((enum aw_kernel_profile)(text.kernel - 1)), text.pair);
 	}
 	printf("%s\n", *aw_ktext_variants ? "" : " none (configure with -DAGEWALK_KERNEL_TREES)");
+	printf("khugepaged-text variants:");
+	sep = "";
+	for (const struct aw_kh_ops *const *v = aw_kh_variants; *v; v++, sep = ",") {
+		struct aw_variant text;
+		char name[32];
+
+		snprintf(name, sizeof(name), "kh%s", (*v)->name[0] == 'k' ? (*v)->name + 1 : (*v)->name);
+		if (aw_kbind_kh_find(name, &text))
+			printf("%s %s (%s, agrees with %s)", sep, name,
+			       aw_kernel_profile_name((enum aw_kernel_profile)(text.kernel - 1)), text.pair);
+	}
+	printf("%s\n", *aw_kh_variants ? "" : " none (configure with -DAGEWALK_KERNEL_TREES)");
 	return 0;
 }
 

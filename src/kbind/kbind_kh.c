@@ -47,6 +47,7 @@ struct aw_kbind_kh {
 	long resident;
 	int collapse_result;			/* trace_mm_collapse_huge_page()'s, -1 none */
 	uint32_t isolated[KH_MAX_ISOLATED];	/* folio_isolate_lru()'d, not put back yet */
+	bool unevictable[KH_MAX_ISOLATED];	/* ... from the unevictable list */
 	int nr_isolated;
 	/* the call in progress: a wake-up (madv_mm < 0) or MADV_COLLAPSE of madv_mm from madv_next */
 	int madv_mm;
@@ -111,18 +112,28 @@ static int host_folio_ref_count(void *ctx, struct folio *folio)
 /*
  * folio_isolate_lru(): off its generation (lru_gen_del_folio() keeps
  * PG_active for an active one).  An unevictable folio is on no generation
- * in the model, which keeps no unevictable list: it is refused
- * (docs/ktext.md).
+ * in the model, which keeps no unevictable list: PG_unevictable stands
+ * for its place on one (ktext_kh_state.h folio_test_lru()), cleared while
+ * it is isolated.
  */
 static bool host_isolate_lru(void *ctx, struct folio *folio)
 {
 	struct aw_kernel *k = ctx;
 	struct aw_kbind_kh *b = kh_of(k);
 
-	if (!folio_test(folio, PG_lru) || folio_lru_gen(folio) < 0 || b->nr_isolated == KH_MAX_ISOLATED)
+	if (b->nr_isolated == KH_MAX_ISOLATED)
 		return false;
-	folio_clear(folio, PG_lru);	/* folio_test_clear_lru() */
-	lru_gen_del_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
+	if (folio_test(folio, PG_unevictable) && !folio_test(folio, PG_lru)) {
+		/* off the unevictable list the model does not keep: the flag marks it on one */
+		folio_clear(folio, PG_unevictable);
+		b->unevictable[b->nr_isolated] = true;
+	} else if (folio_test(folio, PG_lru) && folio_lru_gen(folio) >= 0) {
+		folio_clear(folio, PG_lru);	/* folio_test_clear_lru() */
+		lru_gen_del_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
+		b->unevictable[b->nr_isolated] = false;
+	} else {
+		return false;
+	}
 	b->isolated[b->nr_isolated++] = folio->pfn;
 	return true;
 }
@@ -153,7 +164,11 @@ static void host_putback_lru(void *ctx, struct folio *folio)
 
 	if (!kh_isolated(b, folio->pfn, &at))
 		return;
-	b->isolated[at] = b->isolated[--b->nr_isolated];
+	if (b->unevictable[at])
+		folio_set(folio, PG_unevictable);
+	b->nr_isolated--;
+	b->isolated[at] = b->isolated[b->nr_isolated];
+	b->unevictable[at] = b->unevictable[b->nr_isolated];
 	if (folio->mapcount)
 		k->mglru->folio_add_lru(k, folio, false);
 	else

@@ -211,6 +211,19 @@ static inline void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *p
 				  pfn_folio(pmd_pfn(pmd)), pmd & _PAGE_RW);
 }
 
+/*
+ * folio_test_lru(): the kernel keeps an mlocked folio on the unevictable
+ * LRU with PG_lru set; the model keeps it off its generations with
+ * PG_unevictable alone (docs/model-notes.md), so khugepaged's text sees
+ * such a folio as on an LRU, as the kernel's would.  The host's isolation
+ * clears PG_unevictable while the folio is isolated.
+ */
+static inline bool aw_kh_folio_test_lru(const struct folio *f)
+{
+	return test_bit(PG_lru, &f->flags) || test_bit(PG_unevictable, &f->flags);
+}
+#define folio_test_lru(f)		aw_kh_folio_test_lru(f)
+
 /* include/linux/mm.h, page-flags.h, pagemap.h: folios and pages */
 #define page_folio(p)			pfn_folio(page_to_pfn(p))	/* the host's folio of any of its pfns */
 #define folio_page(f, i)		pfn_to_page((f)->pfn + (i))

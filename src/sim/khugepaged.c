@@ -216,10 +216,15 @@ static bool hpage_collapse_test_exit(const struct khugepaged_mm_slot *slot, cons
 	return slot->dead || !mm || mm->exiting;
 }
 
-/* hpage_collapse_test_exit_or_disable(): ... or MMF_DISABLE_THP_COMPLETELY */
-static bool hpage_collapse_test_exit_or_disable(const struct khugepaged_mm_slot *slot,
+/*
+ * hpage_collapse_test_exit_or_disable(): ... or MMF_DISABLE_THP_COMPLETELY.
+ * 6.1 has no such test: its scan asks hpage_collapse_test_exit() alone.
+ */
+static bool hpage_collapse_test_exit_or_disable(const struct aw_kernel *k, const struct khugepaged_mm_slot *slot,
 						const struct mm_struct *mm)
 {
+	if (!k->prof->khugepaged_exit_or_disable)
+		return hpage_collapse_test_exit(slot, mm);
 	return hpage_collapse_test_exit(slot, mm) || mm->thp_disable == AW_THP_DISABLE_COMPLETELY;
 }
 
@@ -716,7 +721,7 @@ static bool scan_vma_ranges(struct aw_kernel *k, struct khugepaged_mm_slot *slot
 		bool mmap_locked = true;
 		unsigned int cur_progress = 0;
 
-		if (hpage_collapse_test_exit_or_disable(slot, mm))
+		if (hpage_collapse_test_exit_or_disable(k, slot, mm))
 			return false;
 		trace_aw_khugepaged_range_begin(k, mm, vma, scan->address);
 		*result = hpage_collapse_scan_pmd(k, mm, vma, scan->address, &mmap_locked,
@@ -765,11 +770,11 @@ static unsigned int khugepaged_scan_mm_slot(struct aw_kernel *k, unsigned int pa
 	if (mm && mm->mmap_contended)
 		goto breakouterloop;
 	progress++;
-	if (hpage_collapse_test_exit_or_disable(slot, mm))
+	if (hpage_collapse_test_exit_or_disable(k, slot, mm))
 		goto breakouterloop;
 	for (i = aw_vma_index(mm, scan->address); i < mm->nr_vmas; i++) {
 		vma = &mm->vmas[i];
-		if (hpage_collapse_test_exit_or_disable(slot, mm)) {
+		if (hpage_collapse_test_exit_or_disable(k, slot, mm)) {
 			progress++;
 			break;
 		}
@@ -787,7 +792,8 @@ static unsigned int khugepaged_scan_mm_slot(struct aw_kernel *k, unsigned int pa
 breakouterloop:
 	/* release the slot if the mm is dying or all its VMAs were scanned;
 	 * P5 adds "or THP got disabled" */
-	done = aw_kh_patched(k) ? hpage_collapse_test_exit_or_disable(slot, mm) : hpage_collapse_test_exit(slot, mm);
+	done = hpage_collapse_test_exit(slot, mm) ||
+	       (aw_kh_patched(k) && mm->thp_disable == AW_THP_DISABLE_COMPLETELY);
 	if (done || !vma) {
 		if (slot->mm_node.next != &scan->mm_head) {
 			scan->mm_slot = container_of(slot->mm_node.next, struct khugepaged_mm_slot, mm_node);

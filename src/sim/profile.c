@@ -51,6 +51,7 @@ static const struct aw_profile aw_profile_6_1 = {
 
 	.thp_aligned_anon_mmap		= false,
 	.split_maps_zero_page		= false,
+	.khugepaged_exit_or_disable	= false,
 };
 
 /* Debian trixie's 6.12 */
@@ -97,6 +98,7 @@ static const struct aw_profile aw_profile_6_12 = {
 
 	.thp_aligned_anon_mmap		= true,
 	.split_maps_zero_page		= true,
+	.khugepaged_exit_or_disable	= true,
 };
 
 /* mainline: the model's default (6.14's workingset rework, 6.17's scan budget) */
@@ -143,6 +145,7 @@ static const struct aw_profile aw_profile_mainline = {
 
 	.thp_aligned_anon_mmap		= true,
 	.split_maps_zero_page		= true,
+	.khugepaged_exit_or_disable	= true,
 };
 
 static const struct aw_profile *const aw_profiles[AW_KERNEL_NR] = {
@@ -200,6 +203,7 @@ const struct aw_profile_rule aw_profile_rules[] = {
 	AW_RULE(evict_cutoff_form),
 	AW_RULE(thp_aligned_anon_mmap),
 	AW_RULE(split_maps_zero_page),
+	AW_RULE(khugepaged_exit_or_disable),
 };
 
 const size_t aw_profile_nr_rules = sizeof(aw_profile_rules) / sizeof(aw_profile_rules[0]);

@@ -252,6 +252,14 @@ struct aw_profile {
 	 * zero-filled pages to zeropage upon splitting THP"); 6.1 keeps them.
 	 */
 	bool split_maps_zero_page;
+	/*
+	 * khugepaged_scan_mm_slot(): an mm with MMF_DISABLE_THP ends the call
+	 * at once, like an exiting one (hpage_collapse_test_exit_or_disable(),
+	 * 6.12 and mainline: "mm/khugepaged: bypassing unnecessary scans with
+	 * MMF_DISABLE_THP check"); 6.1 tests only mm_users and skips the
+	 * mm's VMAs one by one, each refused by hugepage_vma_check().
+	 */
+	bool khugepaged_exit_or_disable;
 };
 
 /* The rules of one release. */

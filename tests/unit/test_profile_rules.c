@@ -27,6 +27,7 @@ static const char *const from_6_1_to_6_12[] = {
 	"isolate_clears_reclaim",		/* isolate_folio() leaves PG_reclaim */
 	"thp_aligned_anon_mmap",		/* "mm: align larger anonymous mappings on THP boundaries" (6.7) */
 	"split_maps_zero_page",			/* "map zero-filled pages to zeropage upon splitting THP" */
+	"khugepaged_exit_or_disable",		/* "mm/khugepaged: bypassing unnecessary scans with MMF_DISABLE_THP check" */
 	"memcg_reclaim_aborts",			/* should_abort_scan() in try_to_shrink_lruvec() */
 	"shrink_lruvec_need_aging",		/* 6.1's own loop; the memcg LRU (6.3) */
 	NULL
