@@ -380,37 +380,114 @@ static int __collapse_huge_page_swapin(struct aw_kernel *k, struct mm_struct *mm
 	return SCAN_SUCCEED;
 }
 
-/* __collapse_huge_page_isolate(): the scan's rules again, under the PTL */
+/*
+ * The folios a collapse took off the LRU (folio_isolate_lru()), in the
+ * kernel's two lists: the small ones by PTE, the large ones (PTE-mapped
+ * THPs) in compound_pagelist, each once, in the order first met.
+ */
+struct kh_isolated {
+	uint32_t small[HPAGE_PMD_NR];	/* by PTE index; AW_NIL: none */
+	uint32_t compound[HPAGE_PMD_NR];
+	int nr_compound;
+};
+
+/* folio_isolate_lru(): off its generation (PG_active kept for an active one) */
+static void kh_isolate_lru(struct aw_kernel *k, struct folio *folio)
+{
+	if (!folio_test(folio, PG_lru))
+		return;	/* an unevictable folio: on no list the model keeps */
+	folio_clear(folio, PG_lru);
+	lru_gen_del_folio(aw_lruvec(k, folio->memcg, folio->nid), folio, false);
+}
+
+/*
+ * folio_putback_lru(): folio_add_lru() outside a fault, then the
+ * isolation's reference goes -- the last one for a folio nobody maps.
+ */
+static void kh_putback_lru(struct aw_kernel *k, struct folio *folio)
+{
+	if (!folio->mapcount) {
+		aw_folio_put(k, folio->pfn);
+		return;
+	}
+	if (!folio_test(folio, PG_unevictable))
+		k->mglru->folio_add_lru(k, folio, false);
+}
+
+/*
+ * release_pte_pages(): a failed isolation puts back the small folios of
+ * the PTEs before the one it stopped at, last first, then the large ones.
+ * Each lands where folio_add_lru() puts it: a failed collapse moves its
+ * folios on the LRU (lru_gen_folio_seq()).
+ */
+static void release_pte_pages(struct aw_kernel *k, struct kh_isolated *iso, int upto)
+{
+	while (--upto >= 0)
+		if (iso->small[upto] != AW_NIL)
+			kh_putback_lru(k, pfn_folio(&k->mem, iso->small[upto]));
+	for (int i = 0; i < iso->nr_compound; i++)
+		kh_putback_lru(k, pfn_folio(&k->mem, iso->compound[i]));
+	iso->nr_compound = 0;
+}
+
+/* __collapse_huge_page_isolate(): the scan's rules again, under the PTL, isolating each folio */
 static int __collapse_huge_page_isolate(struct aw_kernel *k, struct vm_area_struct *vma,
-					const struct aw_ptable *pt, const struct collapse_control *cc)
+					const struct aw_ptable *pt, const struct collapse_control *cc,
+					struct kh_isolated *iso)
 {
 	struct aw_khugepaged *kh = &k->kh;
 	unsigned int none_or_zero = 0, shared = 0, referenced = 0;
 	bool writable = false;
+	unsigned int i;
+	int result;
 
-	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
+	iso->nr_compound = 0;
+	for (i = 0; i < HPAGE_PMD_NR; i++)
+		iso->small[i] = AW_NIL;
+	for (i = 0; i < HPAGE_PMD_NR; i++) {
 		pte_t pteval = pt->e[i];
 		struct folio *folio;
+		bool seen = false;
 
 		if (collapse_pte_is_hole(k, pteval)) {
 			++none_or_zero;
 			if (!cc->is_khugepaged || none_or_zero <= kh->max_ptes_none)
 				continue;
-			return SCAN_EXCEED_NONE_PTE;
+			result = SCAN_EXCEED_NONE_PTE;
+			goto out;
 		}
-		if (!pte_present(pteval))
-			return SCAN_PTE_NON_PRESENT;
+		if (!pte_present(pteval)) {
+			result = SCAN_PTE_NON_PRESENT;
+			goto out;
+		}
 		folio = pfn_folio(&k->mem, pte_pfn(pteval));
-		if (!folio)
-			return SCAN_PAGE_NULL;
+		if (!folio) {
+			result = SCAN_PAGE_NULL;
+			goto out;
+		}
 		if (collapse_skip_lazyfree(k, cc, vma, pteval, folio)) {
 			kh->lazyfree_skips++;
-			return SCAN_PAGE_LAZYFREE;
+			result = SCAN_PAGE_LAZYFREE;
+			goto out;
 		}
-		if (folio->mapcount > 1 && ++shared > kh->max_ptes_shared && cc->is_khugepaged)
-			return SCAN_EXCEED_SHARED_PTE;
-		if (!kh_folio_test_lru(folio))
-			return SCAN_DEL_PAGE_LRU;
+		if (folio->mapcount > 1 && ++shared > kh->max_ptes_shared && cc->is_khugepaged) {
+			result = SCAN_EXCEED_SHARED_PTE;
+			goto out;
+		}
+		/* a large folio met before is isolated already ("goto next") */
+		for (int c = 0; folio_nr_pages(folio) > 1 && c < iso->nr_compound; c++)
+			seen |= iso->compound[c] == folio->pfn;
+		if (!seen) {
+			if (!kh_folio_test_lru(folio)) {
+				result = SCAN_DEL_PAGE_LRU;
+				goto out;
+			}
+			kh_isolate_lru(k, folio);
+			if (folio_nr_pages(folio) > 1)
+				iso->compound[iso->nr_compound++] = folio->pfn;
+			else
+				iso->small[i] = folio->pfn;
+		}
 		if (cc->is_khugepaged && (pte_young(pteval) || folio_test(folio, PG_referenced)))
 			referenced++;
 		if (pte_write(pteval))
@@ -418,21 +495,26 @@ static int __collapse_huge_page_isolate(struct aw_kernel *k, struct vm_area_stru
 	}
 	/* a range with no writable page is not collapsed, for khugepaged or MADV_COLLAPSE */
 	if (!writable)
-		return SCAN_PAGE_RO;
-	if (cc->is_khugepaged && !referenced)
-		return SCAN_LACK_REFERENCED_PAGE;
-	return SCAN_SUCCEED;
+		result = SCAN_PAGE_RO;
+	else if (cc->is_khugepaged && !referenced)
+		result = SCAN_LACK_REFERENCED_PAGE;
+	else
+		return SCAN_SUCCEED;
+out:
+	release_pte_pages(k, iso, (int)i);
+	return result;
 }
 
 /*
  * __collapse_huge_page_copy() and __collapse_huge_page_copy_succeeded():
- * each subpage takes the contents of its PTE's page (zeroes for a hole),
- * then the small folios lose this mapping and are freed if it was the last.
+ * each subpage takes the contents of its PTE's page (zeroes for a hole);
+ * each small folio goes back to the LRU before it loses this mapping (and
+ * is freed if that was the last), the large ones after the last PTE.
  * Returns the pages that were resident (counted in RSS) before: neither
  * holes nor zero-page PTEs.
  */
 static long __collapse_huge_page_copy(struct aw_kernel *k, struct mm_struct *mm, struct aw_ptable *pt,
-				      struct folio *thp, uint64_t haddr)
+				      struct folio *thp, uint64_t haddr, struct kh_isolated *iso)
 {
 	long resident = 0;
 
@@ -455,9 +537,16 @@ static long __collapse_huge_page_copy(struct aw_kernel *k, struct mm_struct *mm,
 			folio_clear(thp, PG_zeroed);
 		pt->e[i] = 0;
 		resident++;
-		if (aw_rmap_remove(&k->mem, src, mm->id, addr) && !src->mapcount)
-			aw_folio_put(k, (uint32_t)pte_pfn(pteval));
+		if (iso->small[i] == src->pfn) {
+			/* release_pte_folio(), then the mapping goes and free_page_and_swap_cache() */
+			aw_rmap_remove(&k->mem, src, mm->id, addr);
+			kh_putback_lru(k, src);
+			continue;
+		}
+		/* a large folio's: its isolation reference keeps it until the list's putback */
+		aw_rmap_remove(&k->mem, src, mm->id, addr);
 	}
+	release_pte_pages(k, iso, 0);
 	return resident;
 }
 
@@ -555,6 +644,7 @@ void aw_kh_install_pmd(struct aw_kernel *k, struct mm_struct *mm, struct vm_area
 static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			      uint64_t haddr, unsigned int unmapped, const struct collapse_control *cc)
 {
+	struct kh_isolated iso;
 	uint32_t pfn = AW_NIL;
 	pmd_t *pmd;
 	long resident;
@@ -568,7 +658,7 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 	if (result == SCAN_SUCCEED)
 		result = find_pmd_or_thp_or_none(k, mm, haddr, &pmd);
 	if (result == SCAN_SUCCEED)
-		result = __collapse_huge_page_isolate(k, vma, aw_table(&k->pt, aw_entry_table(*pmd)), cc);
+		result = __collapse_huge_page_isolate(k, vma, aw_table(&k->pt, aw_entry_table(*pmd)), cc, &iso);
 	if (result != SCAN_SUCCEED) {
 		struct folio *thp = pfn_folio(&k->mem, pfn);
 
@@ -578,7 +668,7 @@ static int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct 
 		goto out;
 	}
 	resident = __collapse_huge_page_copy(k, mm, aw_table(&k->pt, aw_entry_table(*pmd)),
-					     pfn_folio(&k->mem, pfn), haddr);
+					     pfn_folio(&k->mem, pfn), haddr, &iso);
 	collapse_install(k, mm, vma, pmd, pfn, haddr, resident);
 	trace_mm_collapse_huge_page(k, mm, haddr, result);
 	aw_mm_event(k, mm, AW_FAULT_COLLAPSED);

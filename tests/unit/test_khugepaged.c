@@ -806,6 +806,63 @@ static void test_page_ro(void)
 	}
 }
 
+/* anon pages of node 0's root lruvec in the generation of seq */
+static long anon_pages(struct aw_kernel *k, unsigned long seq)
+{
+	return aw_lruvec(k, 0, 0)->lrugen.nr_pages[lru_gen_from_seq(seq)][0];
+}
+
+/*
+ * A collapse puts the small folios it took back on the LRU before they
+ * lose its mapping (__collapse_huge_page_isolate()'s folio_isolate_lru(),
+ * then __collapse_huge_page_copy_succeeded()'s release_pte_folio()):
+ * one that another mm still maps stays, where folio_add_lru() puts it.
+ * 6.12: 512 pages written at max_seq 3; three forced passes leave them
+ * in the oldest generation (max_seq 6, min_seq 3).  P2 forks them, which
+ * write-protects P1's PTEs; P1 writes page 0 again, a COW copy (the only
+ * writable PTE, or the range is SCAN_PAGE_RO).  MADV_COLLAPSE in P1:
+ * seq 3 is not one of the two youngest, so lru_gen_del_folio() sets no
+ * PG_active, and lru_gen_folio_seq() puts an anon folio outside the swap
+ * cache at max_seq - 1 = 5: the 511 pages P2 still maps go there, and so
+ * does the new THP (512): 1023 at seq 5; the copy P1 made is freed; seq 3
+ * keeps page 0's original, which only P2 maps.  (The model before left
+ * the 511 at seq 3.)
+ */
+static void test_collapse_putback(void)
+{
+	struct aw_config cfg;
+	struct aw_kernel *k;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 1;
+	cfg.swap_bytes = 1ULL << 30;
+	cfg.thp = AW_THP_MADVISE;
+	cfg.thp_modes = 1u << AW_THP_MADVISE;
+	cfg.kernel = AW_KERNEL_6_12;
+	k = aw_kernel_create(&cfg, 0, 0, 0);
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	proc(k, 1);
+	map(k, 1, BASE, MB2, AW_MAP_NOHUGEPAGE);
+	touch(k, 1, BASE, MB2, true);
+	CHECK_EQ(aw_lruvec(k, 0, 0)->lrugen.max_seq, 3);
+	ev_age(k, true);
+	ev_age(k, true);
+	ev_age(k, true);
+	CHECK_EQ(aw_lruvec(k, 0, 0)->lrugen.max_seq, 6);
+	CHECK_EQ(anon_pages(k, 3), 512);
+	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
+	touch(k, 1, BASE, PG(1), true);
+	advise(k, 1, BASE, MB2, AW_MADV_HUGEPAGE);
+	advise(k, 1, BASE, MB2, AW_MADV_COLLAPSE);
+	CHECK_EQ(k->kh.madv_collapsed, 1);
+	CHECK_EQ(anon_pages(k, 3), 1);
+	CHECK_EQ(anon_pages(k, 5), 1023);
+	CHECK_EQ(anon_pages(k, 6), 0);
+	aw_kernel_destroy(k);
+}
+
 int main(void)
 {
 	test_registration();
@@ -822,5 +879,6 @@ int main(void)
 	test_page_ro();
 	test_lack_referenced();
 	test_page_ro_swap();
+	test_collapse_putback();
 	return aw_test_report("test_khugepaged");
 }
