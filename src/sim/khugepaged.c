@@ -996,6 +996,13 @@ static int model_madvise_collapse(struct aw_kernel *k, struct mm_struct *mm, uin
 			k->kh.madv_collapsed += result == SCAN_SUCCEED;
 			continue;
 		}
+		/* 6.1/6.12: an empty entry of a PMD table is SCAN_PMD_NONE, not continued after */
+		if (result == SCAN_NO_PTE_TABLE && k->prof->madv_collapse_pmd_none_stops) {
+			pmd_t *pmd = aw_pmd_lookup(k, mm, addr, false, NULL);
+
+			if (pmd && pmd_none(*pmd))
+				break;
+		}
 		/* the results madvise_collapse() lets it continue after */
 		if (result != SCAN_NO_PTE_TABLE && result != SCAN_PTE_NON_PRESENT &&
 		    result != SCAN_PAGE_RO && result != SCAN_LACK_REFERENCED_PAGE && result != SCAN_PAGE_NULL &&

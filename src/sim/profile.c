@@ -52,6 +52,7 @@ static const struct aw_profile aw_profile_6_1 = {
 	.thp_aligned_anon_mmap		= false,
 	.split_maps_zero_page		= false,
 	.khugepaged_exit_or_disable	= false,
+	.madv_collapse_pmd_none_stops	= true,
 };
 
 /* Debian trixie's 6.12 */
@@ -99,6 +100,7 @@ static const struct aw_profile aw_profile_6_12 = {
 	.thp_aligned_anon_mmap		= true,
 	.split_maps_zero_page		= true,
 	.khugepaged_exit_or_disable	= true,
+	.madv_collapse_pmd_none_stops	= true,
 };
 
 /* mainline: the model's default (6.14's workingset rework, 6.17's scan budget) */
@@ -146,6 +148,7 @@ static const struct aw_profile aw_profile_mainline = {
 	.thp_aligned_anon_mmap		= true,
 	.split_maps_zero_page		= true,
 	.khugepaged_exit_or_disable	= true,
+	.madv_collapse_pmd_none_stops	= false,
 };
 
 static const struct aw_profile *const aw_profiles[AW_KERNEL_NR] = {
@@ -204,6 +207,7 @@ const struct aw_profile_rule aw_profile_rules[] = {
 	AW_RULE(thp_aligned_anon_mmap),
 	AW_RULE(split_maps_zero_page),
 	AW_RULE(khugepaged_exit_or_disable),
+	AW_RULE(madv_collapse_pmd_none_stops),
 };
 
 const size_t aw_profile_nr_rules = sizeof(aw_profile_rules) / sizeof(aw_profile_rules[0]);

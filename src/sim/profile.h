@@ -260,6 +260,14 @@ struct aw_profile {
 	 * mm's VMAs one by one, each refused by hugepage_vma_check().
 	 */
 	bool khugepaged_exit_or_disable;
+	/*
+	 * madvise_collapse(): a range whose PMD entry is none in an existing
+	 * PMD table ends the call (6.1, 6.12: find_pmd_or_thp_or_none() says
+	 * SCAN_PMD_NONE, which is not among the results it continues after;
+	 * SCAN_PMD_NULL, no table, is).  Mainline has one SCAN_NO_PTE_TABLE
+	 * for both, and continues.
+	 */
+	bool madv_collapse_pmd_none_stops;
 };
 
 /* The rules of one release. */

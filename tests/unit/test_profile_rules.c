@@ -58,6 +58,7 @@ static const char *const from_6_12_to_mainline[] = {
 	"check_references_classic",
 	"keep_promoted_while_isolated",
 	"sort_protected_to_head",
+	"madv_collapse_pmd_none_stops",		/* "mm/khugepaged: unify SCAN_PMD_NONE and SCAN_PMD_NULL into SCAN_NO_PTE_TABLE" */
 	"sort_waits_writeback",
 	"isolate_clears_referenced",
 	"isolate_clears_reclaim",
