@@ -8,12 +8,16 @@
 #       Debian's linux-source-6.12 and linux-source-6.1 tarballs (installed
 #       with apt-get when missing and the build runs as root): the variants
 #       k6.12, k6.12+pud (the ported series in src/ktext/series/pud-v3) and
-#       k6.1.
+#       k6.1, and the khugepaged-only tree k6.12+khugepaged (the port in
+#       src/ktext/series/khugepaged-v7).
 #   -DAGEWALK_KERNEL_TREES="NAME=PATH[+SERIES];..."
 #       PATH is a kernel tree or a linux-source tarball; SERIES a folder of
 #       patches with a quilt `series` file, applied before extraction: a
 #       name under src/ktext/series/, or a path (it has a '/') to the
-#       user's own.
+#       user's own.  A series folder with a file `khugepaged-only` makes a
+#       khugepaged-only tree: its khugepaged text joins aw_kh_variants[],
+#       and no MGLRU variant is made (its MGLRU text is the tree's own;
+#       tools/ktext-extract --kh-only checks that).
 #
 # Without the option the library has no variants and test_ktext skips.
 set(AGEWALK_KERNEL_TREES "" CACHE STRING
@@ -60,6 +64,9 @@ if(aw_trees STREQUAL "auto")
   if(EXISTS ${AW_KTEXT_DIR}/series/pud-v3/series)
     list(APPEND aw_trees "k6.12+pud=/usr/src/linux-source-6.12.tar.xz+pud-v3")
   endif()
+  if(EXISTS ${AW_KTEXT_DIR}/series/khugepaged-v7/series)
+    list(APPEND aw_trees "k6.12+khugepaged=/usr/src/linux-source-6.12.tar.xz+khugepaged-v7")
+  endif()
   list(APPEND aw_trees "k6.1=/usr/src/linux-source-6.1.tar.xz")
 endif()
 
@@ -71,6 +78,7 @@ set(aw_kh_refs)
 set(aw_names)
 set(aw_kh_names)
 set(AW_KTEXT_NAMES)	# the variants built, for the tests
+set(AW_KTEXT_KH_NAMES)	# the trees with khugepaged text (the variants and the khugepaged-only trees)
 if(aw_trees)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)
   foreach(prog ctags unifdef patch)
@@ -90,6 +98,7 @@ foreach(entry ${aw_trees})
   set(name ${CMAKE_MATCH_1})
   get_filename_component(tree ${CMAKE_MATCH_2} ABSOLUTE)
   set(series ${CMAKE_MATCH_4})
+  set(kh_only OFF)
   if(NOT EXISTS ${tree})
     message(FATAL_ERROR "AGEWALK_KERNEL_TREES: ${name}: ${tree}: no such tree or tarball")
   endif()
@@ -118,10 +127,21 @@ foreach(entry ${aw_trees})
     file(GLOB spatches ${sdir}/*.patch)
     list(APPEND args --series ${sdir})
     list(APPEND deps ${sdir}/series ${spatches})
+    if(EXISTS ${sdir}/khugepaged-only)
+      set(kh_only ON)
+      list(APPEND deps ${sdir}/khugepaged-only)
+    endif()
   endif()
   set(out ${AW_KTEXT_OUT}/${cname}.c)
+  if(kh_only)
+    # khugepaged text only: no MGLRU file, no MGLRU variant (its text is the tree's own)
+    set(out)
+    list(APPEND args --kh-only)
+  else()
+    list(APPEND args --out ${out})
+  endif()
   add_custom_command(OUTPUT ${out} ${kh_out}
-    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${args} --out ${out}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/ktext-extract ${args}
     DEPENDS ${deps}
     COMMENT "ktext-extract ${name}"
     VERBATIM)
@@ -136,14 +156,17 @@ foreach(entry ${aw_trees})
                  "--coverage;-O0;-fkeep-static-functions;-fkeep-inline-functions")
   endif()
   list(APPEND aw_objects ${out} ${kh_out})
-  string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
-  string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
   string(APPEND aw_kh_decls "extern const struct aw_kh_ops aw_${cname}_kh_ops;\n")
   string(APPEND aw_kh_refs "\t&aw_${cname}_kh_ops,\n")
-  string(APPEND aw_names ", ${name}")
   string(REGEX REPLACE "^k" "kh" khname ${name})
   string(APPEND aw_kh_names ", ${khname}")
-  list(APPEND AW_KTEXT_NAMES ${name})
+  list(APPEND AW_KTEXT_KH_NAMES ${name})
+  if(NOT kh_only)
+    string(APPEND aw_decls "extern const struct aw_ktext_ops aw_${cname}_ops;\n")
+    string(APPEND aw_refs "\t&aw_${cname}_ops,\n")
+    string(APPEND aw_names ", ${name}")
+    list(APPEND AW_KTEXT_NAMES ${name})
+  endif()
 endforeach()
 
 set(aw_registry ${AW_KTEXT_OUT}/ktext_variants.c)

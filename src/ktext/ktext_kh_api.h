@@ -93,6 +93,14 @@ struct aw_kh_ops {
 	int (*madvise)(struct aw_kh *kh, int id, unsigned long start, unsigned long end);
 	/* the tree's enum scan_result as the model names it (aw_scan_result_name()), "unknown" */
 	const char *(*result_name)(int status);
+	/*
+	 * The tree has the khugepaged scan series (src/ktext/series/khugepaged-v7),
+	 * read off its text by tools/ktext-extract (the mm_khugepaged_scan
+	 * tracepoint, the refined progress, SCAN_PAGE_LAZYFREE, the slot
+	 * released when THP is disabled): its model pair is khugepaged-patched,
+	 * khugepaged-base otherwise.
+	 */
+	bool patched;
 };
 
 extern const struct aw_kh_ops *const aw_kh_variants[];	/* NULL-terminated, as aw_ktext_variants[] */

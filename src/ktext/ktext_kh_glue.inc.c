@@ -260,6 +260,7 @@ const struct aw_kh_ops AW_KH_CAT(AW_KTEXT_PREFIX, _kh_ops) = {
 	.fork = aw_kh_fork,
 	.madvise = aw_kh_madvise,
 	.result_name = aw_kh_result_name,
+	.patched = AW_KTEXT_KH_SERIES,
 };
 
 /* the other roots, by address: what the binding will call (docs/ktext.md "khugepaged text") */

@@ -232,6 +232,16 @@ static inline bool aw_kh_folio_test_lru(const struct folio *f)
 static inline bool folio_trylock(struct folio *f) { return !test_and_set_bit(PG_locked, &f->flags); }
 static inline void folio_unlock(struct folio *f) { clear_bit(PG_locked, &f->flags); }
 static inline bool folio_test_anon(struct folio *f);
+/*
+ * include/linux/page-flags.h (the khugepaged series, 3/5): a lazyfree
+ * folio is an anon one MADV_FREE made no longer swap-backed, as the model
+ * keeps it (PG_anon without PG_swapbacked, src/sim/folio.h); the tree's
+ * definition is in page-flags.h, which the khugepaged text never takes
+ */
+static inline bool folio_test_lazyfree(struct folio *f)
+{
+	return folio_test_anon(f) && !folio_test_swapbacked(f);
+}
 static inline int folio_ref_count(struct folio *f) { return aw_kh_host()->folio_ref_count(aw_kh_host()->ctx, f); }
 static inline int folio_mapcount(struct folio *f) { return f->mapcount; }
 static inline bool folio_likely_mapped_shared(struct folio *f) { return f->mapcount > 1; }
@@ -326,6 +336,18 @@ static inline int mem_cgroup_charge(struct folio *f, struct mm_struct *mm, gfp_t
 				     (none_or_zero), (status), (unmapped))
 #define trace_mm_collapse_huge_page(mm, isolated, status) \
 	aw_kh_host()->trace_collapse(aw_kh_host()->ctx, (mm)->aw_index, (isolated), (status))
+/*
+ * the khugepaged series' mm_khugepaged_scan (1/5): one
+ * khugepaged_scan_mm_slot() call's progress, and whether it left the
+ * cursor at the list head; a host without the callback does not trace it
+ */
+static inline void trace_mm_khugepaged_scan(struct mm_struct *mm, unsigned int progress, bool full_scan_finished)
+{
+	const struct aw_kh_host *h = aw_kh_host();
+
+	if (h->trace_scan)
+		h->trace_scan(h->ctx, mm->aw_index, progress, full_scan_finished);
+}
 #define trace_mm_collapse_huge_page_swapin(mm, swapped_in, referenced, ret)	((void)(mm))
 #define trace_mm_collapse_huge_page_isolate(page, none_or_zero, referenced, writable, status) ((void)0)
 
