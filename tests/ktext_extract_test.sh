@@ -77,6 +77,33 @@ else
 	echo "FAIL khugepaged text: $(cat "$work/stderr") (MGLRU file unchanged: $(cmp -s "$work/ok.c" "$work/ok2.c" && echo yes || echo no))"
 	fail=1
 fi
+# the pristine tree is not patched (struct aw_kh_ops' patched, read off the text)
+if grep -qx '#define AW_KTEXT_KH_SERIES 0' "$work/ok2_kh.c"; then
+	echo "ok   pristine khugepaged text: not patched"
+else
+	echo "FAIL pristine khugepaged text: no AW_KTEXT_KH_SERIES 0"
+	fail=1
+fi
+# a khugepaged-only tree (--kh-only): the khugepaged scan series leaves the
+# MGLRU text as the tree's own, so only the khugepaged file is written, and
+# its text is patched
+khs="$src/src/ktext/series/khugepaged-v7"
+rm -f "$work/khonly.c" "$work/khonly_kh.c"
+if "$x" --tree "$tarball" --name k-test --shim "$src/src/ktext" --kapi "$src/src/kapi" --roots "$roots" \
+	--out "$work/khonly.c" --kh-roots "$khroots" --kh-out "$work/khonly_kh.c" --kh-only --series "$khs" \
+	--cache "${AGEWALK_KTEXT_CACHE:-$HOME/.cache/agewalk-ktext}" --cc "$cc" >"$work/stdout" 2>"$work/stderr" &&
+	[ ! -e "$work/khonly.c" ] && grep -qx '#define AW_KTEXT_KH_SERIES 1' "$work/khonly_kh.c" &&
+	grep -q "no MGLRU variant (khugepaged only)" "$work/stdout" &&
+	grep -q "the khugepaged scan series (trace, progress, lazyfree, exit_or_disable)" "$work/stdout"; then
+	echo "ok   khugepaged-only tree: $(tr '\n' ' ' <"$work/stdout")"
+else
+	echo "FAIL khugepaged-only tree: $(cat "$work/stderr") $(cat "$work/stdout")"
+	fail=1
+fi
+# a series that changes the MGLRU text is no khugepaged-only tree: neither file
+expect kh-only-mglru "--kh-only: the series changes the MGLRU text" --tree "$tarball" --roots "$roots" \
+	--kh-roots "$khroots" --kh-out "$work/out_kh.c" --kh-only --series "$src/src/ktext/series/pud-v3"
+[ -e "$work/out_kh.c" ] && { echo "FAIL kh-only-mglru left $work/out_kh.c"; fail=1; }
 echo "no_such_root" >"$work/khroots"
 expect kh-unknown-root "has no no_such_root in mm/mm_slot.h" --tree "$tree" --roots "$roots" \
 	--kh-roots "$work/khroots" --kh-out "$work/out_kh.c"

@@ -3,7 +3,9 @@
 # ktext.trees_option: -DAGEWALK_KERNEL_TREES=NAME=PATH+SERIES takes SERIES
 # as a folder of src/ktext/series/ by name (pud-v3, khugepaged-v7) or as a
 # path to the user's own series (docs/ktext.md's example): each configures,
-# naming the series' folder to tools/ktext-extract; a path without a quilt `series` file stops
+# naming the series' folder to tools/ktext-extract (khugepaged-v7 as a
+# khugepaged-only tree: --kh-only, its khugepaged text registered and no
+# MGLRU variant); a path without a quilt `series` file stops
 # the configure with an error naming it (CMake wraps the message's lines).  Configure only: the extraction
 # itself is covered by the builds with kernel trees.  Exit 77 (skipped)
 # without a linux-source-6.12 tarball.
@@ -30,6 +32,19 @@ for form in "byname=$tarball+pud-v3" "bynamekh=$tarball+khugepaged-v7" "bypath=$
 	configure "$name" "$form" || { cat "$work/$name.log"; fail "$form: refused"; }
 	grep -rqs -- "--series $dir" "$work/$name/CMakeFiles" ||
 		fail "$form: the extraction is not given the series' folder"
+	# the khugepaged scan series is a khugepaged-only tree (its folder's
+	# khugepaged-only file): khugepaged text in aw_kh_variants[], no MGLRU variant
+	reg=$work/$name/ktext/ktext_variants.c
+	if [ "$name" = bynamekh ]; then
+		grep -rqs -- "--kh-only" "$work/$name/CMakeFiles" ||
+			fail "$form: the extraction is not told --kh-only"
+		grep -q '&aw_bynamekh_kh_ops,' "$reg" && ! grep -q '&aw_bynamekh_ops,' "$reg" ||
+			fail "$form: the registry is not khugepaged-only: $(grep bynamekh "$reg")"
+	else
+		! grep -rqs -- "--kh-only" "$work/$name/CMakeFiles" || fail "$form: told --kh-only"
+		grep -q "&aw_${name}_ops," "$reg" && grep -q "&aw_${name}_kh_ops," "$reg" ||
+			fail "$form: the registry lacks a variant: $(grep "$name" "$reg")"
+	fi
 	echo "ok: $form"
 done
 if configure missing "x=$tarball+$work/none"; then
