@@ -31,7 +31,10 @@
  * base trees never call.  A second machine has lazyfree folios (anon
  * without PG_swapbacked, as the model keeps them): the series' khugepaged
  * stops a range at a clean PTE of one with SCAN_PAGE_LAZYFREE (4/5), the
- * base trees and a dirty PTE go on.
+ * base trees and a dirty PTE go on.  A third MADV_FREEs a folio while the
+ * collapse has the mmap_lock dropped: the series' isolation stops with
+ * SCAN_PAGE_LAZYFREE (4/5's other test), the base trees' for want of a
+ * young PTE.
  * Skips (77) in a build without kernel trees.
  */
 #include <stdbool.h>
@@ -51,8 +54,10 @@
 #define ENTRY_CLEAN	0x007UL		/* present, rw, user: a PTE neither young nor dirty */
 #define ENTRY_DIRTY	0x047UL		/* the same, dirty (written after MADV_FREE) */
 #define NR_TABLES	6
+#define ENTRY_YOUNG	0x067UL		/* present, rw, user, accessed, dirty: a PTE written lately */
 #define NR_FOLIOS	2
 #define FOLIO_PFN	1000		/* the folios' pfns: FOLIO_PFN + i */
+#define HUGE_PFN	2048		/* the huge folio alloc_huge() gives */
 
 /* enum scan_result: the same numbers in every tree up to SCAN_PAGE_ANON (18) */
 #define SCAN_PMD_NULL			2
@@ -66,6 +71,9 @@ struct machine {
 	unsigned long table[NR_TABLES][512];	/* id 0 unused; 1: mm 0's PGD, 2 its PUD, 3 its PMD, 4 (5) PTE tables */
 	unsigned long pgd1[512];		/* mm 1's PGD: empty */
 	struct folio folios[NR_FOLIOS];		/* order 0, at FOLIO_PFN + i */
+	struct folio huge;			/* HPAGE_PMD_ORDER, at HUGE_PFN */
+	int allocs, puts, isolated, putback;	/* alloc_huge(), put(), isolate_lru(), putback_lru() calls */
+	int collapse_mm[4], collapse_isolated[4], collapse_status[4], nr_collapses;	/* mm_collapse_huge_page */
 	int results[16];			/* trace_mm_khugepaged_scan_pmd() statuses, in order */
 	int mms[16];
 	int writable[16], referenced[16], none_or_zero[16], unmapped[16];
@@ -90,6 +98,8 @@ static struct folio *host_folio(void *ctx, unsigned long pfn)
 {
 	struct machine *m = ctx;
 
+	if (m->huge.order && pfn >= HUGE_PFN && pfn < HUGE_PFN + 512)
+		return &m->huge;
 	if (pfn < FOLIO_PFN || pfn >= FOLIO_PFN + NR_FOLIOS)
 		return NULL;
 	return &m->folios[pfn - FOLIO_PFN];
@@ -139,8 +149,61 @@ static void host_event(void *ctx, int item)
 	m->nr_events++;
 }
 
-/* no range here reaches a collapse, a swap-in or a folio */
+/* no range of the first two machines reaches a collapse, nor a swap-in */
 static void host_trace_collapse(void *ctx, int mm, int isolated, int status) { abort(); }
+
+static void host_record_collapse(void *ctx, int mm, int isolated, int status)
+{
+	struct machine *m = ctx;
+
+	if (m->nr_collapses < 4) {
+		m->collapse_mm[m->nr_collapses] = mm;
+		m->collapse_isolated[m->nr_collapses] = isolated;
+		m->collapse_status[m->nr_collapses] = status;
+	}
+	m->nr_collapses++;
+}
+
+/*
+ * __folio_alloc() of the huge folio, with the mmap_lock dropped
+ * (collapse_huge_page()): meanwhile the task MADV_FREEs the range, as
+ * madvise_free_pte_range() does to folio 0 behind PTE 0 -- the PTE made
+ * old and clean, the folio clean and lazyfree (PG_swapbacked cleared).
+ */
+static struct folio *host_alloc_huge_madv_free(void *ctx, int mm, int node, bool *charge_failed)
+{
+	struct machine *m = ctx;
+
+	m->allocs++;
+	m->table[4][0] &= ~(0x020UL | 0x040UL);		/* pte_mkold(), pte_mkclean() */
+	m->folios[0].flags &= ~((1UL << PG_dirty) | (1UL << PG_swapbacked));
+	m->huge.pfn = HUGE_PFN;
+	m->huge.order = 9;
+	return &m->huge;
+}
+
+static void host_put(void *ctx, struct folio *folio)
+{
+	struct machine *m = ctx;
+
+	m->puts += folio == &m->huge;
+}
+
+static bool host_isolate_lru(void *ctx, struct folio *folio)
+{
+	struct machine *m = ctx;
+
+	m->isolated++;
+	return test_and_clear_bit(PG_lru, &folio->flags);
+}
+
+static void host_putback_lru(void *ctx, struct folio *folio)
+{
+	struct machine *m = ctx;
+
+	m->putback++;
+	folio->flags |= 1UL << PG_lru;
+}
 
 static void check_slots(const struct aw_kh_ops *ops, struct aw_kh *kh, int mm, unsigned long address,
 			unsigned long full_scans, int nr_slots)
@@ -403,6 +466,102 @@ static void test_lazyfree(const struct aw_kh_ops *ops)
 	free(m);
 }
 
+/*
+ * A lazyfree folio that appears while the collapse has the mmap_lock
+ * dropped (issue 31, 4/5's test in __collapse_huge_page_isolate()): one
+ * mm, one anonymous VMA [0, 2M), a PTE table with PTE 0 young, dirty and
+ * writable over folio 0 (anon, swap-backed, on the LRU, mapped once), the
+ * other 511 none.  hpage_collapse_scan_pmd() sees all 512 PTEs (511 none
+ * <= 511, referenced 1, writable): SCAN_SUCCEED in every tree, so
+ * collapse_huge_page(): the mmap_lock dropped, the huge folio allocated
+ * (THP_COLLAPSE_ALLOC), and meanwhile MADV_FREE (host_alloc_huge_madv_free());
+ * revalidated, the PMD cleared (pmdp_collapse_flush()), then the isolation
+ * of the table's PTEs:
+ *  - series: PTE 0 is clean and its folio lazyfree: SCAN_PAGE_LAZYFREE
+ *    before the folio is locked or isolated;
+ *  - base trees: the folio is locked and isolated, but PTE 0 is no longer
+ *    young (none referenced): SCAN_LACK_REFERENCED_PAGE, the folio
+ *    unlocked and put back (release_pte_pages()).
+ * Either way the PMD gets its table back (pmd_populate()), the huge folio
+ * is put, mm_collapse_huge_page says (mm 0, not isolated, the result),
+ * and the range's mm_khugepaged_scan_pmd carries that result with the
+ * scan's referenced 1 and none_or_zero 511.  The collapse released the
+ * mmap_lock, so khugepaged_scan_mm_slot() stops there with the cursor on
+ * mm 0 at 2M: progress 1 + 512 = 513 in every tree (the series counts
+ * the 512 PTEs its loop saw).  513 < 1024: a second call on mm 0 from 2M
+ * finds no VMA left: progress 1, the cursor none, full_scans 1; the head
+ * met twice ends the wake-up.  The series' trace: (mm 0, 513, false),
+ * (mm 0, 1, true).
+ */
+static void test_lazyfree_race(const struct aw_kh_ops *ops)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	struct aw_ktext_host kt = {
+		.ctx = m, .nr_nodes = 1, .nr_memcgs = 1, .zero_pfn = ~0UL, .huge_zero_pfn = ~0UL,
+		.table = host_table, .is_table = host_is_table, .folio = host_folio,
+	};
+	struct aw_kh_host host = {
+		.ctx = m, .thp_allowable = host_thp_allowable, .folio_ref_count = host_folio_ref_count,
+		.isolate_lru = host_isolate_lru, .putback_lru = host_putback_lru, .put = host_put,
+		.alloc_huge = host_alloc_huge_madv_free, .event = host_event,
+		.trace_scan_pmd = host_trace_scan_pmd, .trace_collapse = host_record_collapse,
+		.trace_scan = host_trace_scan,
+	};
+	struct aw_ktext_vma vma = { .start = 0, .end = 2 * MB, .vm_flags = 0x3 };
+	int status = ops->patched ? SCAN_PAGE_LAZYFREE : SCAN_LACK_REFERENCED_PAGE;
+	struct aw_kh *kh;
+
+	if (!m)
+		abort();
+	m->folios[0].pfn = FOLIO_PFN;
+	m->folios[0].mapcount = 1;
+	m->folios[0].lru.next = m->folios[0].lru.prev = &m->folios[0].lru;
+	m->folios[0].flags = (1UL << PG_anon) | (1UL << PG_lru) | (1UL << PG_swapbacked) | (1UL << PG_dirty);
+	m->table[1][0] = (2UL << 12) | ENTRY_TABLE;		/* PGD[0] -> PUD table 2 */
+	m->table[2][0] = (3UL << 12) | ENTRY_TABLE;		/* PUD[0] -> PMD table 3 */
+	m->table[3][0] = (4UL << 12) | ENTRY_TABLE;		/* PMD[0]: 0 -> PTE table 4 */
+	m->table[4][0] = ((unsigned long)FOLIO_PFN << 12) | ENTRY_YOUNG;
+	kh = ops->create(&kt, &host);
+	CHECK(kh != NULL);
+	if (!kh) {
+		free(m);
+		return;
+	}
+	ops->knobs(kh, true, 1024, 511, 64, 256);
+	ops->set_mm(kh, 0, &(struct aw_kh_mm){ .pgd = m->table[1], .vmas = &vma, .nr_vmas = 1 });
+	ops->enter(kh, 0);
+
+	ops->do_scan(kh);
+	check_results(m, 0, 1, (const int[]){ 0 }, (const int[]){ status });
+	CHECK_EQ(m->writable[0], 1);
+	CHECK_EQ(m->referenced[0], 1);
+	CHECK_EQ(m->none_or_zero[0], 511);
+	CHECK_EQ(m->nr_collapses, 1);
+	CHECK_EQ(m->collapse_mm[0], 0);
+	CHECK_EQ(m->collapse_isolated[0], 0);
+	CHECK_EQ(m->collapse_status[0], status);
+	CHECK_EQ(m->allocs, 1);
+	CHECK_EQ(m->puts, 1);
+	CHECK_EQ(m->isolated, ops->patched ? 0 : 1);
+	CHECK_EQ(m->putback, ops->patched ? 0 : 1);
+	CHECK_EQ(m->nr_events, 1);
+	CHECK_EQ(m->events[0], 0);	/* ktext_kh.h's THP_COLLAPSE_ALLOC */
+	/* the table is back under PMD 0, PTE 0 as MADV_FREE left it, folio 0 unlocked on the LRU */
+	CHECK_EQ(m->table[3][0], (4UL << 12) | ENTRY_TABLE);
+	CHECK_EQ(m->table[4][0], ((unsigned long)FOLIO_PFN << 12) | ENTRY_CLEAN);
+	CHECK_EQ(m->folios[0].flags, (1UL << PG_anon) | (1UL << PG_lru));
+	if (ops->patched)
+		check_scans(m, 0, 2, (const int[]){ 0, 0 }, (const unsigned int[]){ 513, 1 },
+			    (const bool[]){ false, true });
+	else
+		CHECK_EQ(m->nr_scans, 0);
+	check_slots(ops, kh, -1, 2 * MB, 1, 1);
+
+	ops->exit(kh, 0);
+	ops->destroy(kh);
+	free(m);
+}
+
 int main(void)
 {
 	int n = 0;
@@ -412,6 +571,7 @@ int main(void)
 		check_patched(*v);
 		test_scan(*v);
 		test_lazyfree(*v);
+		test_lazyfree_race(*v);
 	}
 	if (!n) {
 		printf("test_ktext_kh: no kernel trees in this build (AGEWALK_KERNEL_TREES): skipped\n");
