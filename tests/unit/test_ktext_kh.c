@@ -170,7 +170,7 @@ static void host_record_collapse(void *ctx, int mm, int isolated, int status)
  * madvise_free_pte_range() does to folio 0 behind PTE 0 -- the PTE made
  * old and clean, the folio clean and lazyfree (PG_swapbacked cleared).
  */
-static struct folio *host_alloc_huge_madv_free(void *ctx, int mm, int node, bool *charge_failed)
+static struct folio *host_alloc_huge_madv_free(void *ctx, int node, unsigned long nodemask)
 {
 	struct machine *m = ctx;
 
@@ -181,6 +181,9 @@ static struct folio *host_alloc_huge_madv_free(void *ctx, int mm, int node, bool
 	m->huge.order = 9;
 	return &m->huge;
 }
+
+/* mem_cgroup_charge() of the huge folio: charged */
+static int host_charge(void *ctx, int mm, struct folio *folio) { return 0; }
 
 static void host_put(void *ctx, struct folio *folio)
 {
@@ -503,7 +506,7 @@ static void test_lazyfree_race(const struct aw_kh_ops *ops)
 	struct aw_kh_host host = {
 		.ctx = m, .thp_allowable = host_thp_allowable, .folio_ref_count = host_folio_ref_count,
 		.isolate_lru = host_isolate_lru, .putback_lru = host_putback_lru, .put = host_put,
-		.alloc_huge = host_alloc_huge_madv_free, .event = host_event,
+		.alloc_huge = host_alloc_huge_madv_free, .charge = host_charge, .event = host_event,
 		.trace_scan_pmd = host_trace_scan_pmd, .trace_collapse = host_record_collapse,
 		.trace_scan = host_trace_scan,
 	};
