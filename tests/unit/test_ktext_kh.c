@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * khugepaged's text of each tree (issue 31), run on a small machine of
- * this test's own (it is not bound onto the model's yet): two mms, page
+ * this test's own (not the model's, which src/kbind binds): two mms, page
  * tables built by hand, three wake-ups of the text's khugepaged_do_scan()
  * with khugepaged_pages_to_scan = 1024.  The expected progress, cursor,
  * full scans and per-range results are read off 6.1's and 6.12's
@@ -53,8 +53,8 @@
 #define ENTRY_HUGE	0x0e7UL		/* the same with _PAGE_PSE: a PMD leaf */
 #define ENTRY_CLEAN	0x007UL		/* present, rw, user: a PTE neither young nor dirty */
 #define ENTRY_DIRTY	0x047UL		/* the same, dirty (written after MADV_FREE) */
-#define NR_TABLES	6
 #define ENTRY_YOUNG	0x067UL		/* present, rw, user, accessed, dirty: a PTE written lately */
+#define NR_TABLES	6
 #define NR_FOLIOS	2
 #define FOLIO_PFN	1000		/* the folios' pfns: FOLIO_PFN + i */
 #define HUGE_PFN	2048		/* the huge folio alloc_huge() gives */
