@@ -231,17 +231,7 @@ static inline bool aw_kh_folio_test_lru(const struct folio *f)
 #define compound_nr(p)			folio_nr_pages(page_folio(p))
 static inline bool folio_trylock(struct folio *f) { return !test_and_set_bit(PG_locked, &f->flags); }
 static inline void folio_unlock(struct folio *f) { clear_bit(PG_locked, &f->flags); }
-static inline bool folio_test_anon(struct folio *f);
-/*
- * include/linux/page-flags.h (the khugepaged series, 3/5): a lazyfree
- * folio is an anon one MADV_FREE made no longer swap-backed, as the model
- * keeps it (PG_anon without PG_swapbacked, src/sim/folio.h); the tree's
- * definition is in page-flags.h, which the khugepaged text never takes
- */
-static inline bool folio_test_lazyfree(struct folio *f)
-{
-	return folio_test_anon(f) && !folio_test_swapbacked(f);
-}
+static inline bool folio_test_anon(const struct folio *f);
 static inline int folio_ref_count(struct folio *f) { return aw_kh_host()->folio_ref_count(aw_kh_host()->ctx, f); }
 static inline int folio_mapcount(struct folio *f) { return f->mapcount; }
 static inline bool folio_likely_mapped_shared(struct folio *f) { return f->mapcount > 1; }

@@ -276,7 +276,7 @@ static inline void aw_ktext_flags_written(void *p, unsigned long old, unsigned l
 
 /* include/linux/page-flags.h */
 #define AW_FOLIO_FLAG(name, bit)							\
-	static inline bool folio_test_##name(struct folio *f) { return test_bit(bit, &f->flags); } \
+	static inline bool folio_test_##name(const struct folio *f) { return test_bit(bit, &f->flags); } \
 	static inline void folio_set_##name(struct folio *f) { set_bit(bit, &f->flags); }	\
 	static inline void folio_clear_##name(struct folio *f) { clear_bit(bit, &f->flags); }
 AW_FOLIO_FLAG(lru, PG_lru)
