@@ -689,15 +689,6 @@ static void kb_kh_text_ran(const struct aw_kernel *k, struct aw_text_ran *out)
 
 /* -- the variants ------------------------------------------------------------ */
 
-/*
- * Whether a tree's khugepaged text has the scan series.  The series' tree
- * is named for it (tools/agewalk-lab and AGEWALK_KERNEL_TREES: 6.12+khugepaged).
- */
-static bool aw_kh_text_patched(const struct aw_kh_ops *ops)
-{
-	return strstr(ops->name, "+khugepaged") != NULL;
-}
-
 /* kh6.12 -> the tree named k6.12; kh6.12+series -> the tree with the khugepaged series */
 static const struct aw_kh_ops *kh_find(const char *name)
 {
@@ -706,7 +697,7 @@ static const struct aw_kh_ops *kh_find(const char *name)
 	for (const struct aw_kh_ops *const *v = aw_kh_variants; *v; v++) {
 		if ((*v)->name[0] == 'k' && !strcmp((*v)->name + 1, name + 2))
 			return *v;
-		if (!strcmp(name + 2, "6.12+series") && aw_kh_text_patched(*v))
+		if (!strcmp(name + 2, "6.12+series") && (*v)->patched)
 			return *v;
 	}
 	return NULL;
@@ -721,7 +712,7 @@ const struct aw_variant *aw_kbind_kh_find(const char *name, struct aw_variant *b
 
 	if (!ops)
 		return NULL;
-	patched = aw_kh_text_patched(ops);
+	patched = ops->patched;
 	snprintf(release, sizeof(release), "%u.%u", ops->version >> 16, ops->version >> 8 & 0xff);
 	profile = aw_kernel_release_profile(release);
 	/* name: the caller's spelling (kh6.12+series too), which outlives the run (options, fuzz targets) */
