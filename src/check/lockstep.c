@@ -228,9 +228,29 @@ static void check_differential(struct aw_lockstep *ls, size_t event)
 
 static int pair_variants(struct aw_lockstep *ls);
 
+/*
+ * Whether a khugepaged text runs: its tree carries the seed's revision of
+ * the scan series (src/ktext/series/khugepaged-v7), so its model pair
+ * runs that revision whatever the scenario's khugepaged_rev line says.
+ */
+static bool runs_kh_text(const struct aw_lockstep_opts *o)
+{
+	for (int v = 0; v < o->nr_variants && v < AW_MAX_VARIANTS; v++) {
+		struct aw_variant buf;
+		const struct aw_variant *var = aw_variant_find(o->variants[v]);
+
+		if (!var && o->find_variant)
+			var = o->find_variant(o->variants[v], &buf);
+		if (var && var->khugepaged)
+			return true;
+	}
+	return false;
+}
+
 static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const struct aw_lockstep_opts *o)
 {
 	struct aw_config cfg = sc->cfg;
+	bool kh_text;
 
 	cfg.thp = (enum aw_thp_mode)o->thp;
 	if (o->skip_empty)
@@ -241,6 +261,12 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		cfg.kernel = (enum aw_kernel_profile)(o->kernel - 1);
 	ls->kernel = cfg.kernel;
 	ls->empty = cfg.empty;
+	kh_text = runs_kh_text(o);
+	if (kh_text && o->khugepaged_rev == AW_KH_REV_V8) {
+		snprintf(ls->err, sizeof(ls->err), "khugepaged's text is the seed's revision of the scan series: "
+			 "--khugepaged-rev v8 has no text to agree with");
+		return -1;
+	}
 	if (o->nr_variants < 1 || o->nr_variants > AW_MAX_VARIANTS) {
 		snprintf(ls->err, sizeof(ls->err), "between 1 and %d variants can run", AW_MAX_VARIANTS);
 		return -1;
@@ -267,7 +293,7 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 		if (o->khugepaged_base && strncmp(ls->variant[v]->name, "khugepaged-", 11))
 			features &= ~AW_FEAT_KHUGEPAGED_PATCHED;
 		/* the command line's choice, or the scenario's */
-		if (o->khugepaged_rev == AW_KH_REV_V8 || cfg.khugepaged_rev == AW_KH_REV_V8)
+		if (o->khugepaged_rev == AW_KH_REV_V8 || (cfg.khugepaged_rev == AW_KH_REV_V8 && !kh_text))
 			features |= AW_FEAT_KHUGEPAGED_V8;
 		if (o->khugepaged_prctl_enter || cfg.khugepaged_prctl_enter)
 			features |= AW_FEAT_KH_PRCTL_ENTER;
