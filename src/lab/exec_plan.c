@@ -461,6 +461,8 @@ static int ev_khugepaged(struct aw_exec *x, const struct aw_event *ev)
 			aw_note(x, AW_NOTE_ERROR, "writing %s: %s", path, strerror(-r));
 		return 0;
 	}
+	if (!aw_kht_wake_event(x, ev))
+		return 0;
 	want = ev->flags & AW_KH_FULL ? (int64_t)ev->repeat : 1;
 	for (int ms = 0; start >= 0 && kh_stat(x, "full_scans") < start + want && ms < x->opt.kh_wait_ms; ms += 10)
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
@@ -571,6 +573,7 @@ int aw_exec_run(struct aw_exec *x)
 		return fatal(x, "out of memory");
 	x->snap->nr = 0;	/* no lru_gen_full read yet (exec_memstat.c reads the last) */
 	aw_kprobe_setup(x);
+	aw_kht_setup(x);
 	aw_zero_pfns(&x->zero);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
@@ -624,6 +627,8 @@ void aw_exec_finish(struct aw_exec *x)
 			rg->swapped = res.swapped;
 		}
 	}
+	aw_kprobe_collect(x, NULL);	/* khugepaged's last records */
+	aw_kht_teardown(x);
 	if (x->kprobes)
 		aw_kprobe_teardown(x);
 	x->kh_full_scans = kh_stat(x, "full_scans");
@@ -656,5 +661,6 @@ void aw_exec_free(struct aw_exec *x)
 	free(x->memstat);
 	free(x->snap);
 	free(x->snap2);
+	aw_kht_free(&x->kht);
 	aw_scenario_free(&x->sc);
 }
