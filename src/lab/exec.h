@@ -259,6 +259,7 @@ struct aw_kht_wake {
 	uint64_t progress;		/* mm_khugepaged_scan progress on the run's mms */
 	bool full;			/* a record with full_scan_finished=1 */
 	bool spontaneous;
+	bool run;			/* a record of the run's mms */
 };
 
 /*
@@ -298,6 +299,8 @@ struct aw_khtrace {
 /* Parse one line of the trace file into t (0: one of its records or markers, -1: not). */
 int aw_kht_line(struct aw_khtrace *t, const char *line);
 void aw_kht_add_mm(struct aw_khtrace *t, uint64_t mm);
+/* The wake-ups the run saw: commanded ones with records, spontaneous ones that reached its mms. */
+uint64_t aw_kht_wakeups(const struct aw_khtrace *t);
 void aw_kht_free(struct aw_khtrace *t);
 
 struct aw_exec {

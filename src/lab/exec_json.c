@@ -187,16 +187,22 @@ static void json_kh_lab(FILE *out, const struct aw_exec *x)
 {
 	const struct aw_khtrace *t = &x->kht;
 
+	uint64_t spont_full = 0;
+
+	for (int i = 0; i < t->nr_wake; i++)
+		spont_full += t->wake[i].spontaneous && t->wake[i].full;
 	fprintf(out, ",\"lab\":{\"has_scan_event\":%s,\"commanded_wakeups\":%d,\"spontaneous_wakeups\":%" PRIu64
-		",\"per_wakeup\":[", t->has_scan ? "true" : "false", x->kh_commanded, t->spontaneous);
+		",\"spontaneous_full_scans\":%" PRIu64 ",\"per_wakeup\":[", t->has_scan ? "true" : "false",
+		x->kh_commanded, t->spontaneous, spont_full);
 	for (int i = 0; i < t->nr_wake; i++) {
 		fprintf(out, "%s{\"progress\":", i ? "," : "");
 		if (t->has_scan)
 			fprintf(out, "%" PRIu64, t->wake[i].progress);
 		else
 			fputs("null", out);
-		fprintf(out, ",\"full_scan_finished\":%s,\"spontaneous\":%s}", t->wake[i].full ? "true" : "false",
-			t->wake[i].spontaneous ? "true" : "false");
+		fprintf(out, ",\"full_scan_finished\":%s,\"spontaneous\":%s,\"run\":%s}",
+			t->wake[i].full ? "true" : "false", t->wake[i].spontaneous ? "true" : "false",
+			t->wake[i].run ? "true" : "false");
 	}
 	fprintf(out, "],\"other_mms\":{\"calls\":%" PRIu64 ",\"progress\":%" PRIu64 ",\"ranges\":%" PRIu64 "}"
 		",\"run_mms\":%d,\"collapse_records\":%" PRIu64 ",\"collapse_succeeded\":%" PRIu64,
@@ -221,7 +227,7 @@ static void json_khugepaged(FILE *out, const struct aw_exec *x)
 	}
 	/* patched: the series' event is there (its other rules have no sysfs trace of their own) */
 	fprintf(out, ",\"khugepaged\":{\"patched\":%s,\"wakeups\":%" PRIu64, t->has_scan ? "true" : "false",
-		t->wakeups);
+		aw_kht_wakeups(t));
 	jnum(out, "calls", t->has_scan ? (int64_t)t->calls : -1);
 	jnum(out, "full_scans", delta(x->kh_full_scans0, x->kh_full_scans));
 	jnum(out, "progress", t->has_scan ? (int64_t)t->progress : -1);

@@ -65,6 +65,15 @@ static bool run_mm(const struct aw_khtrace *t, uint64_t mm)
 	return false;
 }
 
+uint64_t aw_kht_wakeups(const struct aw_khtrace *t)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < t->nr_wake; i++)
+		n += !t->wake[i].spontaneous || t->wake[i].run;
+	return n;
+}
+
 void aw_kht_free(struct aw_khtrace *t)
 {
 	free(t->wake);
@@ -156,6 +165,8 @@ static void on_scan(struct aw_khtrace *t, struct aw_kht_wake *w, uint64_t mm, co
 	uint64_t progress = p ? strtoull(p, NULL, 10) : 0;
 
 	if (run_mm(t, mm)) {
+		if (w)
+			w->run = true;
 		t->calls++;
 		t->progress += progress;
 		t->full_acc += progress;
@@ -175,7 +186,7 @@ static void on_scan(struct aw_khtrace *t, struct aw_kht_wake *w, uint64_t mm, co
 	}
 }
 
-static void on_scan_pmd(struct aw_khtrace *t, bool khd, uint64_t mm, const char *args)
+static void on_scan_pmd(struct aw_khtrace *t, struct aw_kht_wake *w, bool khd, uint64_t mm, const char *args)
 {
 	char status[48];
 	const char *r;
@@ -188,19 +199,23 @@ static void on_scan_pmd(struct aw_khtrace *t, bool khd, uint64_t mm, const char 
 		t->madv_scan_pmd++;
 		return;
 	}
+	if (w)
+		w->run = true;
 	status_of(args, status, sizeof(status));
 	r = result_name(t, status);
 	count(t->ranges, &t->nr_ranges, r);
 	t->lazyfree_skips += !strcmp(r, "page_lazyfree");
 }
 
-static void on_collapse(struct aw_khtrace *t, bool khd, uint64_t mm, const char *args)
+static void on_collapse(struct aw_khtrace *t, struct aw_kht_wake *w, bool khd, uint64_t mm, const char *args)
 {
 	char status[48];
 	const char *r;
 
 	if (!run_mm(t, mm))
 		return;
+	if (w && khd)
+		w->run = true;
 	status_of(args, status, sizeof(status));
 	r = result_name(t, status);
 	if (!khd) {
@@ -275,8 +290,8 @@ int aw_kht_line(struct aw_khtrace *t, const char *line)
 	w = khd || k == KT_SCAN ? wake_of(t, strtod(ts, NULL)) : NULL;
 	switch (k) {
 	case KT_SCAN: on_scan(t, w, mm, args); break;
-	case KT_SCAN_PMD: on_scan_pmd(t, khd, mm, args); break;
-	default: on_collapse(t, khd, mm, args); break;
+	case KT_SCAN_PMD: on_scan_pmd(t, w, khd, mm, args); break;
+	default: on_collapse(t, w, khd, mm, args); break;
 	}
 	return 0;
 }
@@ -367,8 +382,8 @@ void aw_kht_setup(struct aw_exec *x)
 	static const char *const events[] = { "mm_khugepaged_scan_pmd", "mm_collapse_huge_page",
 					      "mm_khugepaged_scan" };
 	struct aw_khtrace *t = &x->kht;
-	char path[512], val[32];
-	int r;
+	char path[512], val[32], st;
+	int r, n;
 
 	if (!x->opt.tracefs) {
 		aw_note(x, AW_NOTE_SETUP, "khugepaged records off: no tracefs (--no-kprobes)");
@@ -400,9 +415,16 @@ void aw_kht_setup(struct aw_exec *x)
 			"unknown, every record is counted as another mm's");
 	t->kh_pid = find_khugepaged();
 	snprintf(val, sizeof(val), "%d", KH_SLEEP_MS);
-	if (t->kh_pid && !kh_knob(x, "scan_sleep_millisecs", val)) {
+	n = t->kh_pid ? kh_state(t->kh_pid, &st) : -1;
+	if (n >= 0 && !kh_knob(x, "scan_sleep_millisecs", val)) {
 		x->kh_sleep_ms = KH_SLEEP_MS;
-		wait_asleep(t->kh_pid, -1, 2000);	/* the wake-up that write made */
+		/*
+		 * the wake-up this write made, over before the buffer is
+		 * emptied (found in the lab: without the switch count, the
+		 * first poll saw the state S of before the wake-up, and its
+		 * records were taken for a spontaneous wake-up of the run)
+		 */
+		wait_asleep(t->kh_pid, n, 5000);
 	} else {
 		aw_note(x, AW_NOTE_SETUP, "khugepaged cannot be woken on command: %s",
 			t->kh_pid ? "scan_sleep_millisecs not writable" : "no khugepaged thread");

@@ -57,11 +57,13 @@ int main(int argc, char **argv)
 	CHECK(t.wakeups == 4);
 	CHECK(t.spontaneous == 2);
 	CHECK(t.nr_wake == 4);
+	/* the run's: the one at 20 s reached only the other mm */
+	CHECK(aw_kht_wakeups(&t) == 3);
 	if (t.nr_wake == 4) {
-		CHECK(t.wake[0].spontaneous && t.wake[0].progress == 1 && !t.wake[0].full);
-		CHECK(!t.wake[1].spontaneous && t.wake[1].progress == 2 + 1030 && t.wake[1].full);
-		CHECK(t.wake[2].spontaneous && t.wake[2].progress == 0 && !t.wake[2].full);
-		CHECK(!t.wake[3].spontaneous && t.wake[3].progress == 7 && t.wake[3].full);
+		CHECK(t.wake[0].spontaneous && t.wake[0].progress == 1 && !t.wake[0].full && t.wake[0].run);
+		CHECK(!t.wake[1].spontaneous && t.wake[1].progress == 2 + 1030 && t.wake[1].full && t.wake[1].run);
+		CHECK(t.wake[2].spontaneous && t.wake[2].progress == 0 && !t.wake[2].full && !t.wake[2].run);
+		CHECK(!t.wake[3].spontaneous && t.wake[3].progress == 7 && t.wake[3].full && t.wake[3].run);
 	}
 	/* mm_khugepaged_scan: the run's 1 + 2 + 1030 + 7 in 4 calls; the other mm's 3 + 5 + 512 in 3 */
 	CHECK(t.calls == 4);
