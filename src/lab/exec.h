@@ -282,6 +282,7 @@ struct aw_khtrace {
 	int nr_wake, cap_wake;
 	struct aw_kht_wake *wake;
 	uint64_t calls, progress, full_finished, other_calls, other_progress;
+	uint64_t full_other;		/* full scans ended in a spontaneous wake-up of other mms only */
 	uint64_t full_acc;		/* the run's progress since the last full scan ended */
 	int nr_full;
 	uint64_t per_full[AW_KHT_FULL_LOG];

@@ -187,13 +187,9 @@ static void json_kh_lab(FILE *out, const struct aw_exec *x)
 {
 	const struct aw_khtrace *t = &x->kht;
 
-	uint64_t spont_full = 0;
-
-	for (int i = 0; i < t->nr_wake; i++)
-		spont_full += t->wake[i].spontaneous && t->wake[i].full;
 	fprintf(out, ",\"lab\":{\"has_scan_event\":%s,\"commanded_wakeups\":%d,\"spontaneous_wakeups\":%" PRIu64
 		",\"spontaneous_full_scans\":%" PRIu64 ",\"per_wakeup\":[", t->has_scan ? "true" : "false",
-		x->kh_commanded, t->spontaneous, spont_full);
+		x->kh_commanded, t->spontaneous, t->full_other);
 	for (int i = 0; i < t->nr_wake; i++) {
 		fprintf(out, "%s{\"progress\":", i ? "," : "");
 		if (t->has_scan)
@@ -215,6 +211,7 @@ static void json_kh_lab(FILE *out, const struct aw_exec *x)
 static void json_khugepaged(FILE *out, const struct aw_exec *x)
 {
 	const struct aw_khtrace *t = &x->kht;
+	int64_t full;
 
 	if (!t->on) {
 		fputs(",\"khugepaged\":{\"patched\":null,\"wakeups\":null,\"calls\":null", out);
@@ -229,7 +226,8 @@ static void json_khugepaged(FILE *out, const struct aw_exec *x)
 	fprintf(out, ",\"khugepaged\":{\"patched\":%s,\"wakeups\":%" PRIu64, t->has_scan ? "true" : "false",
 		aw_kht_wakeups(t));
 	jnum(out, "calls", t->has_scan ? (int64_t)t->calls : -1);
-	jnum(out, "full_scans", delta(x->kh_full_scans0, x->kh_full_scans));
+	full = delta(x->kh_full_scans0, x->kh_full_scans);
+	jnum(out, "full_scans", full >= (int64_t)t->full_other ? full - (int64_t)t->full_other : full);
 	jnum(out, "progress", t->has_scan ? (int64_t)t->progress : -1);
 	fputs(",\"topup\":null", out);
 	jnum(out, "collapsed", delta(x->kh_collapsed0, x->kh_collapsed));

@@ -180,6 +180,11 @@ static void on_scan(struct aw_khtrace *t, struct aw_kht_wake *w, uint64_t mm, co
 		t->full_finished++;
 		if (w)
 			w->full = true;
+		/* a full scan of the guest's own mms, before or beside the run: none of the model's */
+		if (w && w->spontaneous && !w->run) {
+			t->full_other++;
+			return;
+		}
 		if (t->nr_full < AW_KHT_FULL_LOG)
 			t->per_full[t->nr_full++] = t->full_acc;
 		t->full_acc = 0;
