@@ -489,26 +489,20 @@ static int64_t full_scans(const struct aw_exec *x)
 	return v;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * `khugepaged [times N | full N] [pages P]`, as the model's
- * apply_khugepaged(): N wake-ups, or wake-ups until full_scans grew by N,
- * each with pages_to_scan P for them (the knob restored after), within
- * kh_wait_ms in all.  Returns 1 when khugepaged cannot be woken on command
- * (the caller then waits for its own clock).
+ * apply_khugepaged(): N wake-ups, or wake-ups until full_scans grew by N
+ * (at most AW_KH_MAX_WAKEUPS, the model's bound), with pages_to_scan P for
+ * them (the knob restored after); each wake-up within kh_wait_ms.  Returns
+ * 1 when khugepaged cannot be woken on command (the caller then waits for
+ * its own clock).
  */
 int aw_kht_wake_event(struct aw_exec *x, const struct aw_event *ev)
 {
 	uint32_t n = ev->repeat ? ev->repeat : 1, woken = 0;
 	bool full = ev->flags & AW_KH_FULL;
-	int64_t start = full_scans(x), end = now_ms() + x->opt.kh_wait_ms;
+	int64_t start = full_scans(x);
+	bool late = false;
 	char path[512], *old = NULL, val[32];
 
 	if (!x->kh_sleep_ms || !x->kht.kh_pid)
@@ -520,8 +514,8 @@ int aw_kht_wake_event(struct aw_exec *x, const struct aw_event *ev)
 			aw_write_file(path, val);
 		}
 	}
-	while (now_ms() < end && (full ? full_scans(x) < start + (int64_t)n : woken < n)) {
-		if (wake_once(x, (int)(end - now_ms())))
+	while (woken < AW_KH_MAX_WAKEUPS && (full ? full_scans(x) < start + (int64_t)n : woken < n)) {
+		if ((late = wake_once(x, x->opt.kh_wait_ms)))
 			break;
 		woken++;
 		if (woken % 64 == 0)
@@ -534,6 +528,6 @@ int aw_kht_wake_event(struct aw_exec *x, const struct aw_event *ev)
 	aw_kprobe_collect(x, NULL);
 	aw_note(x, AW_NOTE_APPROXIMATED, "khugepaged woken %u times on command (scan_sleep_millisecs written):"
 		" full_scans %" PRId64 " -> %" PRId64 "%s", woken, start, full_scans(x),
-		now_ms() >= end ? " (time bound reached)" : "");
+		late ? " (khugepaged did not sleep within --kh-wait)" : "");
 	return 0;
 }
