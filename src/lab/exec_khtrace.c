@@ -420,7 +420,7 @@ void aw_kht_setup(struct aw_exec *x)
 			"unknown, every record is counted as another mm's");
 	t->kh_pid = find_khugepaged();
 	snprintf(val, sizeof(val), "%d", KH_SLEEP_MS);
-	n = t->kh_pid ? kh_state(t->kh_pid, &st) : -1;
+	n = t->kh_pid && wait_asleep(t->kh_pid, -1, 5000) >= 0 ? kh_state(t->kh_pid, &st) : -1;
 	if (n >= 0 && !kh_knob(x, "scan_sleep_millisecs", val)) {
 		x->kh_sleep_ms = KH_SLEEP_MS;
 		/*

@@ -572,9 +572,14 @@ int aw_exec_run(struct aw_exec *x)
 	if (!x->w || !x->region || !x->snap || !x->snap2 || !x->seen)
 		return fatal(x, "out of memory");
 	x->snap->nr = 0;	/* no lru_gen_full read yet (exec_memstat.c reads the last) */
+	/*
+	 * the zero pages first: the huge zero page's read registers this
+	 * process's mm with khugepaged, whose wake-up on an empty list
+	 * (khugepaged_wait_event()) is then over before its records count
+	 */
+	aw_zero_pfns(&x->zero);
 	aw_kprobe_setup(x);
 	aw_kht_setup(x);
-	aw_zero_pfns(&x->zero);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
