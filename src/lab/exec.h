@@ -271,6 +271,7 @@ struct aw_kht_wake {
 struct aw_khtrace {
 	bool on;			/* the events are enabled */
 	bool has_scan;			/* the kernel has mm_khugepaged_scan (the series) */
+	bool filtered;			/* the events' filters keep the run's mms only (6.1) */
 	int kh_pid;			/* the khugepaged thread, 0 unknown */
 	int nr_mms;
 	uint64_t mm[AW_KHT_MAX_MMS];
@@ -299,7 +300,7 @@ struct aw_khtrace {
 
 /* Parse one line of the trace file into t (0: one of its records or markers, -1: not). */
 int aw_kht_line(struct aw_khtrace *t, const char *line);
-void aw_kht_add_mm(struct aw_khtrace *t, uint64_t mm);
+int aw_kht_add_mm(struct aw_khtrace *t, uint64_t mm);	/* 1: a new one */
 /* The wake-ups the run saw: commanded ones with records, spontaneous ones that reached its mms. */
 uint64_t aw_kht_wakeups(const struct aw_khtrace *t);
 void aw_kht_free(struct aw_khtrace *t);
@@ -390,6 +391,8 @@ int aw_kprobe_parse_line(const char *line, int *task, bool *walk, uint64_t *mm, 
 /* exec_khtrace.c: the events, and khugepaged woken on command */
 void aw_kht_setup(struct aw_exec *x);
 void aw_kht_teardown(struct aw_exec *x);
+/* 6.1: the events' filters, mm == each run mm (a new one learned) */
+void aw_kht_refilter(struct aw_exec *x);
 /* `khugepaged [times N|full N]`: wake-ups on command; 0 */
 int aw_kht_wake_event(struct aw_exec *x, const struct aw_event *ev);
 

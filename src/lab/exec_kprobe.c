@@ -139,7 +139,9 @@ static void take_line(struct aw_exec *x, struct aw_xpass *p, const char *line)
 	if (!walk) {
 		if (behavior == 0 && (w = worker_of_task(x, task))) {
 			x->w[w].mm = mm;
-			aw_kht_add_mm(&x->kht, mm);	/* khugepaged's records of this mm are the run's */
+			/* khugepaged's records of this mm are the run's */
+			if (aw_kht_add_mm(&x->kht, mm) && x->kht.filtered)
+				aw_kht_refilter(x);
 		}
 		return;
 	}

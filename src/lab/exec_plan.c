@@ -136,8 +136,12 @@ static int hello(struct aw_exec *x, uint32_t pid, int fd, bool direct, bool thre
 	x->w[pid] = (struct aw_xworker){ .pid = rp.pid, .fd = fd, .direct_child = direct, .thread = thread };
 	if (x->kprobes && !thread) {
 		struct aw_wreq rq = { .op = AW_W_MARK };
+		int r = call(x, pid, &rq, &rp);
 
-		return call(x, pid, &rq, &rp);
+		/* 6.1 keeps khugepaged's records of the known mms only: learn this one now */
+		if (!r && x->kht.filtered)
+			aw_kprobe_collect(x, NULL);
+		return r;
 	}
 	return 0;
 }
