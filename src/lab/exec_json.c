@@ -188,21 +188,20 @@ static void json_kh_lab(FILE *out, const struct aw_exec *x)
 	const struct aw_khtrace *t = &x->kht;
 
 	fprintf(out, ",\"lab\":{\"has_scan_event\":%s,\"commanded_wakeups\":%d,\"spontaneous_wakeups\":%" PRIu64
-		",\"spontaneous_full_scans\":%" PRIu64 ",\"per_wakeup\":[", t->has_scan ? "true" : "false",
+		",\"spontaneous_full_scans\":%" PRIu64 ",\"per_wakeup\":", t->has_scan ? "true" : "false",
 		x->kh_commanded, t->spontaneous, t->full_other);
-	for (int i = 0; i < t->nr_wake; i++) {
-		fprintf(out, "%s{\"progress\":", i ? "," : "");
-		if (t->has_scan)
-			fprintf(out, "%" PRIu64, t->wake[i].progress);
-		else
-			fputs("null", out);
+	/* without mm_khugepaged_scan a wake-up has neither progress nor a full scan to show */
+	fputs(t->has_scan ? "[" : "null", out);
+	for (int i = 0; t->has_scan && i < t->nr_wake; i++) {
+		fprintf(out, "%s{\"progress\":%" PRIu64, i ? "," : "", t->wake[i].progress);
 		fprintf(out, ",\"full_scan_finished\":%s,\"spontaneous\":%s,\"run\":%s}",
 			t->wake[i].full ? "true" : "false", t->wake[i].spontaneous ? "true" : "false",
 			t->wake[i].run ? "true" : "false");
 	}
-	fprintf(out, "],\"other_mms\":{\"calls\":%" PRIu64 ",\"progress\":%" PRIu64 ",\"ranges\":%" PRIu64 "}"
+	fprintf(out, "%s,\"other_mms\":{\"calls\":%" PRIu64 ",\"progress\":%" PRIu64 ",\"ranges\":%" PRIu64 "}"
 		",\"run_mms\":%d,\"collapse_records\":%" PRIu64 ",\"collapse_succeeded\":%" PRIu64,
-		t->other_calls, t->other_progress, t->other_ranges, t->nr_mms, t->collapses, t->collapse_ok);
+		t->has_scan ? "]" : "", t->other_calls, t->other_progress, t->other_ranges, t->nr_mms, t->collapses,
+		t->collapse_ok);
 	json_counts(out, "collapse_failed", t->cstatus, t->nr_cstatus);
 	fprintf(out, ",\"madv_scan_pmd\":%" PRIu64 ",\"unmapped_status\":%" PRIu64 "}", t->madv_scan_pmd,
 		t->unmapped_status);
