@@ -303,6 +303,7 @@ int aw_kht_line(struct aw_khtrace *t, const char *line);
 int aw_kht_add_mm(struct aw_khtrace *t, uint64_t mm);	/* 1: a new one */
 /* The wake-ups the run saw: commanded ones with records, spontaneous ones that reached its mms. */
 uint64_t aw_kht_wakeups(const struct aw_khtrace *t);
+uint64_t aw_kht_spontaneous_run(const struct aw_khtrace *t);	/* the latter only */
 void aw_kht_free(struct aw_khtrace *t);
 
 struct aw_exec {
@@ -347,6 +348,7 @@ struct aw_exec {
 	struct aw_khtrace kht;		/* khugepaged's tracepoints */
 	int kh_sleep_ms;		/* scan_sleep_millisecs while the run lasts: wake-ups on command */
 	int kh_commanded;		/* wake-ups the executor asked for */
+	int kh_woken;			/* of those, the ones khugepaged was seen to run and sleep again */
 	int nr_spaces;
 	struct aw_xspace *space;	/* one per mm the scenario made */
 	struct aw_zero_pfns zero;	/* learned at the start (exec_pagemap.c) */

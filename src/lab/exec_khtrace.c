@@ -79,6 +79,15 @@ uint64_t aw_kht_wakeups(const struct aw_khtrace *t)
 	return n;
 }
 
+uint64_t aw_kht_spontaneous_run(const struct aw_khtrace *t)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < t->nr_wake; i++)
+		n += t->wake[i].spontaneous && t->wake[i].run;
+	return n;
+}
+
 void aw_kht_free(struct aw_khtrace *t)
 {
 	free(t->wake);
@@ -432,6 +441,14 @@ void aw_kht_setup(struct aw_exec *x)
 	}
 	if (t->filtered)
 		aw_kht_refilter(x);	/* "mm == 0": nothing until a worker is known */
+	/*
+	 * markers (the executor's CPU) and khugepaged's records (another) are
+	 * ordered by time: the default per-CPU "local" clock need not agree
+	 * across CPUs (6.12's k1: one commanded wake-up of 1921 came out
+	 * empty, its records in the next one's brackets)
+	 */
+	if ((r = tfs(x, "trace_clock", "global")))
+		aw_note(x, AW_NOTE_SETUP, "khugepaged records: trace_clock global: %s", strerror(-r));
 	tfs(x, "buffer_size_kb", "8192");
 	tfs(x, "tracing_on", "1");
 	t->on = true;
@@ -517,6 +534,7 @@ static int wake_once(struct aw_exec *x, int ms)
 	kh_knob(x, "scan_sleep_millisecs", val);
 	n = wait_asleep(pid, n, ms);
 	marker(x, "done", x->kh_commanded);
+	x->kh_woken += n >= 0;
 	return n < 0 ? -1 : 0;
 }
 
