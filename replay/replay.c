@@ -11,6 +11,7 @@
 
 #include "awpb.h"
 #include "guard.h"
+#include "kh_status.h"
 #include "lockstep.h"
 #include "output.h"
 #include "pipeline.h"
@@ -240,41 +241,12 @@ static void recorded_kh_json(FILE *f, const struct aw_replay_opts *o, const stru
 		(unsigned long long)kh->other_collapse_succeeded, (unsigned long long)kh->madv_collapse);
 }
 
-/*
- * The kernel's SCAN_STATUS strings (include/trace/events/huge_memory.h) ->
- * the model's enum scan_result.  The model names its results after the enum
- * identifiers ("succeed", "pmd_mapped"), not after these strings, so the
- * two must be matched here.  6.18's pmd_null and pmd_none both became
- * no_pte_table (SCAN_NO_PTE_TABLE).
- */
+/* The kernel's SCAN_STATUS string -> the model's enum scan_result, -1 if none (src/event/kh_status.c). */
 static int kernel_status_to_model(const char *name)
 {
-	static const struct { const char *kernel; int model; } map[] = {
-		{ "failed", SCAN_FAIL }, { "succeeded", SCAN_SUCCEED },
-		{ "pmd_null", SCAN_NO_PTE_TABLE }, { "pmd_none", SCAN_NO_PTE_TABLE },
-		{ "no_pte_table", SCAN_NO_PTE_TABLE }, { "page_pmd_mapped", SCAN_PMD_MAPPED },
-		{ "exceed_none_pte", SCAN_EXCEED_NONE_PTE }, { "exceed_swap_pte", SCAN_EXCEED_SWAP_PTE },
-		{ "exceed_shared_pte", SCAN_EXCEED_SHARED_PTE }, { "pte_non_present", SCAN_PTE_NON_PRESENT },
-		{ "pte_uffd_wp", SCAN_PTE_UFFD_WP }, { "pte_mapped_hugepage", SCAN_PTE_MAPPED_HUGEPAGE },
-		{ "lack_referenced_page", SCAN_LACK_REFERENCED_PAGE }, { "page_null", SCAN_PAGE_NULL },
-		{ "scan_aborted", SCAN_SCAN_ABORT }, { "not_suitable_page_count", SCAN_PAGE_COUNT },
-		{ "page_not_in_lru", SCAN_PAGE_LRU }, { "page_locked", SCAN_PAGE_LOCK },
-		{ "page_not_anon", SCAN_PAGE_ANON }, { "page_lazyfree", SCAN_PAGE_LAZYFREE },
-		{ "page_compound", SCAN_PAGE_COMPOUND }, { "no_process_for_page", SCAN_ANY_PROCESS },
-		{ "vma_null", SCAN_VMA_NULL }, { "vma_check_failed", SCAN_VMA_CHECK },
-		{ "not_suitable_address_range", SCAN_ADDRESS_RANGE },
-		{ "could_not_delete_page_from_lru", SCAN_DEL_PAGE_LRU },
-		{ "alloc_huge_page_failed", SCAN_ALLOC_HUGE_PAGE_FAIL },
-		{ "ccgroup_charge_failed", SCAN_CGROUP_CHARGE_FAIL }, { "truncated", SCAN_TRUNCATED },
-		{ "page_has_private", SCAN_PAGE_HAS_PRIVATE }, { "store_failed", SCAN_STORE_FAILED },
-		{ "copy_poisoned_page", SCAN_COPY_MC }, { "page_filled", SCAN_PAGE_FILLED },
-		{ "page_dirty_or_writeback", SCAN_PAGE_DIRTY_OR_WRITEBACK },
-	};
+	const char *model = aw_kh_kernel_status_result(name);
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].kernel, name))
-			return map[i].model;
-	return -1;
+	return model ? aw_scan_result_parse(model) : -1;
 }
 
 /* The model's failed khugepaged collapses (collapse_huge_page() reached, not SCAN_SUCCEED). */

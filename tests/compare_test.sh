@@ -128,6 +128,50 @@ out=$("$aw" compare "$dir/m-mce.json" "$dir/k-mce.json" 2>&1)
 # a model run without the records (no limit): no such section, no figure
 expect 0 "compared 6 figures: 6 within" "$dir/m.json" "$dir/k-mce.json"
 
+# khugepaged: the model's block beside the kernel's (agewalk-exec's tracepoint
+# figures), wake-ups, full scans, collapses and lazyfree skips at 0%, calls,
+# progress, ranges and each full scan's progress at 10%; a range kind one
+# side lacks is 0 there.  Patched model vs a kernel with the series:
+#   wakeups 25/25, full_scans 1/1, collapsed 128/128, madv_collapsed 0/0,
+#   lazyfree_skips 64/64 within; calls 131 vs 140: 9 <= 14 within; progress
+#   65743 vs 70000: 4257 <= 7000 within; ranges succeed 128/128, page_lazyfree
+#   64/64 within, pmd_mapped 10 vs 0: 10 > 1 outside, no_pte_table 0 vs 3:
+#   3 > 0.3 outside; full scan 1 65743 vs 70000 within.
+# 12 khugepaged figures, 2 outside; with the 6 above, 18 compared.
+khm='"khugepaged":{"patched":true,"wakeups":25,"calls":131,"full_scans":1,"progress":65743,"topup":0,"collapsed":128,"madv_collapsed":0,"lazyfree_skips":64,"ranges":{"succeed":128,"page_lazyfree":64,"pmd_mapped":10},"progress_per_full_scan":[65743],"collapses":[],"trace_records":131}'
+khk='"khugepaged":{"patched":true,"wakeups":25,"calls":140,"full_scans":1,"progress":70000,"topup":null,"collapsed":128,"madv_collapsed":0,"lazyfree_skips":64,"ranges":{"succeed":128,"page_lazyfree":64,"no_pte_table":3},"progress_per_full_scan":[70000],"collapses":null,"trace_records":140,"lab":{"has_scan_event":true,"commanded_wakeups":25,"spontaneous_wakeups":0,"per_wakeup":[{"progress":4100,"full_scan_finished":false,"spontaneous":false},{"progress":12,"full_scan_finished":true,"spontaneous":false}],"other_mms":{"calls":3,"progress":9,"ranges":0}}}'
+sed "s/\"regions\":/$khm,\"regions\":/" "$dir/m.json" >"$dir/m-kh.json"
+sed "s/\"regions\":/$khk,\"regions\":/" "$dir/k-in.json" >"$dir/k-kh.json"
+expect 1 "compared 18 figures: 16 within tolerance, 2 outside; 0 not measured" "$dir/m-kh.json" "$dir/k-kh.json"
+expect 1 "judgement: 12 figures compared, 10 within tolerance, 2 outside, 0 not measured" "$dir/m-kh.json" "$dir/k-kh.json"
+out=$("$aw" compare "$dir/m-kh.json" "$dir/k-kh.json" 2>&1)
+[[ $out == *"khugepaged: model patched vs kernel with the series (mm_khugepaged_scan)"* ]] &&
+	[[ $out == *"  calls                              131       140 "* ]] &&
+	[[ $out == *"  ranges pmd_mapped                   10         0!"* ]] &&
+	[[ $out == *"  ranges no_pte_table                  0         3!"* ]] &&
+	[[ $out == *"  progress, full scan 1            65743     70000 "* ]] &&
+	[[ $out == *"kernel progress per wake-up (F full scan ended, s spontaneous): 4100 12F"* ]] && ok ||
+	bad "khugepaged: rows: $out"
+# --tolerance kh_ranges=0%+10: 10 <= 10 and 3 <= 10, all 18 within
+expect 0 "18 within tolerance, 0 outside" "$dir/m-kh.json" "$dir/k-kh.json" --tolerance kh_ranges=0%+10
+# a kernel without the series: calls, progress and the full scans' progress
+# null (not measured, 2: the model finished no full scan here); wakeups 1/1,
+# full_scans 0/0, collapsed 0/0, madv_collapsed 64/64, lazyfree_skips 0/0,
+# ranges pmd_mapped 8/8: 6 judged, all within, + the 6 above
+khm='"khugepaged":{"patched":false,"wakeups":1,"calls":1,"full_scans":0,"progress":4099,"topup":0,"collapsed":0,"madv_collapsed":64,"lazyfree_skips":0,"ranges":{"pmd_mapped":8},"progress_per_full_scan":[],"collapses":[],"trace_records":0}'
+khk='"khugepaged":{"patched":false,"wakeups":1,"calls":null,"full_scans":0,"progress":null,"topup":null,"collapsed":0,"madv_collapsed":64,"lazyfree_skips":0,"ranges":{"pmd_mapped":8},"progress_per_full_scan":null,"collapses":null,"trace_records":null}'
+sed "s/\"regions\":/$khm,\"regions\":/" "$dir/m.json" >"$dir/m-kh0.json"
+sed "s/\"regions\":/$khk,\"regions\":/" "$dir/k-in.json" >"$dir/k-kh0.json"
+expect 0 "compared 12 figures: 12 within tolerance, 0 outside; 2 not measured" "$dir/m-kh0.json" "$dir/k-kh0.json"
+expect 0 "khugepaged: model base vs kernel without the series" "$dir/m-kh0.json" "$dir/k-kh0.json"
+# a patched model against a kernel without the series: said
+expect 1 "these figures are not meant to agree" "$dir/m-kh.json" "$dir/k-kh0.json"
+# neither side did anything: no section
+sed 's/"wakeups":1,"calls":1/"wakeups":0,"calls":0/; s/"madv_collapsed":64/"madv_collapsed":0/' "$dir/m-kh0.json" >"$dir/m-kh-idle.json"
+sed 's/"wakeups":1/"wakeups":0/; s/"madv_collapsed":64/"madv_collapsed":0/' "$dir/k-kh0.json" >"$dir/k-kh-idle.json"
+out=$("$aw" compare "$dir/m-kh-idle.json" "$dir/k-kh-idle.json" 2>&1)
+[[ $out != *"khugepaged:"* ]] && [[ $out == *"compared 6 figures"* ]] && ok || bad "khugepaged idle: $out"
+
 # nothing measured: a kernel run whose every figure is null
 sed 's/"walks":[0-9]*/"walks":null/g; s/"leaf_total":[0-9]*/"leaf_total":null/; s/"young":[0-9]*/"young":null/; s/"resident":[0-9]*/"resident":null/; s/"passes":[0-9]*/"passes":null/; s/"aging_refused":0/"aging_refused":null/' \
 	"$dir/k-in.json" >"$dir/k-null.json"

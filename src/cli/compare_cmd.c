@@ -553,6 +553,135 @@ static void memcg_events(const struct aw_tols *tols, json_object *mv, json_objec
 		printf("  first event apart: %lld\n", first);
 }
 
+/* ---- khugepaged: the model's block beside the kernel's tracepoints' ---- */
+
+static bool kh_active(json_object *kh)
+{
+	static const char *const keys[] = { "wakeups", "calls", "madv_collapsed", "collapsed" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get_int64(get(kh, keys[i])) > 0)
+			return true;
+	return false;
+}
+
+static void kh_row(const struct aw_tols *tols, const char *label, const char *tol, json_object *mv, json_object *kv,
+		   struct aw_cmp_tally *t)
+{
+	printf("  %-28s", label);
+	cell(tols, tol, mv, kv, 0, t);
+	printf("\n");
+}
+
+/* ranges by the model's result name: the union of both sides' names, a missing one 0 */
+static void kh_ranges(const struct aw_tols *tols, json_object *mr, json_object *kr, struct aw_cmp_tally *t)
+{
+	json_object *zero = json_object_new_int64(0);
+	char label[64];
+
+	if (json_object_is_type(mr, json_type_object)) {
+		json_object_object_foreach(mr, key, val) {
+			json_object *k = !json_object_is_type(kr, json_type_object) ? NULL : get(kr, key) ? get(kr, key) : zero;
+
+			snprintf(label, sizeof(label), "ranges %s", key);
+			kh_row(tols, label, "kh_ranges", val, k, t);
+		}
+	}
+	if (json_object_is_type(kr, json_type_object)) {
+		json_object_object_foreach(kr, key2, val2) {
+			if (get(mr, key2))
+				continue;
+			snprintf(label, sizeof(label), "ranges %s", key2);
+			kh_row(tols, label, "kh_ranges", zero, val2, t);
+		}
+	}
+	json_object_put(zero);
+}
+
+/*
+ * Progress of each full scan, in order; a kernel without the series has
+ * null (not measured); a full scan one side did not finish shows "-" there
+ * (the full_scans row judges that).
+ */
+static void kh_per_full_scan(const struct aw_tols *tols, json_object *ma, json_object *ka, struct aw_cmp_tally *t)
+{
+	bool karr = json_object_is_type(ka, json_type_array);
+	size_t nm = json_object_is_type(ma, json_type_array) ? json_object_array_length(ma) : 0;
+	size_t nk = karr ? json_object_array_length(ka) : 0;
+	char label[64];
+
+	for (size_t i = 0; i < (nm > nk ? nm : nk); i++) {
+		snprintf(label, sizeof(label), "progress, full scan %zu", i + 1);
+		kh_row(tols, label, "kh_progress_per_full_scan", i < nm ? json_object_array_get_idx(ma, i) : NULL,
+		       i < nk ? json_object_array_get_idx(ka, i) : NULL, t);
+	}
+}
+
+/* The kernel's wake-ups one by one: progress (null without the series' event), F = a full scan ended, s = spontaneous. */
+static void kh_wakeups(json_object *lab)
+{
+	json_object *pw = get(lab, "per_wakeup");
+	size_t n = json_object_is_type(pw, json_type_array) ? json_object_array_length(pw) : 0;
+
+	if (!lab)
+		return;
+	printf("  kernel: %lld wake-ups commanded, %lld on its own clock; other mms: %lld calls, progress %lld, %lld ranges\n",
+	       (long long)json_object_get_int64(get(lab, "commanded_wakeups")),
+	       (long long)json_object_get_int64(get(lab, "spontaneous_wakeups")),
+	       (long long)json_object_get_int64(get(get(lab, "other_mms"), "calls")),
+	       (long long)json_object_get_int64(get(get(lab, "other_mms"), "progress")),
+	       (long long)json_object_get_int64(get(get(lab, "other_mms"), "ranges")));
+	if (!n)
+		return;
+	printf("  kernel progress per wake-up (F full scan ended, s spontaneous):");
+	for (size_t i = 0; i < n && i < 32; i++) {
+		json_object *w = json_object_array_get_idx(pw, i);
+
+		printf(" %s%s%s", is_number(get(w, "progress")) ? json_object_get_string(get(w, "progress")) : "-",
+		       json_object_get_boolean(get(w, "full_scan_finished")) ? "F" : "",
+		       json_object_get_boolean(get(w, "spontaneous")) ? "s" : "");
+	}
+	printf("%s\n", n > 32 ? " ..." : "");
+}
+
+/*
+ * khugepaged: the model's figures (its "khugepaged" block) beside the
+ * kernel's (agewalk-exec's, from the huge_memory tracepoints), when either
+ * did anything; judged with the kh_* tolerances.  A model patched and a
+ * kernel without the series (or the other way) is said: their figures are
+ * not meant to agree.
+ */
+static void khugepaged(const struct aw_tols *tols, json_object *mv, json_object *kv, struct aw_cmp_tally *t)
+{
+	static const struct { const char *key, *tol; } rows[] = {
+		{ "wakeups", "kh_wakeups" }, { "calls", "kh_calls" }, { "progress", "kh_progress" },
+		{ "full_scans", "kh_full_scans" }, { "collapsed", "kh_collapsed" },
+		{ "madv_collapsed", "kh_madv_collapsed" }, { "lazyfree_skips", "kh_lazyfree_skips" },
+	};
+	json_object *mk = get(mv, "khugepaged"), *kk = get(kv, "khugepaged");
+	struct aw_cmp_tally before = *t;
+	json_object *mp = get(mk, "patched"), *kp = get(kk, "patched");
+
+	if (!mk || !kk || (!kh_active(mk) && !kh_active(kk)))
+		return;
+	printf("\nkhugepaged: model %s vs kernel %s\n",
+	       json_object_get_boolean(mp) ? "patched" : "base",
+	       !kp || json_object_is_type(kp, json_type_null) ? "(not traced)" :
+	       json_object_get_boolean(kp) ? "with the series (mm_khugepaged_scan)" : "without the series");
+	if (kp && !json_object_is_type(kp, json_type_null) && json_object_get_boolean(mp) != json_object_get_boolean(kp))
+		printf("  note: the model's khugepaged is %s, the kernel's %s: these figures are not meant to agree\n",
+		       json_object_get_boolean(mp) ? "patched" : "base", json_object_get_boolean(kp) ? "patched" : "base");
+	printf("  %-28s %9s %9s\n", "", "model", "kernel");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		kh_row(tols, rows[i].key, rows[i].tol, get(mk, rows[i].key), get(kk, rows[i].key), t);
+	kh_ranges(tols, get(mk, "ranges"), get(kk, "ranges"), t);
+	kh_per_full_scan(tols, get(mk, "progress_per_full_scan"), get(kk, "progress_per_full_scan"), t);
+	kh_wakeups(get(kk, "lab"));
+	printf("  judgement: %lu figures compared, %lu within tolerance, %lu outside, %lu not measured by the kernel\n",
+	       t->compared - before.compared, (t->compared - before.compared) - (t->outside - before.outside),
+	       t->outside - before.outside, t->unmeasured - before.unmeasured);
+}
+
 static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const struct aw_tols *tols)
 {
 	struct aw_cmp_tally t = { 0 };
@@ -565,6 +694,7 @@ static int report(const struct aw_cmp_run *m, const struct aw_cmp_run *k, const 
 	nodes(tols, m->variant, k->variant, &t);
 	regions(tols, m->variant, k->variant, &t);
 	memcg_events(tols, m->variant, k->root, &t);
+	khugepaged(tols, m->variant, k->variant, &t);
 	notes(k);
 	printf("\ncompared %lu figures: %lu within tolerance, %lu outside; %lu not measured by the kernel",
 	       t.compared, t.compared - t.outside, t.outside, t.unmeasured);
@@ -623,7 +753,10 @@ const struct aw_po_cmd aw_compare_cmd = {
 	"  pmd_entries_read, pud_skipped, evicted, evicted_pages, refaults,\n"
 	"  workingset_refaults, resident,\n"
 	"  swapped =10%,\n"
-	"  walks, passes, aging_refused =0%\n",
+	"  walks, passes, aging_refused =0%;\n"
+	"  khugepaged: kh_wakeups, kh_full_scans, kh_collapsed, kh_madv_collapsed,\n"
+	"  kh_lazyfree_skips =0%, kh_calls, kh_progress, kh_ranges,\n"
+	"  kh_progress_per_full_scan =10%\n",
 };
 
 int aw_cmd_compare(int argc, char **argv)

@@ -39,6 +39,23 @@ static const struct aw_tol defaults[] = {
 	{ "aging_refused",	0, 0, 0 },
 	{ "pgsteal",		0.10, 64, 0 },	/* per event (memcg_events) */
 	{ "workingset_refault",	0.10, 64, 0 },
+	/*
+	 * khugepaged (the khugepaged section): what the executor commands or
+	 * the kernel decides by rule -- wake-ups, full scans, collapses, lazyfree
+	 * skips -- must match; per-call figures get 10%: every registered mm
+	 * of the guest (the executor's own, /init's) shares the wake-up's
+	 * budget, and the workers' own text, data and stack VMAs are not the
+	 * model's layout
+	 */
+	{ "kh_wakeups",		0, 0, 0 },
+	{ "kh_full_scans",	0, 0, 0 },
+	{ "kh_collapsed",	0, 0, 0 },
+	{ "kh_madv_collapsed",	0, 0, 0 },
+	{ "kh_lazyfree_skips",	0, 0, 0 },
+	{ "kh_calls",		0.10, 0, 0 },
+	{ "kh_progress",	0.10, 0, 0 },
+	{ "kh_ranges",		0.10, 0, 0 },
+	{ "kh_progress_per_full_scan",	0.10, 0, 0 },
 };
 
 void aw_tols_default(struct aw_tols *tols)

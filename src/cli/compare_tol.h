@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define AW_TOL_MAX	32
+#define AW_TOL_MAX	48
 
 struct aw_tol {
 	char key[32];		/* the JSON key, e.g. "leaf_total" */

@@ -246,6 +246,66 @@ struct aw_xnode {
 	int64_t refaults0, refaults;	/* workingset_refault_* at the start; over the run (-1: none) */
 };
 
+/* ---- khugepaged's tracepoints (exec_khtrace.c) ----------------------- */
+
+#define AW_KHT_MAX_MMS		256
+#define AW_KHT_MAX_STATUS	40
+#define AW_KHT_FULL_LOG		8	/* the model's AW_KH_FULL_LOG */
+
+struct aw_kht_count { char name[40]; uint64_t count; };
+
+/* One wake-up of khugepaged: commanded by the executor or on the kernel's own clock. */
+struct aw_kht_wake {
+	uint64_t progress;		/* mm_khugepaged_scan progress on the run's mms */
+	bool full;			/* a record with full_scan_finished=1 */
+	bool spontaneous;
+	bool run;			/* a record of the run's mms */
+};
+
+/*
+ * huge_memory:mm_khugepaged_scan_pmd, mm_collapse_huge_page and the series'
+ * mm_khugepaged_scan, read back from the trace file and counted for the
+ * run's mms (the workers' mm_struct addresses, learned from the do_madvise
+ * kprobe); records of other mms are counted apart.
+ */
+struct aw_khtrace {
+	bool on;			/* the events are enabled */
+	bool has_scan;			/* the kernel has mm_khugepaged_scan (the series) */
+	bool filtered;			/* the events' filters keep the run's mms only (6.1) */
+	int kh_pid;			/* the khugepaged thread, 0 unknown */
+	int nr_mms;
+	uint64_t mm[AW_KHT_MAX_MMS];
+	int window;			/* the commanded wake-up open (its number), 0 none */
+	bool window_seen;		/* its first record came */
+	double last_ts;			/* the last khugepaged record's time (s) */
+	bool spont_open;		/* a spontaneous wake-up's records are coming */
+	uint64_t wakeups, spontaneous;
+	int nr_wake, cap_wake;
+	struct aw_kht_wake *wake;
+	uint64_t calls, progress, full_finished, other_calls, other_progress;
+	uint64_t full_other;		/* full scans ended in a spontaneous wake-up of other mms only */
+	uint64_t full_acc;		/* the run's progress since the last full scan ended */
+	int nr_full;
+	uint64_t per_full[AW_KHT_FULL_LOG];
+	int nr_ranges;
+	struct aw_kht_count ranges[AW_KHT_MAX_STATUS];	/* by the model's result name */
+	uint64_t other_ranges;		/* khugepaged's ranges of other mms */
+	uint64_t collapses, collapse_ok;
+	int nr_cstatus;
+	struct aw_kht_count cstatus[AW_KHT_MAX_STATUS];	/* failed collapses, by result */
+	uint64_t lazyfree_skips;
+	uint64_t madv_scan_pmd, madv_collapsed;	/* records in a worker's own context */
+	uint64_t unmapped_status;	/* statuses the model has no name for */
+};
+
+/* Parse one line of the trace file into t (0: one of its records or markers, -1: not). */
+int aw_kht_line(struct aw_khtrace *t, const char *line);
+int aw_kht_add_mm(struct aw_khtrace *t, uint64_t mm);	/* 1: a new one */
+/* The wake-ups the run saw: commanded ones with records, spontaneous ones that reached its mms. */
+uint64_t aw_kht_wakeups(const struct aw_khtrace *t);
+uint64_t aw_kht_spontaneous_run(const struct aw_khtrace *t);	/* the latter only */
+void aw_kht_free(struct aw_khtrace *t);
+
 struct aw_exec {
 	struct aw_exec_opts opt;
 	struct aw_scenario sc;
@@ -285,6 +345,10 @@ struct aw_exec {
 	struct aw_lg_snapshot *snap;	/* scratch for two reads */
 	struct aw_lg_snapshot *snap2;
 	bool kprobes;			/* walk visibility is on */
+	struct aw_khtrace kht;		/* khugepaged's tracepoints */
+	int kh_sleep_ms;		/* scan_sleep_millisecs while the run lasts: wake-ups on command */
+	int kh_commanded;		/* wake-ups the executor asked for */
+	int kh_woken;			/* of those, the ones khugepaged was seen to run and sleep again */
 	int nr_spaces;
 	struct aw_xspace *space;	/* one per mm the scenario made */
 	struct aw_zero_pfns zero;	/* learned at the start (exec_pagemap.c) */
@@ -325,6 +389,14 @@ void aw_kprobe_setup(struct aw_exec *x);
 void aw_kprobe_collect(struct aw_exec *x, struct aw_xpass *p);
 void aw_kprobe_teardown(struct aw_exec *x);
 int aw_kprobe_parse_line(const char *line, int *task, bool *walk, uint64_t *mm, int *behavior);
+
+/* exec_khtrace.c: the events, and khugepaged woken on command */
+void aw_kht_setup(struct aw_exec *x);
+void aw_kht_teardown(struct aw_exec *x);
+/* 6.1: the events' filters, mm == each run mm (a new one learned) */
+void aw_kht_refilter(struct aw_exec *x);
+/* `khugepaged [times N|full N]`: wake-ups on command; 0 */
+int aw_kht_wake_event(struct aw_exec *x, const struct aw_event *ev);
 
 /* exec_json.c */
 void aw_exec_json(FILE *out, const struct aw_exec *x);

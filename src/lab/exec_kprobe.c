@@ -132,28 +132,34 @@ static void take_line(struct aw_exec *x, struct aw_xpass *p, const char *line)
 	uint64_t mm;
 	bool walk;
 
+	if (x->kht.on && !aw_kht_line(&x->kht, line))
+		return;
 	if (aw_kprobe_parse_line(line, &task, &walk, &mm, &behavior))
 		return;
 	if (!walk) {
-		if (behavior == 0 && (w = worker_of_task(x, task)))
+		if (behavior == 0 && (w = worker_of_task(x, task))) {
 			x->w[w].mm = mm;
+			/* khugepaged's records of this mm are the run's */
+			if (aw_kht_add_mm(&x->kht, mm) && x->kht.filtered)
+				aw_kht_refilter(x);
+		}
 		return;
 	}
 	if (p)
 		count_walk(p, worker_of_mm(x, mm));
 }
 
-/* After a pass (or to learn marks): read the buffer, then empty it. */
+/* After a pass (or to learn marks, or after khugepaged ran): read the buffer, then empty it. */
 void aw_kprobe_collect(struct aw_exec *x, struct aw_xpass *p)
 {
 	char path[512], *text, *line, *save = NULL;
 
-	if (!x->kprobes)
+	if (!x->kprobes && !x->kht.on)
 		return;
 	snprintf(path, sizeof(path), "%s/trace", x->opt.tracefs);
 	if (aw_read_file(path, &text))
 		return;
-	if (p)
+	if (p && x->kprobes)
 		p->traced = true;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		take_line(x, p, line);

@@ -136,8 +136,12 @@ static int hello(struct aw_exec *x, uint32_t pid, int fd, bool direct, bool thre
 	x->w[pid] = (struct aw_xworker){ .pid = rp.pid, .fd = fd, .direct_child = direct, .thread = thread };
 	if (x->kprobes && !thread) {
 		struct aw_wreq rq = { .op = AW_W_MARK };
+		int r = call(x, pid, &rq, &rp);
 
-		return call(x, pid, &rq, &rp);
+		/* 6.1 keeps khugepaged's records of the known mms only: learn this one now */
+		if (!r && x->kht.filtered)
+			aw_kprobe_collect(x, NULL);
+		return r;
 	}
 	return 0;
 }
@@ -461,6 +465,8 @@ static int ev_khugepaged(struct aw_exec *x, const struct aw_event *ev)
 			aw_note(x, AW_NOTE_ERROR, "writing %s: %s", path, strerror(-r));
 		return 0;
 	}
+	if (!aw_kht_wake_event(x, ev))
+		return 0;
 	want = ev->flags & AW_KH_FULL ? (int64_t)ev->repeat : 1;
 	for (int ms = 0; start >= 0 && kh_stat(x, "full_scans") < start + want && ms < x->opt.kh_wait_ms; ms += 10)
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
@@ -570,8 +576,14 @@ int aw_exec_run(struct aw_exec *x)
 	if (!x->w || !x->region || !x->snap || !x->snap2 || !x->seen)
 		return fatal(x, "out of memory");
 	x->snap->nr = 0;	/* no lru_gen_full read yet (exec_memstat.c reads the last) */
-	aw_kprobe_setup(x);
+	/*
+	 * the zero pages first: the huge zero page's read registers this
+	 * process's mm with khugepaged, whose wake-up on an empty list
+	 * (khugepaged_wait_event()) is then over before its records count
+	 */
 	aw_zero_pfns(&x->zero);
+	aw_kprobe_setup(x);
+	aw_kht_setup(x);
 	x->kh_full_scans0 = kh_stat(x, "full_scans");
 	x->kh_collapsed0 = kh_stat(x, "pages_collapsed");
 	for (int n = 0; n < x->sc.cfg.nr_nodes; n++)
@@ -624,6 +636,8 @@ void aw_exec_finish(struct aw_exec *x)
 			rg->swapped = res.swapped;
 		}
 	}
+	aw_kprobe_collect(x, NULL);	/* khugepaged's last records */
+	aw_kht_teardown(x);
 	if (x->kprobes)
 		aw_kprobe_teardown(x);
 	x->kh_full_scans = kh_stat(x, "full_scans");
@@ -656,5 +670,6 @@ void aw_exec_free(struct aw_exec *x)
 	free(x->memstat);
 	free(x->snap);
 	free(x->snap2);
+	aw_kht_free(&x->kht);
 	aw_scenario_free(&x->sc);
 }

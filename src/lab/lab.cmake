@@ -15,6 +15,7 @@ add_library(agewalk_lab STATIC
   src/lab/exec_plan.c
   src/lab/exec_place.c
   src/lab/exec_kprobe.c
+  src/lab/exec_khtrace.c
   src/lab/exec_json.c
 )
 # the event layer's headers only: its link interface names the shared
