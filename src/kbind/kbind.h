@@ -56,6 +56,10 @@ void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h);
  */
 int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len);
 
+/* An agreement oracle's verdict: msg printed from fmt, and -1. */
+__attribute__((format(printf, 3, 4)))
+int aw_kbind_differ(char *msg, size_t len, const char *fmt, ...);
+
 /* khugepaged's text as a variant (kh6.12, kh6.1, kh6.12+series; kbind_kh.c), NULL if not built */
 const struct aw_variant *aw_kbind_kh_find(const char *name, struct aw_variant *buf);
 

@@ -48,8 +48,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 			 AW_BIT(PG_swapbacked) | AW_BIT(PG_dirty) | AW_BIT(PG_reclaim) | AW_BIT(PG_swapcache) | \
 			 AW_BIT(PG_anon) | AW_BIT(PG_unevictable) | AW_BIT(PG_mlocked) | LRU_GEN_MASK | LRU_REFS_MASK)
 
-__attribute__((format(printf, 3, 4)))
-static int differ(char *msg, size_t len, const char *fmt, ...)
+int aw_kbind_differ(char *msg, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,11 +66,11 @@ static int agree_bloom(const struct lruvec *m, const struct lruvec *t, int level
 	const char *name = level == BLOOM_FILTER_PMD ? "PMD" : "PUD";
 
 	if (!a != !b)
-		return differ(msg, len, "memcg %d node %d: %s filter for seq %lu: model %s, kernel text %s",
+		return aw_kbind_differ(msg, len, "memcg %d node %d: %s filter for seq %lu: model %s, kernel text %s",
 			      m->memcg, m->nid, name, seq, a ? "allocated" : "none", b ? "allocated" : "none");
 	for (unsigned long w = 0; a && w < BLOOM_WORDS; w++)
 		if (a[w] != b[w])
-			return differ(msg, len, "memcg %d node %d: %s filter for seq %lu, bits %lu..%lu: "
+			return aw_kbind_differ(msg, len, "memcg %d node %d: %s filter for seq %lu, bits %lu..%lu: "
 				      "model %016lx, kernel text %016lx", m->memcg, m->nid, name, seq, w * 64,
 				      w * 64 + 63, a[w], b[w]);
 	return 0;
@@ -91,7 +90,7 @@ static int agree_tiers(const struct lruvec *m, const struct lruvec *t, char *msg
 		for (int type = 0; type < ANON_AND_FILE; type++)
 			for (int tier = 0; tier < MAX_NR_TIERS; tier++)
 				if (x[c][type][tier] != y[c][type][tier])
-					return differ(msg, len, "memcg %d node %d: %s[%s][tier %d] model %lu, "
+					return aw_kbind_differ(msg, len, "memcg %d node %d: %s[%s][tier %d] model %lu, "
 						      "kernel text %lu", m->memcg, m->nid, names[c],
 						      type ? "file" : "anon", tier, x[c][type][tier], y[c][type][tier]);
 	return 0;
@@ -102,27 +101,27 @@ static int agree_lruvec(const struct lruvec *m, const struct lruvec *t, bool pud
 	const struct lru_gen_folio *a = &m->lrugen, *b = &t->lrugen;
 
 	if (a->max_seq != b->max_seq)
-		return differ(msg, len, "memcg %d node %d: max_seq model %lu, kernel text %lu", m->memcg, m->nid,
+		return aw_kbind_differ(msg, len, "memcg %d node %d: max_seq model %lu, kernel text %lu", m->memcg, m->nid,
 			      a->max_seq, b->max_seq);
 	for (int type = 0; type < ANON_AND_FILE; type++)
 		if (a->min_seq[type] != b->min_seq[type])
-			return differ(msg, len, "memcg %d node %d: min_seq[%s] model %lu, kernel text %lu",
+			return aw_kbind_differ(msg, len, "memcg %d node %d: min_seq[%s] model %lu, kernel text %lu",
 				      m->memcg, m->nid, type ? "file" : "anon", a->min_seq[type], b->min_seq[type]);
 	for (int gen = 0; gen < MAX_NR_GENS; gen++)
 		for (int type = 0; type < ANON_AND_FILE; type++)
 			if (a->nr_pages[gen][type] != b->nr_pages[gen][type])
-				return differ(msg, len, "memcg %d node %d: nr_pages[gen %d][%s] model %ld, "
+				return aw_kbind_differ(msg, len, "memcg %d node %d: nr_pages[gen %d][%s] model %ld, "
 					      "kernel text %ld", m->memcg, m->nid, gen, type ? "file" : "anon",
 					      a->nr_pages[gen][type], b->nr_pages[gen][type]);
 	for (int gen = 0; gen < MAX_NR_GENS; gen++)
 		if (a->timestamps[gen] != b->timestamps[gen])
-			return differ(msg, len, "memcg %d node %d: timestamps[gen %d] model %llu, kernel text %llu",
+			return aw_kbind_differ(msg, len, "memcg %d node %d: timestamps[gen %d] model %llu, kernel text %llu",
 				      m->memcg, m->nid, gen, (unsigned long long)a->timestamps[gen],
 				      (unsigned long long)b->timestamps[gen]);
 	if (agree_tiers(m, t, msg, len))
 		return -1;
 	if (m->mm_state.seq != t->mm_state.seq)
-		return differ(msg, len, "memcg %d node %d: mm_state seq model %lu, kernel text %lu", m->memcg,
+		return aw_kbind_differ(msg, len, "memcg %d node %d: mm_state seq model %lu, kernel text %lu", m->memcg,
 			      m->nid, m->mm_state.seq, t->mm_state.seq);
 	for (unsigned long seq = a->max_seq; seq <= a->max_seq + 1; seq++)
 		if (agree_bloom(m, t, BLOOM_FILTER_PMD, seq, msg, len) ||
@@ -144,7 +143,7 @@ static int agree_stats(const struct lruvec *m, const struct lruvec *t, const str
 		int s = stat_of[i];
 
 		if (s >= 0 && m->mm_state.stats[s] != t->mm_state.stats[s])
-			return differ(msg, len, "memcg %d node %d: %s model %lu, kernel text %lu", m->memcg, m->nid,
+			return aw_kbind_differ(msg, len, "memcg %d node %d: %s model %lu, kernel text %lu", m->memcg, m->nid,
 				      ops->mm_stat_names[i], m->mm_state.stats[s], t->mm_state.stats[s]);
 	}
 	return 0;
@@ -170,11 +169,11 @@ static int agree_mm_list(struct aw_kernel *model, struct aw_kernel *text, const 
 			uint32_t id = list_entry(pos, struct mm_struct, lru_gen.list)->id;
 
 			if (i >= n || (i < 256 && (uint32_t)ids[i] != id))
-				return differ(msg, len, "memcg %d: mm list entry %d: model mm %u, kernel text %s%d",
+				return aw_kbind_differ(msg, len, "memcg %d: mm list entry %d: model mm %u, kernel text %s%d",
 					      memcg, i, id, i >= n ? "none" : "mm ", i >= n ? 0 : ids[i]);
 		}
 		if (i != n)
-			return differ(msg, len, "memcg %d: mm list: model %d mms, kernel text %d", memcg, i, n);
+			return aw_kbind_differ(msg, len, "memcg %d: mm list: model %d mms, kernel text %d", memcg, i, n);
 		for (int nid = 0; nid < model->nr_nodes; nid++) {
 			const struct lru_gen_mm_state *ms = &aw_lruvec(model, memcg, nid)->mm_state;
 			unsigned long seq;
@@ -183,7 +182,7 @@ static int agree_mm_list(struct aw_kernel *model, struct aw_kernel *text, const 
 			ops->mm_state(kt, memcg, nid, &seq, &h, &t);
 			if (mm_at(&model->mm_list[memcg], ms->head) != h ||
 			    mm_at(&model->mm_list[memcg], ms->tail) != t)
-				return differ(msg, len, "memcg %d node %d: mm_state head/tail model mm %d/%d, "
+				return aw_kbind_differ(msg, len, "memcg %d node %d: mm_state head/tail model mm %d/%d, "
 					      "kernel text mm %d/%d", memcg, nid,
 					      mm_at(&model->mm_list[memcg], ms->head),
 					      mm_at(&model->mm_list[memcg], ms->tail), h, t);
@@ -205,12 +204,12 @@ static int agree_lists(const struct lruvec *m, const struct lruvec *t, char *msg
 				const struct folio *fb = b != hb ? list_entry(b, struct folio, lru) : NULL;
 
 				if (!fa || !fb || fa->pfn != fb->pfn)
-					return differ(msg, len, "memcg %d node %d: list gen %d %s, entry %d: model "
+					return aw_kbind_differ(msg, len, "memcg %d node %d: list gen %d %s, entry %d: model "
 						      "pfn %s%x, kernel text pfn %s%x", m->memcg, m->nid, gen,
 						      type ? "file" : "anon", i, fa ? "0x" : "none ",
 						      fa ? fa->pfn : 0, fb ? "0x" : "none ", fb ? fb->pfn : 0);
 				if ((fa->flags ^ fb->flags) & AGREE_FLAGS)
-					return differ(msg, len, "folio pfn 0x%x: flags model %#lx, kernel text %#lx",
+					return aw_kbind_differ(msg, len, "folio pfn 0x%x: flags model %#lx, kernel text %#lx",
 						      fa->pfn, fa->flags & AGREE_FLAGS, fb->flags & AGREE_FLAGS);
 			}
 		}
@@ -225,10 +224,10 @@ static int agree_pfn(const struct folio *fa, const struct folio *fb, uint64_t p,
 	fa = fa && fa->pfn == p ? fa : NULL;
 	fb = fb && fb->pfn == p ? fb : NULL;
 	if (!fa != !fb)
-		return differ(msg, len, "pfn 0x%llx: model %s, kernel text %s", (unsigned long long)p,
+		return aw_kbind_differ(msg, len, "pfn 0x%llx: model %s, kernel text %s", (unsigned long long)p,
 			      fa ? "a folio" : "free", fb ? "a folio" : "free");
 	if (fa && (fa->flags ^ fb->flags) & AGREE_FLAGS)
-		return differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
+		return aw_kbind_differ(msg, len, "folio pfn 0x%llx: flags model %#lx, kernel text %#lx",
 			      (unsigned long long)p, fa->flags & AGREE_FLAGS, fb->flags & AGREE_FLAGS);
 	return 0;
 }
@@ -256,7 +255,7 @@ static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *m
 		const struct aw_node_mem *na = &model->mem.node[nid], *nb = &text->mem.node[nid];
 
 		if (na->start_pfn != nb->start_pfn || na->spanned != nb->spanned)
-			return differ(msg, len, "node %d: pfns model %#llx+%llu, kernel text %#llx+%llu", nid,
+			return aw_kbind_differ(msg, len, "node %d: pfns model %#llx+%llu, kernel text %#llx+%llu", nid,
 				      (unsigned long long)na->start_pfn, (unsigned long long)na->spanned,
 				      (unsigned long long)nb->start_pfn, (unsigned long long)nb->spanned);
 		for (uint64_t b = 0; b * HPAGE_PMD_NR < na->spanned; b++) {
@@ -283,7 +282,7 @@ static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *m
 static int agree_tables(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	if (model->pt.nr != text->pt.nr)
-		return differ(msg, len, "page tables allocated: model %u, kernel text %u", model->pt.nr, text->pt.nr);
+		return aw_kbind_differ(msg, len, "page tables allocated: model %u, kernel text %u", model->pt.nr, text->pt.nr);
 	for (uint32_t id = 1; id < model->pt.nr; id++) {
 		const uint64_t *a = aw_table(&model->pt, id)->e, *b = aw_table(&text->pt, id)->e;
 
@@ -291,7 +290,7 @@ static int agree_tables(struct aw_kernel *model, struct aw_kernel *text, char *m
 			continue;
 		for (int i = 0; i < PTRS_PER_PTE; i++)
 			if (a[i] != b[i])
-				return differ(msg, len, "page table %u entry %d: model %#llx, kernel text %#llx", id, i,
+				return aw_kbind_differ(msg, len, "page table %u entry %d: model %#llx, kernel text %#llx", id, i,
 					      (unsigned long long)a[i], (unsigned long long)b[i]);
 	}
 	return 0;
@@ -302,14 +301,14 @@ static int agree_swap(struct aw_kernel *model, struct aw_kernel *text, char *msg
 {
 	if (model->swap_next != text->swap_next || model->swap_used != text->swap_used ||
 	    model->swap_free != text->swap_free)
-		return differ(msg, len, "swap slots used: model %u, kernel text %u", model->swap_used, text->swap_used);
+		return aw_kbind_differ(msg, len, "swap slots used: model %u, kernel text %u", model->swap_used, text->swap_used);
 	for (uint32_t i = 0; i < model->swap_next; i++) {
 		const struct aw_swap_slot *a = &model->swap[i], *b = &text->swap[i];
 
 		if (a->next != b->next || a->version != b->version || a->evict_seq != b->evict_seq ||
 		    a->memcg != b->memcg || a->nid != b->nid || a->workingset != b->workingset ||
 		    a->refs != b->refs)
-			return differ(msg, len, "swap slot %u: model seq %u refs %u workingset %u, kernel text seq %u "
+			return aw_kbind_differ(msg, len, "swap slot %u: model seq %u refs %u workingset %u, kernel text seq %u "
 				      "refs %u workingset %u", i, a->evict_seq, a->refs, a->workingset, b->evict_seq,
 				      b->refs, b->workingset);
 	}
@@ -332,24 +331,24 @@ static int agree_call(unsigned long i, const struct aw_reclaim_call *a, const st
 	char x[24], y[24];
 
 	if (a->kind != b->kind || a->memcg != b->memcg || a->nid != b->nid || a->priority != b->priority)
-		return differ(msg, len, "reclaim call %lu: model %s memcg %d node %d priority %d, kernel text %s "
+		return aw_kbind_differ(msg, len, "reclaim call %lu: model %s memcg %d node %d priority %d, kernel text %s "
 			      "memcg %d node %d priority %d", i, a->kind == AW_RC_AGE ? "run_aging" : "shrink",
 			      a->memcg, a->nid, a->priority, b->kind == AW_RC_AGE ? "run_aging" : "shrink",
 			      b->memcg, b->nid, b->priority);
 	if (a->kind == AW_RC_AGE && a->result != b->result)
-		return differ(msg, len, "reclaim call %lu: run_aging() on memcg %d node %d: model %s, kernel text %s",
+		return aw_kbind_differ(msg, len, "reclaim call %lu: run_aging() on memcg %d node %d: model %s, kernel text %s",
 			      i, a->memcg, a->nid, errno_name(a->result, x, sizeof(x)),
 			      errno_name(b->result, y, sizeof(y)));
 	if (a->result != b->result)
-		return differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
+		return aw_kbind_differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
 			      "nr_reclaimed model %ld, kernel text %ld", i, a->memcg, a->nid, a->priority,
 			      a->result, b->result);
 	if (b->rotate >= 0 && a->rotate != b->rotate)
-		return differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
+		return aw_kbind_differ(msg, len, "reclaim call %lu: lru_gen_shrink_lruvec() memcg %d node %d priority %d: "
 			      "rotate model %d, kernel text %d", i, a->memcg, a->nid, a->priority, a->rotate,
 			      b->rotate);
 	if (a->max_seq != b->max_seq || a->min_seq[0] != b->min_seq[0] || a->min_seq[1] != b->min_seq[1])
-		return differ(msg, len, "reclaim call %lu (%s memcg %d node %d priority %d): max_seq/min_seq "
+		return aw_kbind_differ(msg, len, "reclaim call %lu (%s memcg %d node %d priority %d): max_seq/min_seq "
 			      "model %lu/%lu/%lu, kernel text %lu/%lu/%lu", i,
 			      a->kind == AW_RC_AGE ? "run_aging" : "shrink", a->memcg, a->nid, a->priority,
 			      a->max_seq, a->min_seq[0], a->min_seq[1], b->max_seq, b->min_seq[0], b->min_seq[1]);
@@ -385,10 +384,10 @@ static int agree_reclaim(struct aw_kernel *model, struct aw_kernel *text, char *
 		if (agree_call(i, &a->calls[i % AW_RECLAIM_LOG], &b->calls[i % AW_RECLAIM_LOG], msg, len))
 			return -1;
 	if (a->total != b->total)
-		return differ(msg, len, "reclaim calls (memcg reclaim of an lruvec, run_aging()): model %lu, "
+		return aw_kbind_differ(msg, len, "reclaim calls (memcg reclaim of an lruvec, run_aging()): model %lu, "
 			      "kernel text %lu", a->total, b->total);
 	if (a->reclaimed != b->reclaimed || a->refused != b->refused)
-		return differ(msg, len, "reclaim: pages reclaimed model %lu, kernel text %lu; refused run_aging() "
+		return aw_kbind_differ(msg, len, "reclaim: pages reclaimed model %lu, kernel text %lu; refused run_aging() "
 			      "model %lu, kernel text %lu", a->reclaimed, b->reclaimed, a->refused, b->refused);
 	return 0;
 }
@@ -419,26 +418,26 @@ static int agree_refs(struct aw_kernel *model, struct aw_kernel *text, char *msg
 		const struct aw_refs_check *x = &a->checks[i % AW_REFS_LOG], *y = &b->checks[i % AW_REFS_LOG];
 
 		if (x->pfn != y->pfn)
-			return differ(msg, len, "reference check %lu: model on pfn %u, kernel text on pfn %u", i,
+			return aw_kbind_differ(msg, len, "reference check %lu: model on pfn %u, kernel text on pfn %u", i,
 				      x->pfn, y->pfn);
 		if (x->young != y->young)
-			return differ(msg, len, "reference check %lu (pfn %u): young mappings model %d, kernel text %d",
+			return aw_kbind_differ(msg, len, "reference check %lu (pfn %u): young mappings model %d, kernel text %d",
 				      i, x->pfn, x->young, y->young);
 		if (x->ref != y->ref)
-			return differ(msg, len, "reference check %lu (pfn %u, %d young): folio_check_references() "
+			return aw_kbind_differ(msg, len, "reference check %lu (pfn %u, %d young): folio_check_references() "
 				      "model %s, kernel text %s", i, x->pfn, x->young, folioref_name(x->ref),
 				      folioref_name(y->ref));
 		if ((x->flags ^ y->flags) & AGREE_FLAGS)
-			return differ(msg, len, "reference check %lu (pfn %u, %s): flags after it model %#lx, "
+			return aw_kbind_differ(msg, len, "reference check %lu (pfn %u, %s): flags after it model %#lx, "
 				      "kernel text %#lx", i, x->pfn, folioref_name(x->ref), x->flags & AGREE_FLAGS,
 				      y->flags & AGREE_FLAGS);
 	}
 	if (a->total != b->total)
-		return differ(msg, len, "reference checks (folio_check_references()): model %lu, kernel text %lu",
+		return aw_kbind_differ(msg, len, "reference checks (folio_check_references()): model %lu, kernel text %lu",
 			      a->total, b->total);
 	for (int r = FOLIOREF_RECLAIM; r <= FOLIOREF_ACTIVATE; r++)
 		if (a->by_ref[r] != b->by_ref[r])
-			return differ(msg, len, "reference checks returning %s: model %lu, kernel text %lu",
+			return aw_kbind_differ(msg, len, "reference checks returning %s: model %lu, kernel text %lu",
 				      folioref_name(r), a->by_ref[r], b->by_ref[r]);
 	return 0;
 }
@@ -454,14 +453,14 @@ static int agree_walks(const struct aw_node_stats *m, const struct aw_node_stats
 		       size_t len)
 {
 	if (m->nr_passes != t->nr_passes)
-		return differ(msg, len, "node %d: aging passes model %d, kernel text %d", nid, m->nr_passes,
+		return aw_kbind_differ(msg, len, "node %d: aging passes model %d, kernel text %d", nid, m->nr_passes,
 			      t->nr_passes);
 	for (int i = 0; i < m->nr_passes; i++) {
 		const struct aw_pass *a = &m->passes[i], *b = &t->passes[i];
 
 		if (a->walks != b->walks || a->forced_walks != b->forced_walks ||
 		    a->sticky_forced_walks != b->sticky_forced_walks)
-			return differ(msg, len, "node %d pass %d: mm walks (forced, sticky) model %lu (%lu, %lu), "
+			return aw_kbind_differ(msg, len, "node %d pass %d: mm walks (forced, sticky) model %lu (%lu, %lu), "
 				      "kernel text %lu (%lu, %lu)", nid, a->pass, a->walks, a->forced_walks,
 				      a->sticky_forced_walks, b->walks, b->forced_walks, b->sticky_forced_walks);
 	}
@@ -484,7 +483,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	*checked = calls;
 	stat_of = aw_kbind_stat_of(text);
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
-		return differ(msg, len, "the machines differ in shape");
+		return aw_kbind_differ(msg, len, "the machines differ in shape");
 	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
 		for (int nid = 0; nid < model->nr_nodes; nid++) {
 			const struct lruvec *m = aw_lruvec(model, memcg, nid), *t = aw_lruvec(text, memcg, nid);
@@ -496,7 +495,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	}
 	for (int nid = 0; nid < model->nr_nodes; nid++) {
 		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
-			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
+			return aw_kbind_differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
 		/*
 		 * The report's promotions and walks: the text's counted by its
@@ -504,13 +503,13 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 		 * so a table never shows a figure only one side counts alike.
 		 */
 		if (model->node_stats[nid].promoted != text->node_stats[nid].promoted)
-			return differ(msg, len, "node %d: folios promoted model %lu, kernel text %lu", nid,
+			return aw_kbind_differ(msg, len, "node %d: folios promoted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].promoted, text->node_stats[nid].promoted);
 		if (agree_walks(&model->node_stats[nid], &text->node_stats[nid], nid, msg, len))
 			return -1;
 		/* lru_gen_refault()'s WORKINGSET_REFAULT (the text's mod_lruvec_state()) */
 		if (model->node_stats[nid].workingset_refaults != text->node_stats[nid].workingset_refaults)
-			return differ(msg, len, "node %d: workingset_refaults model %lu, kernel text %lu", nid,
+			return aw_kbind_differ(msg, len, "node %d: workingset_refaults model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].workingset_refaults,
 				      text->node_stats[nid].workingset_refaults);
 	}
@@ -523,7 +522,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char *msg, size_t len)
 {
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
-		return differ(msg, len, "the machines differ in shape");
+		return aw_kbind_differ(msg, len, "the machines differ in shape");
 	for (int memcg = 0; memcg < model->nr_memcgs; memcg++) {
 		for (int nid = 0; nid < model->nr_nodes; nid++) {
 			const struct lruvec *m = aw_lruvec(model, memcg, nid), *t = aw_lruvec(text, memcg, nid);
@@ -534,10 +533,10 @@ int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char
 	}
 	for (int nid = 0; nid < model->nr_nodes; nid++) {
 		if (model->node_stats[nid].evicted != text->node_stats[nid].evicted)
-			return differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
+			return aw_kbind_differ(msg, len, "node %d: folios evicted model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].evicted, text->node_stats[nid].evicted);
 		if (model->node_stats[nid].refaults != text->node_stats[nid].refaults)
-			return differ(msg, len, "node %d: refaults model %lu, kernel text %lu", nid,
+			return aw_kbind_differ(msg, len, "node %d: refaults model %lu, kernel text %lu", nid,
 				      model->node_stats[nid].refaults, text->node_stats[nid].refaults);
 	}
 	if (agree_folios(model, text, msg, len) || agree_tables(model, text, msg, len))

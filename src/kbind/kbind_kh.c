@@ -574,17 +574,6 @@ static int kb_kh_bind(struct aw_kernel *k, const struct aw_variant *v)
 
 /* -- the agreement oracle ---------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static int differ(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int nr_slots(struct aw_kernel *k)
 {
 	int n = 0;
@@ -613,40 +602,40 @@ static int kb_kh_agree(struct aw_kernel *model, struct aw_kernel *text, char *ms
 	b->ops->state(b->kh, &st);
 	model_mm = model->kh.scan.mm_slot ? (int)model->kh.scan.mm_slot->mm : -1;
 	if (model_mm != st.cursor_mm)
-		return differ(msg, len, "khugepaged_scan.mm_slot: model mm %d, kernel text mm %d", model_mm,
+		return aw_kbind_differ(msg, len, "khugepaged_scan.mm_slot: model mm %d, kernel text mm %d", model_mm,
 			      st.cursor_mm);
 	if (model_mm >= 0 && model->kh.scan.address != st.address)
-		return differ(msg, len, "khugepaged_scan.address: model %#llx, kernel text %#lx",
+		return aw_kbind_differ(msg, len, "khugepaged_scan.address: model %#llx, kernel text %#lx",
 			      (unsigned long long)model->kh.scan.address, st.address);
 	if (nr_slots(model) != st.nr_slots)
-		return differ(msg, len, "khugepaged mm slots: model %d, kernel text %d", nr_slots(model), st.nr_slots);
+		return aw_kbind_differ(msg, len, "khugepaged mm slots: model %d, kernel text %d", nr_slots(model), st.nr_slots);
 	if (model->kh.pages_collapsed != st.pages_collapsed)
-		return differ(msg, len, "khugepaged_pages_collapsed: model %lu, kernel text %lu",
+		return aw_kbind_differ(msg, len, "khugepaged_pages_collapsed: model %lu, kernel text %lu",
 			      model->kh.pages_collapsed, st.pages_collapsed);
 	if (model->kh.full_scans != st.full_scans)
-		return differ(msg, len, "khugepaged_full_scans: model %lu, kernel text %lu", model->kh.full_scans,
+		return aw_kbind_differ(msg, len, "khugepaged_full_scans: model %lu, kernel text %lu", model->kh.full_scans,
 			      st.full_scans);
 	for (int r = 0; r < SCAN_NR; r++)
 		if (model->kh.result[r] != text->kh.result[r])
-			return differ(msg, len, "ranges with result %s: model %lu, kernel text %lu",
+			return aw_kbind_differ(msg, len, "ranges with result %s: model %lu, kernel text %lu",
 				      aw_scan_result_name(r), model->kh.result[r], text->kh.result[r]);
 	if (model->kh.madv_collapsed != text->kh.madv_collapsed)
-		return differ(msg, len, "MADV_COLLAPSE ranges collapsed: model %lu, kernel text %lu",
+		return aw_kbind_differ(msg, len, "MADV_COLLAPSE ranges collapsed: model %lu, kernel text %lu",
 			      model->kh.madv_collapsed, text->kh.madv_collapsed);
 	for (int i = 0; i < model->kh.nr_collapses && i < text->kh.nr_collapses; i++) {
 		const struct aw_kh_collapse *m = &model->kh.collapses[i], *t = &text->kh.collapses[i];
 
 		if (m->mm != t->mm || m->haddr != t->haddr || m->result != t->result)
-			return differ(msg, len, "collapse %d: model mm %u %#llx %s, kernel text mm %u %#llx %s", i,
+			return aw_kbind_differ(msg, len, "collapse %d: model mm %u %#llx %s, kernel text mm %u %#llx %s", i,
 				      m->mm, (unsigned long long)m->haddr, aw_scan_result_name(m->result), t->mm,
 				      (unsigned long long)t->haddr, aw_scan_result_name(t->result));
 	}
 	if (model->kh.nr_collapses != text->kh.nr_collapses)
-		return differ(msg, len, "collapse attempts: model %d, kernel text %d", model->kh.nr_collapses,
+		return aw_kbind_differ(msg, len, "collapse attempts: model %d, kernel text %d", model->kh.nr_collapses,
 			      text->kh.nr_collapses);
 	if (aw_kh_patched(model)) {
 		if (model->kh.calls != text->kh.calls || model->kh.progress != text->kh.progress)
-			return differ(msg, len, "mm_khugepaged_scan: model %lu calls, progress %lu; kernel text %lu "
+			return aw_kbind_differ(msg, len, "mm_khugepaged_scan: model %lu calls, progress %lu; kernel text %lu "
 				      "calls, progress %lu", model->kh.calls, model->kh.progress, text->kh.calls,
 				      text->kh.progress);
 	}
