@@ -21,7 +21,6 @@
  * Before each call the text's shadow mms are refreshed from the model's
  * (set_mm()): VMAs, the PGD, exiting, MMF_DISABLE_THP, mmap contention.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
