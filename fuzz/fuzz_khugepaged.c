@@ -12,8 +12,8 @@
  *    kh6.12+khugepaged with the scan series) beside the model variant it
  *    must match, under its release's profile, checked by
  *    khugepaged-text-agreement after every call into the text.
- * AGEWALK_KH_TREE=NAME fuzzes that text variant alone (or "model" for
- * the model pair alone).  A finding prints the report and aborts unless
+ * AGEWALK_KH_TREE=NAME fuzzes that text variant alone ("model": the model
+ * pair alone; "text": the texts only, the variant byte picking the tree).  A finding prints the report and aborts unless
  * it is a known finding.  AGEWALK_BUG, AGEWALK_ORACLE and
  * AGEWALK_KNOWN_COUNTS as for agewalk_fuzz_lockstep.  Crashes convert
  * with `agewalk convert CRASH OUT.aws --from fuzz --fuzz-variant
@@ -41,24 +41,28 @@ static void kh_name(const struct aw_kh_ops *ops, char *buf, size_t len)
 static bool pick(const uint8_t *data, size_t size, char *name, size_t len)
 {
 	const char *only = getenv("AGEWALK_KH_TREE");
-	size_t nr = 0, i;
+	size_t nr = 0, byte = size > AW_FH_VARIANT ? aw_fuzz_hdr_get(data, AW_FH_VARIANT) : 0, i;
 
+	while (aw_kh_variants[nr])
+		nr++;
+	i = byte % (nr + 1);
 	if (only && *only) {
 		struct aw_variant buf;
 
 		if (!strcmp(only, "model"))
 			return false;
+		if (!strcmp(only, "text") && nr) {
+			kh_name(aw_kh_variants[byte % nr], name, len);
+			return true;
+		}
 		if (!aw_kbind_kh_find(only, &buf)) {
-			fprintf(stderr, "AGEWALK_KH_TREE: this build has no variant '%s' (it has: model%s)\n", only,
+			fprintf(stderr, "AGEWALK_KH_TREE: this build has no variant '%s' (it has: model, text%s)\n", only,
 				aw_kh_variant_names);
 			abort();
 		}
 		snprintf(name, len, "%s", only);
 		return true;
 	}
-	while (aw_kh_variants[nr])
-		nr++;
-	i = (size > AW_FH_VARIANT ? aw_fuzz_hdr_get(data, AW_FH_VARIANT) : 0) % (nr + 1);
 	if (!i)
 		return false;
 	kh_name(aw_kh_variants[i - 1], name, len);
