@@ -341,9 +341,13 @@ int aw_kh_charge(struct aw_kernel *k, struct mm_struct *mm, uint32_t pfn)
 static void collapse_install(struct aw_kernel *k, struct mm_struct *mm, struct vm_area_struct *vma,
 			     pmd_t *pmd, uint32_t pfn, uint64_t haddr, long resident)
 {
-	/* pmdp_collapse_flush(); no pgtable_trans_huge_deposit() in the model */
+	/*
+	 * pmdp_collapse_flush(); no pgtable_trans_huge_deposit() in the model.
+	 * The entry keeps the table's value until set_pmd_at(), so that what
+	 * the oracles read off the write is table -> THP, a collapse, not
+	 * none -> THP, a huge fault (oracle_fault.c).
+	 */
 	aw_pgtable_free(k, aw_entry_table(*pmd));
-	*pmd = 0;
 	aw_kh_install_pmd(k, mm, vma, haddr, pfn, resident);
 }
 
