@@ -31,12 +31,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* "kh6.12" for the tree named k6.12 */
-static void kh_name(const struct aw_kh_ops *ops, char *buf, size_t len)
-{
-	snprintf(buf, len, "kh%s", ops->name[0] == 'k' ? ops->name + 1 : ops->name);
-}
-
 /* the text variant to run, written into name; false for the model pair */
 static bool pick(const uint8_t *data, size_t size, char *name, size_t len)
 {
@@ -52,7 +46,7 @@ static bool pick(const uint8_t *data, size_t size, char *name, size_t len)
 		if (!strcmp(only, "model"))
 			return false;
 		if (!strcmp(only, "text") && nr) {
-			kh_name(aw_kh_variants[byte % nr], name, len);
+			aw_kbind_kh_name(aw_kh_variants[byte % nr], name, len);
 			return true;
 		}
 		if (!aw_kbind_kh_find(only, &buf)) {
@@ -65,7 +59,7 @@ static bool pick(const uint8_t *data, size_t size, char *name, size_t len)
 	}
 	if (!i)
 		return false;
-	kh_name(aw_kh_variants[i - 1], name, len);
+	aw_kbind_kh_name(aw_kh_variants[i - 1], name, len);
 	return true;
 }
 

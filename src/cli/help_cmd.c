@@ -69,7 +69,7 @@ int aw_version(void)
 		struct aw_variant text;
 		char name[32];
 
-		snprintf(name, sizeof(name), "kh%s", (*v)->name[0] == 'k' ? (*v)->name + 1 : (*v)->name);
+		aw_kbind_kh_name(*v, name, sizeof(name));
 		if (aw_kbind_kh_find(name, &text))
 			printf("%s %s (%s, agrees with %s)", sep, name,
 			       aw_kernel_profile_name((enum aw_kernel_profile)(text.kernel - 1)), text.pair);

@@ -18,6 +18,7 @@
 #define AW_KBIND_H
 
 #include "ktext_api.h"
+#include "ktext_kh_api.h"
 #include "lockstep.h"
 
 /* The kernel-text variant called name, written into buf; NULL if this build has none by that name. */
@@ -59,6 +60,9 @@ int aw_kbind_agree_machine(struct aw_kernel *model, struct aw_kernel *text, char
 /* An agreement oracle's verdict: msg printed from fmt, and -1. */
 __attribute__((format(printf, 3, 4)))
 int aw_kbind_differ(char *msg, size_t len, const char *fmt, ...);
+
+/* The variant name of a tree's khugepaged text: "kh6.12" for the tree k6.12. */
+void aw_kbind_kh_name(const struct aw_kh_ops *ops, char *buf, size_t len);
 
 /* khugepaged's text as a variant (kh6.12, kh6.1, kh6.12+series; kbind_kh.c), NULL if not built */
 const struct aw_variant *aw_kbind_kh_find(const char *name, struct aw_variant *buf);

@@ -677,6 +677,11 @@ static void kb_kh_text_ran(const struct aw_kernel *k, struct aw_text_ran *out)
 
 /* -- the variants ------------------------------------------------------------ */
 
+void aw_kbind_kh_name(const struct aw_kh_ops *ops, char *buf, size_t len)
+{
+	snprintf(buf, len, "kh%s", ops->name[0] == 'k' ? ops->name + 1 : ops->name);
+}
+
 /* kh6.12 -> the tree named k6.12; kh6.12+series -> the tree with the khugepaged series */
 static const struct aw_kh_ops *kh_find(const char *name)
 {

@@ -22,6 +22,20 @@ static struct aw_kernel *kernel(int thp, unsigned int features)
 	return aw_test_kernel(thp, 1ULL << 30, features);
 }
 
+/* the same under the 6.12 profile, with 1 GiB of swap, THP madvise */
+static struct aw_kernel *kernel_6_12(unsigned int features)
+{
+	struct aw_config cfg;
+
+	aw_config_default(&cfg);
+	cfg.nr_nodes = 1;
+	cfg.swap_bytes = 1ULL << 30;
+	cfg.thp = AW_THP_MADVISE;
+	cfg.thp_modes = 1u << AW_THP_MADVISE;
+	cfg.kernel = AW_KERNEL_6_12;
+	return aw_kernel_create(&cfg, 0, features, 0);
+}
+
 static void proc(struct aw_kernel *k, uint32_t pid)
 {
 	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = pid, .flags = AW_PROC_NOLAYOUT }), 0);
@@ -676,17 +690,9 @@ static void test_oracles_fire(void)
  */
 static void test_lack_referenced(void)
 {
-	struct aw_config cfg;
-	struct aw_kernel *k;
+	struct aw_kernel *k = kernel_6_12(AW_FEAT_KHUGEPAGED_PATCHED);
 	pmd_t *pmd;
 
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = 1ULL << 30;
-	cfg.thp = AW_THP_MADVISE;
-	cfg.thp_modes = 1u << AW_THP_MADVISE;
-	cfg.kernel = AW_KERNEL_6_12;
-	k = aw_kernel_create(&cfg, 0, AW_FEAT_KHUGEPAGED_PATCHED, 0);
 	CHECK(k != NULL);
 	if (!k)
 		return;
@@ -830,16 +836,8 @@ static long anon_pages(struct aw_kernel *k, unsigned long seq)
  */
 static void test_collapse_putback(void)
 {
-	struct aw_config cfg;
-	struct aw_kernel *k;
+	struct aw_kernel *k = kernel_6_12(0);
 
-	aw_config_default(&cfg);
-	cfg.nr_nodes = 1;
-	cfg.swap_bytes = 1ULL << 30;
-	cfg.thp = AW_THP_MADVISE;
-	cfg.thp_modes = 1u << AW_THP_MADVISE;
-	cfg.kernel = AW_KERNEL_6_12;
-	k = aw_kernel_create(&cfg, 0, 0, 0);
 	CHECK(k != NULL);
 	if (!k)
 		return;
