@@ -13,6 +13,7 @@
 #include "guard.h"
 #include "kh_status.h"
 #include "lockstep.h"
+#include "memstats.h"
 #include "output.h"
 #include "pipeline.h"
 #include "replay.h"
@@ -556,6 +557,12 @@ int aw_replay(const struct aw_replay_opts *o)
 			status = report(o, rr, &st, &sc);
 			if (!status && rr->ls.nr_findings)
 				status = 1;
+		}
+		if (o->mem_stats) {
+			struct aw_memstats m;
+
+			if (!aw_memstats_read(&m))
+				aw_memstats_print(stderr, &m, rr->started ? rr->pl.threads : 1, st.reopens);
 		}
 		aw_trace_stats_free(&st);
 	}

@@ -286,6 +286,7 @@ static const struct aw_po_option options[] = {
 	{ "kh-pid", 0, AW_PO_CALL, "PID", .off = T(kh_pid), .cb = set_kh_pid },
 	TIME("khugepaged-every", kh_every_ns, set_kh_time, 1, "DURATION"),
 	{ "threads", 0, AW_PO_CALL, "1|2", .off = R(threads), .cb = set_threads },
+	{ "mem-stats", 0, AW_PO_FLAG, .off = R(mem_stats), .val = 1 },
 	{ "start", 0, AW_PO_CALL, "TIME", .off = R(t), .cb = set_when, .val = 0 },
 	{ "end", 0, AW_PO_CALL, "TIME", .off = R(t), .cb = set_when, .val = 1 },
 	{ "pid", 0, AW_PO_CALL, "PID", .cb = add_pid, .flags = AW_PO_MANY },

@@ -278,6 +278,7 @@ oom:
 out:
 	free((void *)r->in.snap_dir);
 	aw_reader_free(r);
+	st->reopens = r->src.reopens;
 	aw_tsource_close(&r->src);
 	aw_ing_free(&r->in);
 	aw_ing_emit_free(&r->in);

@@ -160,6 +160,7 @@ struct aw_trace_stats {
 	char thp_source[32];
 	char swap_source[48];
 	struct aw_recorded_kh kh;
+	uint64_t reopens;			/* files closed and reopened to bound libtracecmd's caches */
 };
 
 /*
