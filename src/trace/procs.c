@@ -239,11 +239,22 @@ static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 	}
 }
 
-static bool vma_covers(const struct aw_tproc *p, uint64_t addr)
+/*
+ * The list is unsorted and a build's processes map hundreds of vmas, but
+ * consecutive faults of a process mostly land in the same one: the last
+ * hit is tried first (a hint only: removals reorder the list).
+ */
+static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 {
+	int h = p->vma_hint;
+
+	if (h < p->nr_vmas && addr >= p->vmas[h].start && addr < p->vmas[h].end)
+		return true;
 	for (int i = 0; i < p->nr_vmas; i++)
-		if (addr >= p->vmas[i].start && addr < p->vmas[i].end)
+		if (addr >= p->vmas[i].start && addr < p->vmas[i].end) {
+			p->vma_hint = i;
 			return true;
+		}
 	return false;
 }
 
