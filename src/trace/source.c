@@ -7,6 +7,7 @@
  * the earliest pending record across the CPUs wins, the lower CPU (then
  * buffer, then file) on a tie.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdbool.h>
@@ -23,6 +24,7 @@
 #include <event-parse.h>
 
 #include "source.h"
+#include "tev.h"
 
 /*
  * libtracecmd trusts the file's headers: some corruptions there make
@@ -78,6 +80,61 @@ __attribute__((used)) int tep_parse_kallsyms(struct tep_handle *tep, const char 
 	(void)tep;
 	(void)kallsyms;
 	return 0;
+}
+
+/* Whether agewalk's event table (tev.h) reads system:name. */
+static bool in_table(const char *sys, const char *name, size_t len)
+{
+	for (int t = 0; t < AW_TEV_NR; t++)
+		if (!strcmp(aw_tev_table[t].system, sys) && strlen(aw_tev_table[t].event) == len &&
+		    !memcmp(aw_tev_table[t].event, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * libtracecmd also parses the format of every event the file describes --
+ * a file written by trace-cmd extract describes every event of the
+ * recording kernel, two thousand and more, where agewalk reads some
+ * thirty -- fields and print fmt, on every open: half an open's CPU time,
+ * and as much memory as the records' cache holds at its first reopen.
+ * This definition takes the place of libtraceevent's (as above) and
+ * passes the formats of agewalk's events (and of the ftrace system's)
+ * on whole; any other event keeps its name, id and common fields (which
+ * libtraceevent reads every record's pid and type with, and the name a
+ * record of it is counted under) and loses its own fields and print fmt,
+ * which nothing in agewalk reads.  A format not laid out as the kernel
+ * writes it is passed on whole.
+ */
+__attribute__((used)) enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+						     const char *sys)
+{
+	static const char tail[] = "print fmt: \"\"\n";
+	enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long, const char *) =
+		(enum tep_errno (*)(struct tep_handle *, const char *, unsigned long, const char *))
+		dlsym(RTLD_NEXT, "tep_parse_event");
+	const char *name, *end, *common_end;
+	size_t keep;
+	char *lite;
+	enum tep_errno ret;
+
+	if (!real)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	name = size > 6 && !strncmp(buf, "name: ", 6) ? buf + 6 : NULL;
+	end = name ? memchr(name, '\n', size - 6) : NULL;
+	/* the common fields end at the first empty line after "format:" */
+	common_end = end ? memmem(end, size - (size_t)(end - buf), "\n\n", 2) : NULL;
+	if (!sys || !strcmp(sys, "ftrace") || !common_end || in_table(sys, name, (size_t)(end - name)))
+		return real(tep, buf, size, sys);
+	keep = (size_t)(common_end - buf) + 2;
+	lite = malloc(keep + sizeof(tail));
+	if (!lite)
+		return real(tep, buf, size, sys);
+	memcpy(lite, buf, keep);
+	memcpy(lite + keep, tail, sizeof(tail));
+	ret = real(tep, lite, keep + sizeof(tail) - 1, sys);
+	free(lite);
+	return ret;
 }
 
 /*
