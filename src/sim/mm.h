@@ -65,6 +65,7 @@ struct mm_struct {
 	struct lru_gen_mm lru_gen;
 	int nr_vmas, cap_vmas;
 	struct vm_area_struct *vmas;	/* sorted by vm_start, non-overlapping */
+	int vma_hint;		/* find_vma()'s last answer: checked before it is used, never trusted */
 };
 
 struct aw_task {

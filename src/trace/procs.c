@@ -242,7 +242,10 @@ static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 /*
  * The list is unsorted and a build's processes map hundreds of vmas, but
  * consecutive faults of a process mostly land in the same one: the last
- * hit is tried first (a hint only: removals reorder the list).
+ * hit is tried first (a hint only: removals reorder the list), and a hit
+ * found by the scan trades places with its predecessor, so the few vmas a
+ * process faults in most gather at the front.  Nothing depends on the
+ * list's order.
  */
 static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 {
@@ -252,6 +255,14 @@ static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 		return true;
 	for (int i = 0; i < p->nr_vmas; i++)
 		if (addr >= p->vmas[i].start && addr < p->vmas[i].end) {
+			if (i > 0) {
+				uint64_t s = p->vmas[i].start, e = p->vmas[i].end;
+
+				p->vmas[i] = p->vmas[i - 1];
+				p->vmas[i - 1].start = s;
+				p->vmas[i - 1].end = e;
+				i--;
+			}
 			p->vma_hint = i;
 			return true;
 		}
