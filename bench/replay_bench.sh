@@ -29,7 +29,7 @@ fi
 [ ${#files[@]} -gt 0 ] || files=(traces/agewalk-build.dat traces/mixio.dat)
 
 echo "replay bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p' | head -1)," \
-	"$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), agewalk $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
+	"$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $aw (tree $(git rev-parse --short HEAD 2>/dev/null || echo "?"))," \
 	"$(trace-cmd --version 2>/dev/null | sed -n 's/.*version \([^ ]*\).*/trace-cmd \1/p' | head -1)"
 run() {	# run OUT CMD...: OUT gets "user+sys wall maxrss_kb"; the command's stderr goes to OUT.err
 	local out=$1
