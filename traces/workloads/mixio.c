@@ -12,7 +12,7 @@
  *     (CoW faults) and exit.
  * About 1.2 M traced events with the defaults (ROUNDS 16).
  *
- *   mixio [ROUNDS [DIR]]    (DIR holds the four 8 MiB files, default /tmp)
+ *   mixio [ROUNDS [DIR]]    (DIR holds the four 8 MiB files: default $TMPDIR, else .)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -129,7 +129,7 @@ static void worker(const char *path, int round, int w)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 16;
-	const char *dir = argc > 2 ? argv[2] : "/tmp";
+	const char *dir = argc > 2 ? argv[2] : getenv("TMPDIR") ? getenv("TMPDIR") : ".";
 	char path[WORKERS][512];
 
 	for (int w = 0; w < WORKERS; w++) {
