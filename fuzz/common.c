@@ -11,6 +11,7 @@
 #include "common.h"
 #include "grow.h"
 #include "known.h"
+#include "lf_defaults.h"
 #include "mutator.h"
 #include "output.h"
 
@@ -215,8 +216,12 @@ static struct aw_mut_weights aw_fuzz_weights;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+#ifdef AW_FUZZ_LIBFUZZER
+	aw_lf_add_defaults(argc, argv);
+#else
 	(void)argc;
 	(void)argv;
+#endif
 	aw_fuzz_keep_heap();
 	aw_mut_weights_from_env(&aw_fuzz_weights);
 	return 0;

@@ -15,6 +15,30 @@
 #include "kernel.h"
 #include "pagewalk.h"
 
+/*
+ * Without a pte_hole callback a none entry of an upper level is nothing
+ * to do: the address of the first entry of table t at or after addr
+ * (whose level maps 1 << shift bytes per entry) that is not none and
+ * begins below end, or addr itself if its entry is not none; end if
+ * there is none before end.  A small mm's walk over the whole address space
+ * (get_mm_counter() for should_skip_mm()) otherwise stepped through every
+ * empty PGD, PUD and PMD slot one by one.
+ */
+static uint64_t skip_none(const struct aw_ptable *t, uint64_t addr, uint64_t end, unsigned int shift)
+{
+	const unsigned int i = (unsigned int)((addr >> shift) & (PTRS_PER_PTE - 1));
+	const uint64_t base = addr & ~((1ULL << (shift + 9)) - 1);	/* the table's first address */
+	unsigned int j;
+
+	if (t->e[i])
+		return addr;
+	j = aw_pt_next_nonzero(t->e, i, PTRS_PER_PTE);
+	if (j >= PTRS_PER_PTE)
+		return end;
+	addr = base + ((uint64_t)j << shift);
+	return addr < end ? addr : end;
+}
+
 static int walk_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *walk)
 {
 	return walk->ops->pte_hole ? walk->ops->pte_hole(addr, next, depth, walk) : 0;
@@ -62,9 +86,12 @@ static int walk_pmd_range(pud_t pud, uint64_t addr, uint64_t end, struct mm_walk
 	struct aw_ptable *pmdt = aw_table(&walk->k->pt, aw_entry_table(pud));
 
 	for (uint64_t next; addr < end; addr = next) {
-		pmd_t *pmd = &pmdt->e[pmd_index(addr)];
+		pmd_t *pmd;
 		int err = 0;
 
+		if (!ops->pte_hole && (addr = skip_none(pmdt, addr, end, PMD_SHIFT)) >= end)
+			return 0;
+		pmd = &pmdt->e[pmd_index(addr)];
 		next = pmd_addr_end(addr, end);
 		if (!pmd_present(*pmd)) {
 			err = walk_hole(addr, next, AW_WALK_DEPTH_PMD, walk);
@@ -97,9 +124,12 @@ static int walk_pud_range(pgd_t pgd, uint64_t addr, uint64_t end, struct mm_walk
 	struct aw_ptable *pudt = aw_table(&walk->k->pt, aw_entry_table(pgd));
 
 	for (uint64_t next; addr < end; addr = next) {
-		pud_t pud = pudt->e[pud_index(addr)];
+		pud_t pud;
 		int err;
 
+		if (!walk->ops->pte_hole && (addr = skip_none(pudt, addr, end, PUD_SHIFT)) >= end)
+			return 0;
+		pud = pudt->e[pud_index(addr)];
 		next = pud_addr_end(addr, end);
 		if (!pud_present(pud))
 			err = walk_hole(addr, next, AW_WALK_DEPTH_PUD, walk);
@@ -121,9 +151,12 @@ int walk_page_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, u
 		return -EINVAL;
 	pgd = aw_table(&k->pt, mm->pgd);
 	for (uint64_t addr = start, next; addr < end; addr = next) {
-		pgd_t pgde = pgd->e[pgd_index(addr)];
+		pgd_t pgde;
 		int err;
 
+		if (!ops->pte_hole && (addr = skip_none(pgd, addr, end, PGDIR_SHIFT)) >= end)
+			return 0;
+		pgde = pgd->e[pgd_index(addr)];
 		next = pgd_addr_end(addr, end);
 		if (!(pgde & _PAGE_PRESENT))
 			err = walk_hole(addr, next, AW_WALK_DEPTH_PGD, &walk);
