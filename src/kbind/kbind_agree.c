@@ -42,6 +42,9 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 
 #define BLOOM_WORDS	((1UL << BLOOM_FILTER_SHIFT) / 64)
 
+/* placements since the last look that are compared one by one (aw_kbind_since()) */
+#define KB_AGREE_PLACED	8
+
 /* the flags both keep alike: the rest are the model's own bookkeeping (PG_zeroed) */
 #define AW_BIT(n)	(1UL << (n))
 #define AGREE_FLAGS	(AW_BIT(PG_lru) | AW_BIT(PG_active) | AW_BIT(PG_referenced) | AW_BIT(PG_workingset) | \
@@ -274,6 +277,29 @@ static int agree_folios(struct aw_kernel *model, struct aw_kernel *text, char *m
 }
 
 /*
+ * After placements alone (folio_add_lru(): the tree's lru_gen_add_folio()
+ * on a new folio), the folios placed, pfn by pfn as agree_folios() looks
+ * at them.  A placement writes only its folio's flags and its lruvec's
+ * list and counts, which the caller compared; a refault its folio's flags
+ * and its lruvec's tier counters; a change to the mm list the list and
+ * the mm_state.  None maps, unmaps or leaves a shadow, so after them the
+ * page tables (and after placements alone every other folio and swap
+ * slot) are as the last look found them but for the model's own code,
+ * run alike on both sides of the pair: what the oracle never compares
+ * after by itself, since an event that runs no text is not looked after.
+ * Comparing the whole machine after each of those cost agewalk_fuzz_ktext
+ * a quarter of its time (docs/results.md, session 20).
+ */
+static int agree_placed(struct aw_kernel *model, struct aw_kernel *text, const uint32_t *pfns, int nr,
+			char *msg, size_t len)
+{
+	for (int i = 0; i < nr; i++)
+		if (agree_pfn(pfn_folio(&model->mem, pfns[i]), pfn_folio(&text->mem, pfns[i]), pfns[i], msg, len))
+			return -1;
+	return 0;
+}
+
+/*
  * Every page table, entry by entry: accessed and dirty bits, swap entries
  * and the page-cache shadows a reclaim leaves (the refs and workingset of
  * the evicted folio).  Both machines allocate tables in the same order
@@ -473,6 +499,9 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	unsigned long calls, *checked;
 	const struct aw_ktext_ops *ops = aw_kbind_ops(text, &kt, &calls, &checked);
 	const int *stat_of;
+	uint32_t placed[KB_AGREE_PLACED];
+	enum aw_kbind_look look;
+	int nr_placed;
 
 	if (!ops)
 		return 0;
@@ -481,6 +510,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	if (calls == *checked)
 		return 0;	/* the text has not aged or evicted since the last check */
 	*checked = calls;
+	look = aw_kbind_since(text, placed, KB_AGREE_PLACED, &nr_placed);
 	stat_of = aw_kbind_stat_of(text);
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
 		return aw_kbind_differ(msg, len, "the machines differ in shape");
@@ -513,8 +543,12 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 				      model->node_stats[nid].workingset_refaults,
 				      text->node_stats[nid].workingset_refaults);
 	}
-	if (agree_mm_list(model, text, ops, kt, msg, len) || agree_folios(model, text, msg, len) ||
-	    agree_tables(model, text, msg, len))
+	if (agree_mm_list(model, text, ops, kt, msg, len))
+		return -1;
+	if (look == AW_KBIND_LOOK_PLACED)
+		return agree_placed(model, text, placed, nr_placed, msg, len);
+	if (agree_folios(model, text, msg, len) ||
+	    (look == AW_KBIND_LOOK_WHOLE && agree_tables(model, text, msg, len)))
 		return -1;
 	return agree_swap(model, text, msg, len);
 }
