@@ -20,6 +20,9 @@
 #include "kbind.h"
 #include "ktext_variants.h"
 
+/* placements the agreement oracle compares folio by folio before comparing the whole machine */
+#define KB_PLACED	8
+
 struct aw_kbind {
 	const struct aw_ktext_ops *ops;
 	struct aw_ktext *kt;
@@ -30,6 +33,13 @@ struct aw_kbind {
 	unsigned long warnings;			/* the text's WARN_ON_ONCE() hits passed on */
 	unsigned long calls;			/* aging passes and evictions the text ran */
 	unsigned long checked;			/* ... when the agreement was last checked */
+	/*
+	 * Since the agreement oracle last looked (aw_kbind_since()): whether
+	 * the text ran anything but folio placements, and the folios it placed
+	 */
+	enum aw_kbind_look look;
+	int nr_placed;				/* > KB_PLACED: more than placed[] lists */
+	uint32_t placed[KB_PLACED];
 	/* split aging in progress, by lruvec index: its pass and the counters at its start */
 	struct kb_split {
 		int pass_idx;
@@ -55,6 +65,21 @@ _Static_assert(offsetof(struct aw_ktext_lrugen, refaulted) == offsetof(struct lr
 static struct aw_kbind *kb_of(struct aw_kernel *k)
 {
 	return k->mglru_state;
+}
+
+/*
+ * A text call after which the agreement oracle compares more than the
+ * folios placed: the whole machine if it may have written page tables
+ * (an aging pass walks them, an eviction unmaps and leaves shadows), all
+ * but the tables if not (a refault, a change to the mm list).
+ */
+static void kb_called(struct aw_kbind *kb, bool tables)
+{
+	enum aw_kbind_look look = tables ? AW_KBIND_LOOK_WHOLE : AW_KBIND_LOOK_UNTABLED;
+
+	kb->calls++;
+	if (kb->look < look)
+		kb->look = look;
 }
 
 /* -- the host: this kernel, as ktext_bind.inc.c reaches it ------------------- */
@@ -324,7 +349,7 @@ static bool kb_try_to_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec, un
 	kb->ops->mm_stats(kb->kt, lruvec->memcg, lruvec->nid, before);
 	kb->ops->walks(kb->kt, walks);
 	ok = kb->ops->age(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	if (idx >= 0) {
@@ -370,7 +395,7 @@ static int kb_age_step(struct aw_kernel *k, struct lruvec *lruvec)
 	ret = kb->ops->age_step(kb->kt, lruvec->memcg, lruvec->nid);
 	if (ret < 0)
 		return ret;
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	if (sp->pass_idx >= 0)
@@ -411,7 +436,7 @@ static int kb_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct
 	scanned = kb->ops->evict(kb->kt, lruvec->memcg, lruvec->nid, nr_to_scan, swappiness, walk != NULL,
 				       memcg_reclaim, nr_reclaimed);
 	kb->memcg_reclaim = outer;
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	return scanned;
@@ -433,7 +458,7 @@ static int kb_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, struct a
 	rotate = kb->ops->shrink_lruvec(kb->kt, lruvec->memcg, lruvec->nid, sc->target_memcg, sc->priority,
 					sc->nr_to_reclaim, sc->may_swap, 60, &sc->nr_reclaimed);
 	kb->memcg_reclaim = outer;
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	return rotate;
@@ -446,7 +471,7 @@ static int kb_run_aging(struct aw_kernel *k, struct lruvec *lruvec, unsigned lon
 	struct aw_kbind *kb = kb_of(k);
 	int ret = kb->ops->run_aging(kb->kt, lruvec->memcg, lruvec->nid, seq, swappiness, force_scan);
 
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 	mm_state_back(kb, lruvec);
 	return ret;
@@ -460,7 +485,7 @@ static void kb_add_mm(struct aw_kernel *k, struct mm_struct *mm)
 		aw_warn_always(&k->warn, "kernel text: out of memory for an mm", __FILE__, __LINE__);
 	mm->lru_gen.memcg = mm->memcg;
 	kb_sync_seqs(kb);
-	kb->calls++;	/* the mm list changed: the agreement oracle looks */
+	kb_called(kb, false);	/* the mm list changed: the agreement oracle looks */
 }
 
 static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
@@ -468,7 +493,7 @@ static void kb_del_mm(struct aw_kernel *k, struct mm_struct *mm)
 	kb_of(k)->ops->del_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = -1;
 	kb_sync_seqs(kb_of(k));
-	kb_of(k)->calls++;
+	kb_called(kb_of(k), false);
 }
 
 /* mm_list.c's lru_gen_migrate_mm(): the model's mm takes the new memcg, the text moves its mm */
@@ -478,7 +503,7 @@ static void kb_migrate_mm(struct aw_kernel *k, struct mm_struct *mm, int memcg)
 	kb_of(k)->ops->migrate_mm(kb_of(k)->kt, (int)mm->id);
 	mm->lru_gen.memcg = memcg;
 	kb_sync_seqs(kb_of(k));
-	kb_of(k)->calls++;
+	kb_called(kb_of(k), false);
 }
 
 static void kb_use_mm(struct aw_kernel *k, struct mm_struct *mm)
@@ -502,7 +527,7 @@ static void kb_lru_gen_eviction(struct aw_kernel *k, struct folio *folio, struct
 	*shadow = (struct aw_shadow){ .evict_seq = (uint32_t)(s.token >> LRU_REFS_WIDTH),
 				      .refs = (uint8_t)(s.token & ((1UL << LRU_REFS_WIDTH) - 1)),
 				      .workingset = s.workingset, .memcg = (uint16_t)s.memcg, .nid = (uint8_t)s.nid };
-	kb->calls++;
+	kb_called(kb, true);
 	kb_warnings(kb);
 }
 
@@ -514,7 +539,7 @@ static void kb_lru_gen_refault(struct aw_kernel *k, struct folio *folio, const s
 				     .memcg = shadow->memcg, .nid = shadow->nid, .workingset = shadow->workingset };
 
 	kb->ops->refault(kb->kt, folio, &s, in_fault);
-	kb->calls++;
+	kb_called(kb, false);
 	kb_warnings(kb);
 }
 
@@ -525,6 +550,10 @@ static void kb_folio_add_lru(struct aw_kernel *k, struct folio *folio, bool in_f
 	/* false: unevictable, the machine has no list for it (as the model's lru_gen_add_folio()) */
 	kb->ops->add_folio(kb->kt, folio, in_fault);
 	kb->calls++;
+	if (kb->nr_placed < KB_PLACED)
+		kb->placed[kb->nr_placed] = folio->pfn;
+	if (kb->nr_placed <= KB_PLACED)
+		kb->nr_placed++;
 	kb_warnings(kb);
 }
 
@@ -658,6 +687,7 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 		goto oom;
 	kb->ops = ops;
 	kb->k = k;
+	kb->look = AW_KBIND_LOOK_WHOLE;	/* the first look compares everything */
 	kb->host = (struct aw_ktext_host){
 		.ctx = k, .nr_nodes = k->nr_nodes, .nr_memcgs = k->nr_memcgs,
 		.zero_pfn = ZERO_PFN, .huge_zero_pfn = HUGE_ZERO_PFN,
@@ -785,4 +815,19 @@ const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **k
 const int *aw_kbind_stat_of(struct aw_kernel *k)
 {
 	return kb_of(k)->stat_of;
+}
+
+enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int cap, int *nr)
+{
+	struct aw_kbind *kb = kb_of(k);
+	enum aw_kbind_look look = kb->look;
+
+	if (look == AW_KBIND_LOOK_PLACED && (kb->nr_placed > KB_PLACED || kb->nr_placed > cap))
+		look = AW_KBIND_LOOK_UNTABLED;	/* too many to list: every folio */
+	*nr = look == AW_KBIND_LOOK_PLACED ? kb->nr_placed : 0;
+	for (int i = 0; i < *nr; i++)
+		pfns[i] = kb->placed[i];
+	kb->look = AW_KBIND_LOOK_PLACED;
+	kb->nr_placed = 0;
+	return look;
 }

@@ -47,6 +47,22 @@ const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **k
  */
 const int *aw_kbind_stat_of(struct aw_kernel *k);
 
+/*
+ * What the agreement oracle compares after the text's calls since it last
+ * looked (kbind_agree.c), by what they may have written: placements
+ * alone (folio_add_lru()) the folios placed and the generations; a
+ * refault or a change to the mm list also every other folio and swap
+ * slot; an aging pass or an eviction the page tables too.
+ */
+enum aw_kbind_look { AW_KBIND_LOOK_PLACED, AW_KBIND_LOOK_UNTABLED, AW_KBIND_LOOK_WHOLE };
+
+/*
+ * What to compare since the last call (k must run kernel text); for
+ * AW_KBIND_LOOK_PLACED the *nr folios placed, their pfns in pfns (a look
+ * at more than cap of them is AW_KBIND_LOOK_UNTABLED).
+ */
+enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int cap, int *nr);
+
 /* The machine part of a struct aw_ktext_host over k: tables, folios, lrugens, mms and VMAs. */
 void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h);
 

@@ -121,6 +121,7 @@ struct aw_ktext_host {
 	unsigned long (*table_kva)(void *ctx, const void *p);
 	/* pfn_folio(): the folio covering pfn, NULL if none */
 	struct folio *(*folio)(void *ctx, unsigned long pfn);
+	/* the lruvec's generations: one place for the host's life (the text keeps it from bind()) */
 	struct aw_ktext_lrugen *(*lrugen)(void *ctx, int memcg, int nid);
 	/* the mm's state; false if the host has no such mm */
 	bool (*mm)(void *ctx, int mm, struct aw_ktext_mm *out);

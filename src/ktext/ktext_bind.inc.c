@@ -86,11 +86,9 @@ static void aw_scalars_out(const aw_lrugen_t *lrugen, struct aw_ktext_lrugen *v)
 /* in: every lruvec's scalars from the host; out: back to it */
 static void aw_scalars(struct aw_ktext *kt, bool in)
 {
-	const struct aw_ktext_host *h = kt->host;
-
 	for (int m = 0; m < kt->nr_memcgs; m++) {
 		for (int n = 0; n < kt->nr_nodes; n++) {
-			struct aw_ktext_lrugen *v = h->lrugen(h->ctx, m, n);
+			struct aw_ktext_lrugen *v = kt->aw_host_lrugen[m * kt->nr_nodes + n];
 			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
 
 			if (in)
@@ -105,11 +103,9 @@ static void aw_scalars(struct aw_ktext *kt, bool in)
 /* in: splice every host list onto the text's (empty) one; out: back */
 static void aw_lists(struct aw_ktext *kt, bool in)
 {
-	const struct aw_ktext_host *h = kt->host;
-
 	for (int m = 0; m < kt->nr_memcgs; m++) {
 		for (int n = 0; n < kt->nr_nodes; n++) {
-			struct aw_ktext_lrugen *v = h->lrugen(h->ctx, m, n);
+			struct aw_ktext_lrugen *v = kt->aw_host_lrugen[m * kt->nr_nodes + n];
 			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
 
 			for (int g = 0; g < MAX_NR_GENS; g++) {
@@ -179,19 +175,22 @@ static void aw_bound_vmas(struct aw_ktext *kt, struct mm_struct *mm)
 }
 
 /*
- * Entering from the host: the outermost call refreshes the shadows and
- * borrows the lists; whoever does not hold the scalars takes them.
- * Returns whether this call took them (and so gives them back).
+ * Entering from the host: the outermost call borrows the lists, and
+ * refreshes the shadow mms of a call that reads them (mms: not a folio's
+ * placement, eviction shadow or refault, which read no mm -- and run on
+ * every fault); whoever does not hold the scalars takes them.  The
+ * refresh writes each field whole (mm_users too), so one skipped leaves
+ * the next one's result as it was.  Returns whether this call took the
+ * scalars (and so gives them back).
  */
-static bool aw_bound_enter(struct aw_ktext *kt)
+static bool aw_bound_enter(struct aw_ktext *kt, bool mms)
 {
 	bool took = !kt->has_scalars;
 
 	kt->aw_jiffies = kt->host->now(kt->host->ctx);
 	if (kt->depth++ == 0) {
-		for (int i = 0; i < kt->nr_mms; i++)
-			if (kt->mms[i] && !kt->mms[i]->aw_dead)
-				aw_bound_refresh(kt, kt->mms[i]);
+		for (int i = 0; mms && i < kt->aw_nr_live; i++)
+			aw_bound_refresh(kt, kt->aw_live[i]);
 		aw_lists(kt, true);
 	}
 	if (took)
@@ -207,7 +206,8 @@ static void aw_bound_leave(struct aw_ktext *kt, bool took)
 		aw_lists(kt, false);
 }
 
-#define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt)
+#define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt, true)
+#define AW_BOUND_ENTER_FOLIO(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt, false)
 #define AW_BOUND_LEAVE(kt)	(aw_bound_leave(kt, aw_took), AW_LEAVE())
 
 /* what the text executed (ktext_api.h's AW_KTEXT_RAN()), counted where it did it */
@@ -298,6 +298,9 @@ static struct aw_ktext *aw_bind(const struct aw_ktext_host *host)
 		kt->node[n]->node_start_pfn = host->node_start_pfn[n];
 		kt->node[n]->node_spanned_pages = host->node_spanned[n];
 	}
+	for (int m = 0; m < kt->nr_memcgs; m++)
+		for (int n = 0; n < kt->nr_nodes; n++)
+			kt->aw_host_lrugen[m * kt->nr_nodes + n] = host->lrugen(host->ctx, m, n);
 	return kt;
 }
 
@@ -406,6 +409,8 @@ struct aw_split {
 	bool force_scan;
 	struct lru_gen_mm_walk *other_walk;	/* the side not running: its walk */
 };
+
+static void aw_reap_mms(struct aw_ktext *kt);
 
 static __thread struct aw_split *aw_split_cur;	/* set on the walker thread */
 
@@ -571,6 +576,8 @@ static int aw_bound_age_step(struct aw_ktext *kt, int memcg, int nid)
 	if (done)
 		aw_split_free(kt, i);
 	AW_BOUND_LEAVE(kt);
+	if (done)
+		aw_reap_mms(kt);	/* its walker held an mm no more */
 	return done;
 }
 
@@ -654,13 +661,67 @@ static bool aw_bound_look_around(struct aw_ktext *kt, int id, unsigned long addr
 	return young;
 }
 
+/* mm joins the shadows each call refreshes (aw_bound_enter()); false if out of memory */
+static bool aw_live_add(struct aw_ktext *kt, struct mm_struct *mm)
+{
+	if (mm->aw_live)
+		return true;
+	if (kt->aw_nr_live == kt->aw_cap_live) {
+		int cap = kt->aw_cap_live ? 2 * kt->aw_cap_live : 8;
+		struct mm_struct **live = realloc(kt->aw_live, cap * sizeof(*live));
+
+		if (!live)
+			return false;
+		kt->aw_live = live;
+		kt->aw_cap_live = cap;
+	}
+	kt->aw_live[kt->aw_nr_live++] = mm;
+	mm->aw_live = kt->aw_nr_live;
+	return true;
+}
+
+static void aw_live_del(struct aw_ktext *kt, struct mm_struct *mm)
+{
+	struct mm_struct *last = kt->aw_live[kt->aw_nr_live - 1];
+
+	if (!mm->aw_live)
+		return;
+	kt->aw_live[mm->aw_live - 1] = last;
+	last->aw_live = mm->aw_live;
+	kt->aw_nr_live--;
+	mm->aw_live = 0;
+}
+
+/*
+ * Free the deleted mms' shadows.  Not while a split pass is open: its
+ * walker, stopped in iterate_mm_list(), still holds the mm it walked last
+ * (mmput_async() on its way on).  The host never reuses an id.
+ */
+static void aw_reap_mms(struct aw_ktext *kt)
+{
+	if (!kt->aw_nr_dead)
+		return;
+	for (int i = 0; i < AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES; i++)
+		if (kt->split[i])
+			return;
+	for (int i = 0; i < kt->nr_mms; i++) {
+		if (kt->mms[i] && kt->mms[i]->aw_dead) {
+			aw_mm_put(kt->mms[i]);
+			kt->mms[i] = NULL;
+		}
+	}
+	kt->aw_nr_dead = 0;
+}
+
 static int aw_bound_add_mm(struct aw_ktext *kt, int id)
 {
 	struct mm_struct *mm = aw_bound_mm(kt, id, true);
 
-	if (!mm)
+	if (!mm || !aw_live_add(kt, mm))
 		return -1;
 	AW_BOUND_ENTER(kt);
+	if (mm->aw_dead)
+		kt->aw_nr_dead--;
 	mm->aw_dead = false;
 	lru_gen_add_mm(mm);
 	AW_BOUND_LEAVE(kt);
@@ -671,12 +732,15 @@ static void aw_bound_del_mm(struct aw_ktext *kt, int id)
 {
 	struct mm_struct *mm = aw_bound_mm(kt, id, false);
 
-	if (!mm)
+	if (!mm || mm->aw_dead)
 		return;
 	AW_BOUND_ENTER(kt);
 	lru_gen_del_mm(mm);
 	AW_BOUND_LEAVE(kt);
-	mm->aw_dead = true;	/* kept: the host never reuses an id */
+	mm->aw_dead = true;
+	aw_live_del(kt, mm);
+	kt->aw_nr_dead++;
+	aw_reap_mms(kt);
 }
 
 /* the owner moved: the host has the new memcg (refreshed on entry) */

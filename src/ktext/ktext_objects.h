@@ -60,6 +60,7 @@ struct mm_struct {
 	unsigned long aw_kva;		/* the address the PUD filter's key uses (aw_ktext_kva()) */
 	bool aw_dead;			/* exited: off the mm list, nothing mapped */
 	int aw_index;			/* its index in the machine */
+	int aw_live;			/* bound: 1 + its place in kt->aw_live[], 0 if not there */
 	bool has_notifiers;
 	bool aw_mmap_contended;		/* bound: the host's mmap_lock is taken */
 	spinlock_t aw_ptl;		/* its table locks (one CPU: one lock per mm does) */
@@ -193,6 +194,14 @@ struct aw_ktext {
 	const char *last_warning;
 	struct mm_struct **mms;
 	int nr_mms, cap_mms;
+	/*
+	 * bound: the shadows of the host's mms on its lists (added, not
+	 * deleted), which each call that reads an mm refreshes; and how many
+	 * deleted ones wait to be freed (after the split walkers that may hold
+	 * one, ktext_bind.inc.c)
+	 */
+	struct mm_struct **aw_live;
+	int aw_nr_live, aw_cap_live, aw_nr_dead;
 	unsigned long zero_pfn, huge_zero_pfn;
 	/*
 	 * The host's machine (ops->bind()).  mms[] is indexed by the host's
@@ -201,6 +210,13 @@ struct aw_ktext {
 	 * from the host's reclaim do not).
 	 */
 	const struct aw_ktext_host *host;
+	/*
+	 * host->lrugen() of each lruvec [memcg * nr_nodes + nid], asked once:
+	 * every call from the host lends them all, and an indirect call per
+	 * lruvec each way was a tenth of agewalk_fuzz_ktext's time under
+	 * libFuzzer's indirect-call hook (docs/results.md, session 20)
+	 */
+	struct aw_ktext_lrugen *aw_host_lrugen[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 	int depth;
 	bool has_scalars;		/* the generation scalars are the text's now */
 	unsigned long *aw_pfns;		/* shrink_folio_list()'s, scratch */

@@ -44,6 +44,7 @@ static void aw_destroy(struct aw_ktext *kt)
 	for (int i = 0; i < kt->nr_mms; i++)
 		aw_mm_put(kt->mms[i]);
 	free(kt->mms);
+	free(kt->aw_live);
 	free(kt->aw_vmas);
 	free(kt->aw_pfns);
 	for (int i = 0; i < AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES; i++)
