@@ -14,6 +14,7 @@
 #include "lf_defaults.h"
 #include "mutator.h"
 #include "output.h"
+#include "state_features.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
@@ -202,6 +203,7 @@ void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target targ
 		abort();
 	}
 	aw_fuzz_check_findings(&ls);
+	aw_fuzz_state_features(&ls);
 	aw_lockstep_free(&ls);
 	aw_scenario_free(&sc);
 }
