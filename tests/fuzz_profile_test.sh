@@ -11,19 +11,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-usage_case() {
-	local want=$1 rc=0
-	shift
-	"$prof" "$@" > "$tmp/out" 2> "$tmp/err" || rc=$?
-	[ "$rc" = 2 ] || fail "$* exited $rc, not 2"
-	[ ! -s "$tmp/out" ] || fail "$* wrote to stdout: $(cat "$tmp/out")"
-	[ "$(wc -l < "$tmp/err")" = 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
-	grep -q -- "$want" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$want'"
-}
-usage_case '-r abc: a number of runs' -r abc agewalk_fuzz_lockstep
-usage_case '-r 0: a number of runs' -r 0 agewalk_fuzz_lockstep
-usage_case '-n x: a number of symbols' -n x agewalk_fuzz_lockstep
-usage_case "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$tmp/none" agewalk_fuzz_lockstep
+. "$(dirname "$0")/usage_case.sh"
+usage_case "$prof" '-r abc: a number of runs' -r abc agewalk_fuzz_lockstep
+usage_case "$prof" '-r 0: a number of runs' -r 0 agewalk_fuzz_lockstep
+usage_case "$prof" '-n x: a number of symbols' -n x agewalk_fuzz_lockstep
+usage_case "$prof" "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$tmp/none" agewalk_fuzz_lockstep
 
 rc=0
 "$prof" > "$tmp/out" 2>&1 || rc=$?

@@ -13,23 +13,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# usage: exit 2, one line naming the problem (the help text for an unknown option)
-usage_case() {
-	local want=$1 rc=0
-	shift
-	"$pair" "$@" > "$tmp/out" 2> "$tmp/err" || rc=$?
-	[ "$rc" = 2 ] || fail "$* exited $rc, not 2"
-	[ ! -s "$tmp/out" ] || fail "$* wrote to stdout: $(cat "$tmp/out")"
-	[ "$(wc -l < "$tmp/err")" = 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
-	grep -q -- "$want" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$want'"
-}
-usage_case '-B NEW and -R REF are both needed'
-usage_case '-B NEW and -R REF are both needed' -B "$build"
-usage_case '-B NEW and -R REF are both needed' -R "$build"
-usage_case "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$tmp/none" -R "$build"
-usage_case "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$build" -R "$tmp/none"
-usage_case '-n 0: a number of pairs' -B "$build" -R "$build" -n 0
-usage_case '-n x: a number of pairs' -B "$build" -R "$build" -n x
+. "$(dirname "$0")/usage_case.sh"
+usage_case "$pair" '-B NEW and -R REF are both needed'
+usage_case "$pair" '-B NEW and -R REF are both needed' -B "$build"
+usage_case "$pair" '-B NEW and -R REF are both needed' -R "$build"
+usage_case "$pair" "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$tmp/none" -R "$build"
+usage_case "$pair" "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$build" -R "$tmp/none"
+usage_case "$pair" '-n 0: a number of pairs' -B "$build" -R "$build" -n 0
+usage_case "$pair" '-n x: a number of pairs' -B "$build" -R "$build" -n x
 rc=0
 "$pair" -x > /dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "-x exited $rc, not 2"
@@ -42,7 +33,7 @@ if [ "$engine" != libfuzzer ]; then
 	echo "usage checked; the output's shape needs a libFuzzer build (this one's engine: $engine)"
 	exit 0
 fi
-usage_case "no seed corpus $tmp/none" -B "$build" -R "$build" -c "$tmp/none"
+usage_case "$pair" "no seed corpus $tmp/none" -B "$build" -R "$build" -c "$tmp/none"
 "$pair" -B "$build" -R "$build" -n 2 -d 1 > "$tmp/out" 2> "$tmp/err" || fail "2 pairs of 1 s: $(cat "$tmp/err")"
 num='[0-9][0-9.]*'
 run="$num exec/s, $num per CPU s \\([0-9]+ inputs, mean [0-9]+ records\\)"
