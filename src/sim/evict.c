@@ -333,7 +333,7 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 			/*
 			 * Dirty page cache outside kswapd: PG_reclaim, then
 			 * activate_locked; the flusher writes it back (evict.c's
-			 * writeback, at the end of the eviction call).
+			 * writeback, when the reclaim call returns).
 			 */
 			folio_set(folio, PG_reclaim);
 			folio_set(folio, PG_active);
