@@ -333,7 +333,7 @@ static unsigned long shrink_folio_list(struct aw_kernel *k, struct lruvec *lruve
 			/*
 			 * Dirty page cache outside kswapd: PG_reclaim, then
 			 * activate_locked; the flusher writes it back (evict.c's
-			 * writeback, at the end of the eviction call).
+			 * writeback, when the reclaim call returns).
 			 */
 			folio_set(folio, PG_reclaim);
 			folio_set(folio, PG_active);
@@ -389,10 +389,13 @@ unsigned long aw_shrink_isolated(struct aw_kernel *k, struct lruvec *lruvec, uns
 
 /*
  * Writeback of dirty page cache that sort_folio() rotated (PG_reclaim):
- * the flusher's work, which the model completes when the eviction call
- * that started it returns -- a machine action outside MGLRU, so a
- * variant whose eviction scan is kernel text gets the same (its rotated
- * folios reach aw_writeback_start() through the generation-write hook).
+ * the flusher's work, which the model completes when the reclaim entry
+ * that started it returns -- lru_gen_shrink_lruvec() (memcg.c) or the
+ * debugfs '-' (aw_run_eviction()), never between the evict_folios() of
+ * their loops, which neither wait for the flusher nor wake it.  A machine
+ * action outside MGLRU, so a variant whose eviction scan is kernel text
+ * gets the same (its rotated folios reach aw_writeback_start() through the
+ * generation-write hook).
  */
 void aw_writeback_start(struct aw_kernel *k, struct folio *folio)
 {
@@ -428,17 +431,6 @@ void aw_writeback_complete(struct aw_kernel *k)
 		}
 	}
 	k->nr_wb = 0;
-}
-
-/* The variant's evict_folios() through the seam, then the writeback it started. */
-int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
-		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim)
-{
-	int scanned = k->mglru->evict_folios(k, nr_to_scan, lruvec, swappiness, walk, nr_reclaimed,
-					     memcg_reclaim);
-
-	aw_writeback_complete(k);
-	return scanned;
 }
 
 /* mm/vmscan.c: sort_folio(): true if it moved the folio instead of isolating it */
@@ -719,7 +711,6 @@ int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan,
 	*nr_reclaimed += rc.nr_reclaimed;
 	if (rc.need_swapping)
 		*need_swapping = true;
-	aw_writeback_complete(k);
 	return scanned;
 }
 
@@ -736,27 +727,43 @@ int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *l
 	return scanned;
 }
 
-/* mm/vmscan.c: run_eviction(): the debugfs '-' command */
-int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
-		    int swappiness, unsigned long nr_to_reclaim, bool with_walk)
+/* mm/vmscan.c: run_eviction(): the debugfs '-' command's loop */
+static int run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq, int swappiness,
+			unsigned long nr_to_reclaim, struct lru_gen_mm_walk *walk)
 {
-	struct lru_gen_mm_walk walk;
 	unsigned long reclaimed = 0;
 
-	if (seq + MIN_NR_GENS > lruvec->lrugen.max_seq)
-		return -EINVAL;
-	aw_walk_init(&walk, k);
-	walk.lruvec = lruvec;
 	for (;;) {
 		if (seq < evictable_min_seq(lruvec->lrugen.min_seq, swappiness))
 			return 0;
 		if (reclaimed >= nr_to_reclaim)
 			return 0;
 		/* mainline: evict_folios(nr_to_reclaim - sc->nr_reclaimed, ...) */
-		if (!aw_evict_folios(k, nr_to_reclaim - reclaimed, lruvec, swappiness,
-					    with_walk ? &walk : NULL, &reclaimed, false))
+		if (!k->mglru->evict_folios(k, nr_to_reclaim - reclaimed, lruvec, swappiness, walk, &reclaimed,
+					    false))
 			return 0;
 	}
+}
+
+/*
+ * The debugfs '-' command: run_eviction() through the variant's
+ * evict_folios(), then the page-cache writeback its scans started (the
+ * loop neither waits for the flusher nor wakes it: a folio it rotated
+ * comes back to min_seq still dirty; see aw_writeback_start()).
+ */
+int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
+		    int swappiness, unsigned long nr_to_reclaim, bool with_walk)
+{
+	struct lru_gen_mm_walk walk;
+	int ret;
+
+	if (seq + MIN_NR_GENS > lruvec->lrugen.max_seq)
+		return -EINVAL;
+	aw_walk_init(&walk, k);
+	walk.lruvec = lruvec;
+	ret = run_eviction(k, lruvec, seq, swappiness, nr_to_reclaim, with_walk ? &walk : NULL);
+	aw_writeback_complete(k);
+	return ret;
 }
 
 /* MADV_PAGEOUT: reclaim_pages() on the isolated folios, references ignored */

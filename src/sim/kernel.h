@@ -356,9 +356,6 @@ int evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *l
 		 struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 int aw_run_eviction(struct aw_kernel *k, struct lruvec *lruvec, unsigned long seq,
 		    int swappiness, unsigned long nr_to_reclaim, bool with_walk);
-/* evict_folios() through the seam, then the page-cache writeback it started */
-int aw_evict_folios(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec, int swappiness,
-		    struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed, bool memcg_reclaim);
 /* 6.1's evict_folios() with its need_swapping, for 6.1's reclaim loop (memcg.c) */
 int aw_evict_folios_need_swapping(struct aw_kernel *k, unsigned long nr_to_scan, struct lruvec *lruvec,
 				  int swappiness, struct lru_gen_mm_walk *walk, unsigned long *nr_reclaimed,

@@ -107,8 +107,12 @@ static bool try_to_shrink_lruvec(struct aw_kernel *k, struct lruvec *lruvec, int
 		nr_to_scan = get_nr_to_scan(k, lruvec, priority, swappiness);
 		if (nr_to_scan <= 0)
 			break;
-		/* mainline passes nr_to_scan down (scan_folios()' budget) */
-		delta = aw_evict_folios(k, (unsigned long)nr_to_scan, lruvec, swappiness, NULL,
+		/*
+		 * mainline passes nr_to_scan down (scan_folios()' budget); the
+		 * writeback it starts completes when the reclaim call returns
+		 * (aw_try_to_free_mem_cgroup_pages())
+		 */
+		delta = k->mglru->evict_folios(k, (unsigned long)nr_to_scan, lruvec, swappiness, NULL,
 					       nr_reclaimed, true);
 		if (!delta)
 			break;
@@ -256,6 +260,16 @@ static void log_shrink(struct aw_kernel *k, const struct lruvec *lruvec, int pri
  * mm/vmscan.c: try_to_free_mem_cgroup_pages() → do_try_to_free_pages():
  * priorities DEF_PRIORITY..0 over the nodes, starting at the local one;
  * each lruvec through the variant's lru_gen_shrink_lruvec().
+ *
+ * The page-cache writeback its sort_folio() started (dirty page cache
+ * rotated with PG_reclaim) completes when lru_gen_shrink_lruvec()
+ * returns, not between the evict_folios() of its loop: the loop neither
+ * waits for the flusher nor wakes it (6.1's and 6.12's
+ * lru_gen_shrink_lruvec(), try_to_shrink_lruvec()), so a rotated folio
+ * that comes back to min_seq in the same call is still dirty and
+ * sort_folio() rotates it again.  Completing it here is the one point
+ * both sides share: a kernel-text variant runs the whole loop as text
+ * (docs/model-notes.md, "Writeback").
  */
 unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 					      unsigned long nr_to_reclaim)
@@ -269,6 +283,7 @@ unsigned long aw_try_to_free_mem_cgroup_pages(struct aw_kernel *k, int memcg,
 			unsigned long before = sc.nr_reclaimed;
 			int rotate = k->mglru->lru_gen_shrink_lruvec(k, lruvec, &sc);
 
+			aw_writeback_complete(k);
 			log_shrink(k, lruvec, sc.priority, before, &sc, rotate);
 		}
 		if (sc.nr_reclaimed >= sc.nr_to_reclaim)

@@ -587,6 +587,72 @@ static void test_shrink_lruvec_61_walk_after_aging(void)
 }
 
 /*
+ * The flusher does not finish writeback inside one lru_gen_shrink_lruvec():
+ * 6.1's loop neither waits for it nor wakes it, so dirty page cache that
+ * sort_folio() rotated ("waiting for writeback": folio_inc_gen() with
+ * PG_reclaim) is still dirty when the same call comes back to it, and is
+ * rotated again (the model's writeback completes when the call returns,
+ * aw_try_to_free_mem_cgroup_pages(); corpus/ktext/reclaim-writeback-same-call.aws).
+ * By hand, 6.1 with swap (swappiness 60; no refaults, so get_type_to_scan()
+ * says file), one process, a 64-page file mapping at BASE:
+ * - pwrite of page 0: D, dirty page cache, not in a fault: seq min_seq +
+ *   1 = 1 (the model shows it through a PTE neither young nor writable,
+ *   docs/model-notes.md, "File descriptors"); pages 1..28 read through the
+ *   mapping: in a fault, max_seq 3.  min_seq 0/0, 29 pages.  (28 < MIN_LRU_BATCH: should_skip_mm()
+ *   skips the mm, no aging walks it.)
+ * - priority 4: should_run_aging() no (0 + 2 < 3), nr_to_scan 29 >> 4 = 1;
+ *   evict_folios() finds seq 0 empty on both types, try_to_inc_min_seq()
+ *   takes min_seq to 1/1: scanned 1, done.
+ * - priority 3, nr_to_scan 29 >> 3 = 3: 1 + 2 == 3 and young 28 * 2 > 29:
+ *   aging, max_seq 4; D dirty: rotated to seq 2 with PG_reclaim, nothing
+ *   isolated; min_seq 2/2 (anon keeps 3 generations): scanned 1.  Second
+ *   round: 2 + 2 == 4, old 1 * 4 < 29: aging, max_seq 5; D at min_seq and
+ *   still dirty: rotated to seq 3 (the head of its list); min_seq 3/3;
+ *   max_seq moved twice: should_abort_scan().  Nothing reclaimed (the model
+ *   reclaimed D in the second round when its writeback completed between
+ *   the two).
+ */
+static void test_shrink_lruvec_61_writeback_same_call(void)
+{
+	struct aw_kernel *k = profile_kernel(AW_KERNEL_6_1, 1ULL << 30, 1);
+	struct aw_scan_control sc = { .priority = 4, .nr_to_reclaim = 32, .target_memcg = 0, .may_swap = true };
+	struct lru_gen_folio *g;
+	struct list_head *head;
+	struct folio *d;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	g = &k->lruvecs[0].lrugen;
+	ev(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = 1, .flags = AW_PROC_NOLAYOUT });
+	ev(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = BASE, .len = 64 * PAGE_SIZE,
+				 .arg = AW_PROT_DEFAULT, .flags = AW_MAP_FILE });
+	ev(k, (struct aw_event){ .kind = AW_EV_FDIO, .pid = 1, .addr = BASE, .len = PAGE_SIZE, .repeat = 1,
+				 .flags = AW_ACC_WRITE });
+	ev(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = 1, .addr = BASE + PAGE_SIZE, .len = 28 * PAGE_SIZE,
+				 .repeat = 1 });
+	CHECK_EQ(g->nr_pages[lru_gen_from_seq(1)][LRU_GEN_FILE], 1);
+	CHECK_EQ(g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_FILE], 28);
+
+	k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(g->min_seq[LRU_GEN_FILE], 1);
+
+	sc.priority = 3;
+	k->mglru->lru_gen_shrink_lruvec(k, &k->lruvecs[0], &sc);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(g->max_seq, 5);
+	CHECK_EQ(g->min_seq[LRU_GEN_ANON], 3);
+	CHECK_EQ(g->min_seq[LRU_GEN_FILE], 3);
+	CHECK_EQ(g->nr_pages[lru_gen_from_seq(3)][LRU_GEN_FILE], 29);
+	head = &g->folios[lru_gen_from_seq(3)][LRU_GEN_FILE];
+	d = list_empty(head) ? NULL : list_first_entry(head, struct folio, lru);
+	CHECK(d && folio_test(d, PG_dirty) && folio_test(d, PG_reclaim));
+	CHECK_EQ(k->node_stats[0].evicted_pages, 0);
+	aw_kernel_destroy(k);
+}
+
+/*
  * should_abort_scan() in memcg reclaim (memcg_reclaim_aborts): 1024
  * anonymous pages written, three forced '+': the first walk finds them
  * young and moves them to seq 3, the next two find nothing young, so
@@ -692,6 +758,7 @@ int main(void)
 	RUN(test_memcg_reclaim_aborts);
 	RUN(test_shrink_lruvec_61);
 	RUN(test_shrink_lruvec_61_walk_after_aging);
+	RUN(test_shrink_lruvec_61_writeback_same_call);
 	RUN(test_lazyfree_redirtied_kept);
 	return aw_test_report("test_profiles_aging");
 }
