@@ -20,9 +20,6 @@
 #include "kbind.h"
 #include "ktext_variants.h"
 
-/* placements the agreement oracle compares folio by folio before comparing the whole machine */
-#define KB_PLACED	8
-
 struct aw_kbind {
 	const struct aw_ktext_ops *ops;
 	struct aw_ktext *kt;
@@ -38,8 +35,8 @@ struct aw_kbind {
 	 * the text ran anything but folio placements, and the folios it placed
 	 */
 	enum aw_kbind_look look;
-	int nr_placed;				/* > KB_PLACED: more than placed[] lists */
-	uint32_t placed[KB_PLACED];
+	int nr_placed;				/* > AW_KBIND_PLACED: more than placed[] lists */
+	uint32_t placed[AW_KBIND_PLACED];
 	/* split aging in progress, by lruvec index: its pass and the counters at its start */
 	struct kb_split {
 		int pass_idx;
@@ -550,9 +547,9 @@ static void kb_folio_add_lru(struct aw_kernel *k, struct folio *folio, bool in_f
 	/* false: unevictable, the machine has no list for it (as the model's lru_gen_add_folio()) */
 	kb->ops->add_folio(kb->kt, folio, in_fault);
 	kb->calls++;
-	if (kb->nr_placed < KB_PLACED)
+	if (kb->nr_placed < AW_KBIND_PLACED)
 		kb->placed[kb->nr_placed] = folio->pfn;
-	if (kb->nr_placed <= KB_PLACED)
+	if (kb->nr_placed <= AW_KBIND_PLACED)
 		kb->nr_placed++;
 	kb_warnings(kb);
 }
@@ -817,12 +814,12 @@ const int *aw_kbind_stat_of(struct aw_kernel *k)
 	return kb_of(k)->stat_of;
 }
 
-enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int cap, int *nr)
+enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int *nr)
 {
 	struct aw_kbind *kb = kb_of(k);
 	enum aw_kbind_look look = kb->look;
 
-	if (look == AW_KBIND_LOOK_PLACED && (kb->nr_placed > KB_PLACED || kb->nr_placed > cap))
+	if (look == AW_KBIND_LOOK_PLACED && kb->nr_placed > AW_KBIND_PLACED)
 		look = AW_KBIND_LOOK_UNTABLED;	/* too many to list: every folio */
 	*nr = look == AW_KBIND_LOOK_PLACED ? kb->nr_placed : 0;
 	for (int i = 0; i < *nr; i++)

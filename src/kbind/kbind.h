@@ -56,12 +56,15 @@ const int *aw_kbind_stat_of(struct aw_kernel *k);
  */
 enum aw_kbind_look { AW_KBIND_LOOK_PLACED, AW_KBIND_LOOK_UNTABLED, AW_KBIND_LOOK_WHOLE };
 
+/* placements since the last look that are compared one by one */
+#define AW_KBIND_PLACED	8
+
 /*
  * What to compare since the last call (k must run kernel text); for
- * AW_KBIND_LOOK_PLACED the *nr folios placed, their pfns in pfns (a look
- * at more than cap of them is AW_KBIND_LOOK_UNTABLED).
+ * AW_KBIND_LOOK_PLACED the *nr folios placed, their pfns in
+ * pfns[AW_KBIND_PLACED] (a look at more of them is AW_KBIND_LOOK_UNTABLED).
  */
-enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int cap, int *nr);
+enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int *nr);
 
 /* The machine part of a struct aw_ktext_host over k: tables, folios, lrugens, mms and VMAs. */
 void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h);

@@ -42,9 +42,6 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 
 #define BLOOM_WORDS	((1UL << BLOOM_FILTER_SHIFT) / 64)
 
-/* placements since the last look that are compared one by one (aw_kbind_since()) */
-#define KB_AGREE_PLACED	8
-
 /* the flags both keep alike: the rest are the model's own bookkeeping (PG_zeroed) */
 #define AW_BIT(n)	(1UL << (n))
 #define AGREE_FLAGS	(AW_BIT(PG_lru) | AW_BIT(PG_active) | AW_BIT(PG_referenced) | AW_BIT(PG_workingset) | \
@@ -525,7 +522,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	unsigned long calls, *checked;
 	const struct aw_ktext_ops *ops = aw_kbind_ops(text, &kt, &calls, &checked);
 	const int *stat_of;
-	uint32_t placed[KB_AGREE_PLACED];
+	uint32_t placed[AW_KBIND_PLACED];
 	enum aw_kbind_look look;
 	int nr_placed;
 
@@ -536,7 +533,7 @@ int aw_kbind_agree(struct aw_kernel *model, struct aw_kernel *text, char *msg, s
 	if (calls == *checked)
 		return 0;	/* the text has not aged or evicted since the last check */
 	*checked = calls;
-	look = aw_kbind_since(text, placed, KB_AGREE_PLACED, &nr_placed);
+	look = aw_kbind_since(text, placed, &nr_placed);
 	stat_of = aw_kbind_stat_of(text);
 	if (model->nr_nodes != text->nr_nodes || model->nr_memcgs != text->nr_memcgs)
 		return aw_kbind_differ(msg, len, "the machines differ in shape");

@@ -256,11 +256,10 @@ static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 	for (int i = 0; i < p->nr_vmas; i++)
 		if (addr >= p->vmas[i].start && addr < p->vmas[i].end) {
 			if (i > 0) {
-				uint64_t s = p->vmas[i].start, e = p->vmas[i].end;
+				__typeof__(*p->vmas) hit = p->vmas[i];
 
 				p->vmas[i] = p->vmas[i - 1];
-				p->vmas[i - 1].start = s;
-				p->vmas[i - 1].end = e;
+				p->vmas[i - 1] = hit;
 				i--;
 			}
 			p->vma_hint = i;
