@@ -54,30 +54,72 @@ static uint64_t mix_entry(const struct aw_kernel *k, uint64_t h, uint64_t e)
 	return h;
 }
 
-/* The PMD entry at haddr, and its PTE table if it has one */
-static uint64_t mix_pmd_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t h, uint64_t haddr)
+/*
+ * The entries of PTE table pt that are not none, each with its index: the
+ * same digest as of all 512 in order, for the purpose of telling two
+ * tables apart, at the cost of what is mapped rather than of the table
+ * (most of a fuzzed machine's tables hold a few pages; the full loop was
+ * a fifth of agewalk_fuzz_lockstep's time).
+ */
+static uint64_t mix_pte_table(const struct aw_kernel *k, uint64_t h, const struct aw_ptable *pt)
 {
-	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
-	const struct aw_ptable *pt;
-
-	if (!pmd)
-		return mix(h, 0);
-	h = mix_entry(k, h, *pmd);
-	if (!pmd_present(*pmd) || pmd_trans_huge(*pmd))
-		return h;
-	/*
-	 * Only the entries that are not none, each with its index: the same
-	 * digest as of all 512 in order, for the purpose of telling two tables
-	 * apart, at the cost of what is mapped rather than of the table (most
-	 * of a fuzzed machine's tables hold a few pages; the full loop was a
-	 * fifth of agewalk_fuzz_lockstep's time).
-	 */
-	pt = aw_table(&k->pt, aw_entry_table(*pmd));
 	for (unsigned int i = aw_pt_next_nonzero(pt->e, 0, PTRS_PER_PTE); i < PTRS_PER_PTE;
 	     i = aw_pt_next_nonzero(pt->e, i + 1, PTRS_PER_PTE))
 		if (entry_bits(pt->e[i]))	/* a file shadow reads as none, as before */
 			h = mix_entry(k, mix(h, i), pt->e[i]);
 	return mix(h, PTRS_PER_PTE);
+}
+
+/* A PMD entry, and its PTE table if it has one */
+static uint64_t mix_pmd(const struct aw_kernel *k, uint64_t h, pmd_t pmd)
+{
+	h = mix_entry(k, h, pmd);
+	if (!pmd_present(pmd) || pmd_trans_huge(pmd))
+		return h;
+	return mix_pte_table(k, h, aw_table(&k->pt, aw_entry_table(pmd)));
+}
+
+/* The PMD entry at haddr, and its PTE table if it has one */
+static uint64_t mix_pmd_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t h, uint64_t haddr)
+{
+	pmd_t *pmd = aw_pmd_lookup(k, mm, haddr, false, NULL);
+
+	return pmd ? mix_pmd(k, h, *pmd) : mix(h, 0);
+}
+
+/*
+ * The PMD entries of [start, end) (start PMD-aligned) that are not none,
+ * each with its address, and their PTE tables.  A none entry and a missing
+ * table read the same to a walk, so neither is mixed in: the digest costs
+ * what is mapped, not the span of the VMA (a loop over every PMD range
+ * with a lookup each was most of aw_equiv_mm_digest()'s time).
+ */
+static uint64_t mix_pmds(const struct aw_kernel *k, const struct mm_struct *mm, uint64_t h,
+			 uint64_t start, uint64_t end)
+{
+	const struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+
+	for (uint64_t a = start, next; a < end; a = next) {
+		const uint64_t pgde = pgd->e[pgd_index(a)];
+		const struct aw_ptable *pmdt;
+		uint64_t pude;
+		unsigned int i, n;
+
+		next = pud_addr_end(a, end);
+		if (!(pgde & _PAGE_PRESENT)) {
+			next = pgd_addr_end(a, end);
+			continue;
+		}
+		pude = aw_table(&k->pt, aw_entry_table(pgde))->e[pud_index(a)];
+		if (!(pude & _PAGE_PRESENT))
+			continue;
+		pmdt = aw_table(&k->pt, aw_entry_table(pude));
+		n = pmd_index(next - 1) + 1;
+		for (i = aw_pt_next_nonzero(pmdt->e, pmd_index(a), n); i < n;
+		     i = aw_pt_next_nonzero(pmdt->e, i + 1, n))
+			h = mix_pmd(k, mix(h, (a & PUD_MASK) + ((uint64_t)i << PMD_SHIFT)), pmdt->e[i]);
+	}
+	return mix(h, end);
 }
 
 uint64_t aw_equiv_range_digest(struct aw_kernel *k, struct mm_struct *mm, uint64_t haddr)
@@ -105,8 +147,7 @@ uint64_t aw_equiv_mm_digest(struct aw_kernel *k, struct mm_struct *mm)
 		const struct vm_area_struct *vma = &mm->vmas[i];
 
 		h = mix(mix(mix(h, vma->vm_start), vma->vm_end), vma->vm_flags);
-		for (uint64_t a = vma->vm_start & PMD_MASK; a < vma->vm_end; a += PMD_SIZE)
-			h = mix_pmd_range(k, mm, h, a);
+		h = mix_pmds(k, mm, h, vma->vm_start & PMD_MASK, vma->vm_end);
 	}
 	return h;
 }
