@@ -428,6 +428,7 @@ struct replay_run {
 	struct aw_pipeline pl;
 	struct aw_awpb_spool spool;
 	struct aw_output walk_log;	/* --walk-log; .f NULL without */
+	int threads;			/* this attempt's (pipeline.h) */
 	bool begun, started, saving;
 };
 
@@ -444,7 +445,7 @@ static int ready(void *ctx, const struct aw_scenario *sc)
 	if (aw_lockstep_begin(&rr->ls, sc, &rr->lo))
 		return -1;
 	rr->ls.describe_late = true;	/* exec renames processes as the trace goes */
-	if (aw_pipeline_start(&rr->pl, &rr->ls, rr->o->threads))
+	if (aw_pipeline_start(&rr->pl, &rr->ls, rr->threads))
 		return -1;
 	rr->started = true;
 	return 0;
@@ -497,13 +498,18 @@ static int report(const struct aw_replay_opts *o, struct replay_run *rr, const s
 	return o->html ? html_page(o, rr, st, policy) : 0;
 }
 
-int aw_replay(const struct aw_replay_opts *o)
+/*
+ * One run of the replay.  Returns the exit status, or -1 (nothing printed
+ * yet, every output abandoned) when the variants ran split and stopped
+ * where one thread's run would not (aw_pipeline_finish()): the caller
+ * runs it again with fewer threads.
+ */
+static int attempt(const struct aw_replay_opts *o, struct aw_tguard *guard, int threads)
 {
 	struct replay_run *rr = calloc(1, sizeof(*rr));	/* big: the lockstep engine */
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
 	struct aw_trace_sink sink = { sink_event, rr };
-	struct aw_tguard guard;
 	struct aw_trace_opts t = o->t;	/* with the guard */
 	char err[512];
 	int status = 0, ingested;
@@ -514,13 +520,8 @@ int aw_replay(const struct aw_replay_opts *o)
 	}
 	rr->o = o;
 	rr->st = &st;
-	/*
-	 * The rest runs in a child its parent watches, so that each file is
-	 * opened once, not probed first (guard.h); before any output file
-	 * exists and before the pipeline's thread.
-	 */
-	if (!aw_tguard_start(&guard, 2))
-		t.guard = &guard;
+	rr->threads = threads;
+	t.guard = guard;
 	aw_scenario_init(&sc);
 	if (o->save && aw_awpb_spool_open(&rr->spool, o->save)) {
 		fprintf(stderr, "agewalk: %s\n", rr->spool.err);
@@ -537,7 +538,9 @@ int aw_replay(const struct aw_replay_opts *o)
 		ingested = aw_trace_ingest(&t, &sc, &st, &sink, ready, err, sizeof(err));
 		/* the consumer drains what was queued, even after a failed read */
 		stepped = rr->started ? aw_pipeline_finish(&rr->pl) : 0;
-		if (ingested || stepped) {
+		if (!ingested && stepped > 0)
+			status = -1;
+		else if (ingested || stepped) {
 			/* a spool that met a full disk is why the stream stopped, not memory */
 			bool disk = rr->spool.failed;
 
@@ -558,7 +561,7 @@ int aw_replay(const struct aw_replay_opts *o)
 			if (!status && rr->ls.nr_findings)
 				status = 1;
 		}
-		if (o->mem_stats) {
+		if (o->mem_stats && status >= 0) {
 			struct aw_memstats m;
 
 			if (!aw_memstats_read(&m))
@@ -572,5 +575,26 @@ int aw_replay(const struct aw_replay_opts *o)
 	aw_output_abort(&rr->walk_log);
 	aw_scenario_free(&sc);
 	free(rr);
+	return status;
+}
+
+int aw_replay(const struct aw_replay_opts *o)
+{
+	struct aw_tguard guard;
+	int status;
+
+	/*
+	 * The rest runs in a child its parent watches, so that each file is
+	 * opened once, not probed first (guard.h); before any output file
+	 * exists and before the pipeline's threads.
+	 */
+	status = attempt(o, aw_tguard_start(&guard, 2) ? NULL : &guard, o->threads);
+	/*
+	 * The split variants met a finding where one thread would have
+	 * stopped earlier (rare: a finding of a patched variant alone, without
+	 * --keep-going): the same replay again, the variants on one thread
+	 */
+	if (status < 0)
+		status = attempt(o, guard.page ? &guard : NULL, 2);
 	return status;
 }
