@@ -111,17 +111,26 @@ static void field_place(const struct tep_format_field *f, uint32_t *off, uint8_t
 }
 
 /*
- * The common type and pid the way libtraceevent finds them
- * (tep_data_type(), tep_data_pid(): the common fields of the file's first
- * event), so that reading them here gives what it gives.  Not native
- * when they cannot be found: libtraceevent then reads (and reports).
+ * The common type and pid, read here for every record instead of by
+ * tep_data_type() and tep_data_pid().  Those take them from the file's
+ * first event; the formats of events outside agewalk's table are parsed
+ * without their common fields in a file of the host's byte order
+ * (source.c), so they are taken from the first event that has them (an
+ * event of the table or of the ftrace system: the kernel lays the common
+ * fields out alike in every event).  Not native when none has them, or
+ * the byte order is foreign: libtraceevent then reads.
  */
 static void resolve_native(struct aw_tres *res, struct tep_handle *tep)
 {
-	struct tep_event *ev0 = tep_get_events_count(tep) > 0 ? tep_get_event(tep, 0) : NULL;
-	const struct tep_format_field *type = ev0 ? tep_find_common_field(ev0, "common_type") : NULL;
-	const struct tep_format_field *pid = ev0 ? tep_find_common_field(ev0, "common_pid") : NULL;
+	const struct tep_format_field *type = NULL, *pid = NULL;
+	int n = tep_get_events_count(tep);
 
+	for (int i = 0; i < n && !(type && pid); i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		type = ev ? tep_find_common_field(ev, "common_type") : NULL;
+		pid = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+	}
 	res->native = type && pid && tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
 	field_place(type, &res->type_off, &res->type_size);
 	field_place(pid, &res->pid_off, &res->pid_size);
