@@ -9,8 +9,19 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pipeline.h"
+
+/* The calling thread's CPU time, ns (--mem-stats: where the replay's CPU went). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
 
 static void apply(struct aw_pipeline *p, const struct aw_event *ev, uint32_t line)
 {
@@ -43,6 +54,7 @@ static void *consumer(void *arg)
 		pthread_cond_signal(&p->not_full);
 		pthread_mutex_unlock(&p->mu);
 	}
+	p->cpu_ns[1] = thread_cpu_ns();
 	return NULL;
 }
 
@@ -61,6 +73,7 @@ static void *lane0_main(void *arg)
 			p->done0 = true;
 			pthread_cond_signal(&p->not_empty1);
 			pthread_mutex_unlock(&p->mu);
+			p->cpu_ns[1] = thread_cpu_ns();
 			break;
 		}
 		b = &p->ring[p->head];
@@ -109,6 +122,7 @@ static void *lane1_main(void *arg)
 		pthread_cond_signal(&p->not_full);
 		pthread_mutex_unlock(&p->mu);
 	}
+	p->cpu_ns[2] = thread_cpu_ns();
 	return NULL;
 }
 
@@ -203,6 +217,7 @@ int aw_pipeline_push(struct aw_pipeline *p, const struct aw_event *ev, uint32_t 
 
 int aw_pipeline_finish(struct aw_pipeline *p)
 {
+	p->cpu_ns[0] = thread_cpu_ns();
 	if (p->started) {
 		pthread_mutex_lock(&p->mu);
 		if (p->ring[p->fill].n) {

@@ -48,6 +48,8 @@ struct aw_pipeline {
 	bool done0;			/* lane 0 has stepped everything */
 	struct aw_lockstep_lane lane[2];
 	bool closed, started;
+	/* CPU time, ns, of the producer (up to the end of the stream) and of each consumer thread */
+	uint64_t cpu_ns[3];
 	pthread_t thread, thread1;
 	pthread_mutex_t mu;
 	pthread_cond_t not_empty, not_full, not_empty1;

@@ -499,6 +499,24 @@ static int report(const struct aw_replay_opts *o, struct replay_run *rr, const s
 }
 
 /*
+ * --mem-stats: each thread's CPU time, one line on stderr after the memory
+ * line (the longest thread bounds the wall time when each has a core).
+ */
+static void cpu_text(FILE *f, const struct replay_run *rr)
+{
+	const uint64_t *ns = rr->pl.cpu_ns;
+	int threads = rr->started ? rr->pl.threads : 1;
+
+	if (threads == 3)
+		fprintf(f, "cpu: reading %.2f s, base %.2f s, the other variants %.2f s\n", ns[0] / 1e9,
+			ns[1] / 1e9, ns[2] / 1e9);
+	else if (threads == 2)
+		fprintf(f, "cpu: reading %.2f s, the variants %.2f s\n", ns[0] / 1e9, ns[1] / 1e9);
+	else
+		fprintf(f, "cpu: reading and the variants %.2f s (one thread)\n", ns[0] / 1e9);
+}
+
+/*
  * One run of the replay.  Returns the exit status, or -1 (nothing printed
  * yet, every output abandoned) when the variants ran split and stopped
  * where one thread's run would not (aw_pipeline_finish()): the caller
@@ -566,6 +584,7 @@ static int attempt(const struct aw_replay_opts *o, struct aw_tguard *guard, int 
 
 			if (!aw_memstats_read(&m))
 				aw_memstats_print(stderr, &m, rr->started ? rr->pl.threads : 1, st.reopens);
+			cpu_text(stderr, rr);
 		}
 		aw_trace_stats_free(&st);
 	}
