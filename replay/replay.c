@@ -428,6 +428,7 @@ struct replay_run {
 	struct aw_pipeline pl;
 	struct aw_awpb_spool spool;
 	struct aw_output walk_log;	/* --walk-log; .f NULL without */
+	int threads;			/* this attempt's (pipeline.h) */
 	bool begun, started, saving;
 };
 
@@ -444,7 +445,7 @@ static int ready(void *ctx, const struct aw_scenario *sc)
 	if (aw_lockstep_begin(&rr->ls, sc, &rr->lo))
 		return -1;
 	rr->ls.describe_late = true;	/* exec renames processes as the trace goes */
-	if (aw_pipeline_start(&rr->pl, &rr->ls, rr->o->threads))
+	if (aw_pipeline_start(&rr->pl, &rr->ls, rr->threads))
 		return -1;
 	rr->started = true;
 	return 0;
@@ -497,13 +498,36 @@ static int report(const struct aw_replay_opts *o, struct replay_run *rr, const s
 	return o->html ? html_page(o, rr, st, policy) : 0;
 }
 
-int aw_replay(const struct aw_replay_opts *o)
+/*
+ * --mem-stats: each thread's CPU time, one line on stderr after the memory
+ * line (the longest thread bounds the wall time when each has a core).
+ */
+static void cpu_text(FILE *f, const struct replay_run *rr)
+{
+	const uint64_t *ns = rr->pl.cpu_ns;
+	int threads = rr->started ? rr->pl.threads : 1;
+
+	if (threads == 3)
+		fprintf(f, "cpu: reading %.2f s, base %.2f s, the other variants %.2f s\n", ns[0] / 1e9,
+			ns[1] / 1e9, ns[2] / 1e9);
+	else if (threads == 2)
+		fprintf(f, "cpu: reading %.2f s, the variants %.2f s\n", ns[0] / 1e9, ns[1] / 1e9);
+	else
+		fprintf(f, "cpu: reading and the variants %.2f s (one thread)\n", ns[0] / 1e9);
+}
+
+/*
+ * One run of the replay.  Returns the exit status, or -1 (nothing printed
+ * yet, every output abandoned) when the variants ran split and stopped
+ * where one thread's run would not (aw_pipeline_finish()): the caller
+ * runs it again with fewer threads.
+ */
+static int attempt(const struct aw_replay_opts *o, struct aw_tguard *guard, int threads)
 {
 	struct replay_run *rr = calloc(1, sizeof(*rr));	/* big: the lockstep engine */
 	struct aw_scenario sc;
 	struct aw_trace_stats st;
 	struct aw_trace_sink sink = { sink_event, rr };
-	struct aw_tguard guard;
 	struct aw_trace_opts t = o->t;	/* with the guard */
 	char err[512];
 	int status = 0, ingested;
@@ -514,13 +538,8 @@ int aw_replay(const struct aw_replay_opts *o)
 	}
 	rr->o = o;
 	rr->st = &st;
-	/*
-	 * The rest runs in a child its parent watches, so that each file is
-	 * opened once, not probed first (guard.h); before any output file
-	 * exists and before the pipeline's thread.
-	 */
-	if (!aw_tguard_start(&guard, 2))
-		t.guard = &guard;
+	rr->threads = threads;
+	t.guard = guard;
 	aw_scenario_init(&sc);
 	if (o->save && aw_awpb_spool_open(&rr->spool, o->save)) {
 		fprintf(stderr, "agewalk: %s\n", rr->spool.err);
@@ -537,7 +556,9 @@ int aw_replay(const struct aw_replay_opts *o)
 		ingested = aw_trace_ingest(&t, &sc, &st, &sink, ready, err, sizeof(err));
 		/* the consumer drains what was queued, even after a failed read */
 		stepped = rr->started ? aw_pipeline_finish(&rr->pl) : 0;
-		if (ingested || stepped) {
+		if (!ingested && stepped > 0)
+			status = -1;
+		else if (ingested || stepped) {
 			/* a spool that met a full disk is why the stream stopped, not memory */
 			bool disk = rr->spool.failed;
 
@@ -558,11 +579,12 @@ int aw_replay(const struct aw_replay_opts *o)
 			if (!status && rr->ls.nr_findings)
 				status = 1;
 		}
-		if (o->mem_stats) {
+		if (o->mem_stats && status >= 0) {
 			struct aw_memstats m;
 
 			if (!aw_memstats_read(&m))
 				aw_memstats_print(stderr, &m, rr->started ? rr->pl.threads : 1, st.reopens);
+			cpu_text(stderr, rr);
 		}
 		aw_trace_stats_free(&st);
 	}
@@ -572,5 +594,26 @@ int aw_replay(const struct aw_replay_opts *o)
 	aw_output_abort(&rr->walk_log);
 	aw_scenario_free(&sc);
 	free(rr);
+	return status;
+}
+
+int aw_replay(const struct aw_replay_opts *o)
+{
+	struct aw_tguard guard;
+	int status;
+
+	/*
+	 * The rest runs in a child its parent watches, so that each file is
+	 * opened once, not probed first (guard.h); before any output file
+	 * exists and before the pipeline's threads.
+	 */
+	status = attempt(o, aw_tguard_start(&guard, 2) ? NULL : &guard, o->threads);
+	/*
+	 * The split variants met a finding where one thread would have
+	 * stopped earlier (rare: a finding of a patched variant alone, without
+	 * --keep-going): the same replay again, the variants on one thread
+	 */
+	if (status < 0)
+		status = attempt(o, guard.page ? &guard : NULL, 2);
 	return status;
 }

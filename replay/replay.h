@@ -26,7 +26,11 @@ struct aw_replay_opts {
 	struct aw_lockstep_opts model;
 	bool json, keep_going;
 	bool mem_stats;			/* --mem-stats: where the memory went, one line on stderr */
-	int threads;			/* 1: inline; 2: reading and the run on two threads */
+	/*
+	 * 1: inline; 2: reading and the run on two threads; 3: the variants
+	 * split over two of them as well (pipeline.h), where they can be
+	 */
+	int threads;
 	const char *save, *walk_log, *html;	/* --save-stream, --walk-log, --html: NULL for none */
 };
 

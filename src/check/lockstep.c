@@ -62,10 +62,15 @@ void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, 
  * The event a finding names: the one being applied (streams keep no other),
  * or, for a whole scenario in memory, any earlier one.
  */
-static const struct aw_event *finding_event(const struct aw_lockstep *ls, size_t event, uint32_t *line)
+static const struct aw_event *finding_event(const struct aw_lockstep *ls, const struct aw_lockstep_lane *lane,
+					   size_t event, uint32_t *line)
 {
 	*line = 0;
-	if (ls->has_cur && event == ls->cur_index) {
+	if (lane && lane->has_cur && event == lane->cur_index) {
+		*line = lane->cur_line;
+		return &lane->cur_ev;
+	}
+	if (!lane && ls->has_cur && event == ls->cur_index) {
 		*line = ls->cur_line;
 		return &ls->cur_ev;
 	}
@@ -76,26 +81,48 @@ static const struct aw_event *finding_event(const struct aw_lockstep *ls, size_t
 	return NULL;
 }
 
-static void add_finding(struct aw_lockstep *ls, enum aw_oracle_id oracle, size_t event,
-			const char *variants, const char *cause, const char *msg)
+/* The next slot of a findings list (ls's, or a lane's), grown as needed. */
+static struct aw_lockstep_finding *finding_slot(int *nr, int *cap, struct aw_lockstep_finding **findings)
+{
+	if (*nr == *cap) {
+		int c = *cap ? *cap * 2 : 8;
+		struct aw_lockstep_finding *a = realloc(*findings, c * sizeof(*a));
+
+		if (!a)
+			aw_oracle_oom("lockstep findings");
+		*findings = a;
+		*cap = c;
+	}
+	return &(*findings)[(*nr)++];
+}
+
+/* A finding of the event being applied, into ls's list, or lane's when the variants run split. */
+static void add_finding(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, enum aw_oracle_id oracle,
+			size_t event, const char *variants, const char *cause, const char *msg)
 {
 	struct aw_lockstep_finding *f;
 	const struct aw_event *ev;
 
-	if (ls->nr_findings == ls->cap_findings) {
-		int cap = ls->cap_findings ? ls->cap_findings * 2 : 8;
-		struct aw_lockstep_finding *a = realloc(ls->findings, cap * sizeof(*a));
+	if (lane) {
+		int cap = lane->cap_findings;
 
-		if (!a)
-			aw_oracle_oom("lockstep findings");
-		ls->findings = a;
-		ls->cap_findings = cap;
+		f = finding_slot(&lane->nr_findings, &lane->cap_findings, &lane->findings);
+		if (cap != lane->cap_findings) {
+			size_t *a = realloc(lane->added_at, lane->cap_findings * sizeof(*a));
+
+			if (!a)
+				aw_oracle_oom("lockstep findings");
+			lane->added_at = a;
+		}
+		/* the step that added it orders the lanes' findings (aw_lockstep_join()) */
+		lane->added_at[lane->nr_findings - 1] = lane->cur_index;
+	} else {
+		f = finding_slot(&ls->nr_findings, &ls->cap_findings, &ls->findings);
 	}
-	f = &ls->findings[ls->nr_findings++];
 	memset(f, 0, sizeof(*f));
 	f->oracle = oracle;
 	f->event = event;
-	ev = finding_event(ls, event, &f->line);
+	ev = finding_event(ls, lane, event, &f->line);
 	if (ev)
 		f->ev = *ev;
 	/* a stream's names may still change (exec): described at the end */
@@ -193,10 +220,10 @@ static void agreement_cause(const char *msg, char *buf, size_t len)
  * evicts and base keeps.  After the divergence the two runs no longer
  * describe the same memory, so the comparison stops there.
  */
-static void check_differential(struct aw_lockstep *ls, size_t event)
+static void check_differential(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, size_t event,
+			       const struct aw_evicted *b, int nb)
 {
-	const struct aw_evicted *b, *p;
-	int nb = aw_oracle_evicted(ls->k[0], &b);
+	const struct aw_evicted *p;
 
 	for (int v = 1; v < ls->nr_variants; v++) {
 		int np = aw_oracle_evicted(ls->k[v], &p);
@@ -221,7 +248,7 @@ static void check_differential(struct aw_lockstep *ls, size_t event)
 			snprintf(msg, sizeof(msg), "%s evicted %lu hot folio%s that base kept, at the first "
 				 "event where their evictions differ", ls->variant[v]->name, hot,
 				 hot == 1 ? "" : "s");
-			add_finding(ls, AW_OR_PREMATURE_RECLAIM_DIFF, event, vars, cause, msg);
+			add_finding(ls, lane, AW_OR_PREMATURE_RECLAIM_DIFF, event, vars, cause, msg);
 		}
 	}
 }
@@ -355,8 +382,8 @@ static void check_agreement(struct aw_lockstep *ls, size_t event)
 			continue;
 		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[ls->pair[v]]->name, ls->variant[v]->name);
 		agreement_cause(msg, cause, sizeof(cause));
-		add_finding(ls, ls->variant[v]->khugepaged ? AW_OR_KH_TEXT_AGREEMENT : AW_OR_KTEXT_AGREEMENT, event,
-			    vars, cause, msg);
+		add_finding(ls, NULL, ls->variant[v]->khugepaged ? AW_OR_KH_TEXT_AGREEMENT : AW_OR_KTEXT_AGREEMENT,
+			    event, vars, cause, msg);
 		ls->pair[v] = -1;	/* after the first divergence the two describe different machines */
 	}
 }
@@ -376,7 +403,8 @@ static int equiv_setup(struct aw_lockstep *ls)
 	return 0;
 }
 
-static void check_equivalence(struct aw_lockstep *ls, size_t event)
+static void check_equivalence(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, size_t event,
+			      const struct aw_equiv *base)
 {
 	for (int v = 1; v < ls->nr_variants; v++) {
 		char vars[64], cause[160], msg[320];
@@ -384,16 +412,16 @@ static void check_equivalence(struct aw_lockstep *ls, size_t event)
 
 		if (!ls->equiv[v].k || ls->equiv_fired[v])
 			continue;
-		id = aw_equiv_compare(&ls->equiv[0], &ls->equiv[v], cause, sizeof(cause), msg, sizeof(msg));
+		id = aw_equiv_compare(base, &ls->equiv[v], cause, sizeof(cause), msg, sizeof(msg));
 		if (id == AW_OR_NR)
 			continue;
 		snprintf(vars, sizeof(vars), "%s,%s", ls->variant[0]->name, ls->variant[v]->name);
-		add_finding(ls, id, event, vars, cause, msg);
+		add_finding(ls, lane, id, event, vars, cause, msg);
 		ls->equiv_fired[v] = true;
 	}
 }
 
-static void collect(struct aw_lockstep *ls, int v, int *seen)
+static void collect(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, int v, int *seen)
 {
 	int n = aw_oracle_nr_findings(ls->k[v]);
 
@@ -402,7 +430,7 @@ static void collect(struct aw_lockstep *ls, int v, int *seen)
 
 		if (!f)
 			break;
-		add_finding(ls, f->oracle, f->event, ls->variant[v]->name, f->cause, f->msg);
+		add_finding(ls, lane, f->oracle, f->event, ls->variant[v]->name, f->cause, f->msg);
 	}
 }
 
@@ -460,14 +488,18 @@ int aw_lockstep_step(struct aw_lockstep *ls, const struct aw_event *ev, uint32_t
 		}
 		if (ev->kind == AW_EV_AGE && (ev->flags & AW_AGE_LOST))
 			mark_unreliable(ls->k[v], ev->node, before);
-		collect(ls, v, ls->seen);
+		collect(ls, NULL, v, ls->seen);
 	}
-	if (ls->differential)
-		check_differential(ls, i);
+	if (ls->differential) {
+		const struct aw_evicted *b;
+		int nb = aw_oracle_evicted(ls->k[0], &b);
+
+		check_differential(ls, NULL, i, b, nb);
+	}
 	if (ls->oracles)
 		check_agreement(ls, i);
 	if (ls->equiv_on)
-		check_equivalence(ls, i);
+		check_equivalence(ls, NULL, i, &ls->equiv[0]);
 	ls->events_applied = i + 1;
 	if (ls->nr_findings && !ls->keep_going) {
 		ls->stopped = true;
@@ -483,7 +515,7 @@ void aw_lockstep_end(struct aw_lockstep *ls)
 	/* the sampled list check may have skipped the last events */
 	for (int v = 0; v < ls->nr_variants; v++) {
 		aw_oracle_run_end(ls->k[v]);
-		collect(ls, v, ls->seen);
+		collect(ls, NULL, v, ls->seen);
 	}
 	ls->stopped = true;
 }
@@ -513,4 +545,239 @@ void aw_lockstep_free(struct aw_lockstep *ls)
 	}
 	free(ls->findings);
 	memset(ls, 0, sizeof(*ls));
+}
+
+/* ---- the variants split over two threads (lockstep.h) ------------------------------- */
+
+bool aw_lockstep_can_split(const struct aw_lockstep *ls)
+{
+	if (ls->nr_variants < 2)
+		return false;
+	/* kernel text's agreement oracle reads both machines at once: one thread */
+	for (int v = 0; v < ls->nr_variants; v++)
+		if (ls->variant[v]->bind || ls->pair[v] >= 0)
+			return false;
+	return true;
+}
+
+void aw_lockstep_lanes_init(struct aw_lockstep *ls, struct aw_lockstep_lane *lane0, struct aw_lockstep_lane *lane1)
+{
+	memset(lane0, 0, sizeof(*lane0));
+	memset(lane1, 0, sizeof(*lane1));
+	lane0->lo = 0;
+	lane0->hi = 1;
+	lane1->lo = 1;
+	lane1->hi = ls->nr_variants;
+}
+
+void aw_lockstep_base_reset(struct aw_lockstep_base *b)
+{
+	b->n = 0;
+	b->nr_evicted = b->nr_walks = b->nr_ranges = 0;
+	b->cursor = 0;
+}
+
+void aw_lockstep_base_free(struct aw_lockstep_base *b)
+{
+	free(b->ev);
+	free(b->evicted);
+	free(b->walks);
+	free(b->ranges);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Append n elements of size sz to a pool; the offset of the first. */
+static int pool_add(void **pool, int *nr, int *cap, const void *src, int n, size_t sz)
+{
+	int at = *nr;
+
+	if (*nr + n > *cap) {
+		int c = *cap ? *cap : 64;
+		void *a;
+
+		while (c < *nr + n)
+			c *= 2;
+		a = realloc(*pool, (size_t)c * sz);
+		if (!a)
+			aw_oracle_oom("lockstep base records");
+		*pool = a;
+		*cap = c;
+	}
+	memcpy((char *)*pool + (size_t)at * sz, src, (size_t)n * sz);
+	*nr += n;
+	return at;
+}
+
+/* What the cross-variant oracles will read of base's event i, if anything. */
+static void record_base(struct aw_lockstep *ls, size_t i, struct aw_lockstep_base *out)
+{
+	const struct aw_evicted *ev = NULL;
+	int ne = ls->differential ? aw_oracle_evicted(ls->k[0], &ev) : 0;
+	const struct aw_equiv *eq = &ls->equiv[0];
+	int nw = ls->equiv_on ? eq->nr_walks : 0, nr = ls->equiv_on ? eq->nr_ranges : 0;
+	struct aw_lockstep_base_ev *e;
+
+	if (!ne && !nw && !nr)
+		return;
+	if (out->n == out->cap) {
+		int c = out->cap ? out->cap * 2 : 64;
+		struct aw_lockstep_base_ev *a = realloc(out->ev, (size_t)c * sizeof(*a));
+
+		if (!a)
+			aw_oracle_oom("lockstep base records");
+		out->ev = a;
+		out->cap = c;
+	}
+	e = &out->ev[out->n++];
+	e->event = i;
+	e->nr_evicted = ne;
+	e->evicted = pool_add((void **)&out->evicted, &out->nr_evicted, &out->cap_evicted, ev, ne, sizeof(*ev));
+	e->nr_walks = nw;
+	e->walks = pool_add((void **)&out->walks, &out->nr_walks, &out->cap_walks, eq->walks, nw, sizeof(*eq->walks));
+	e->nr_ranges = nr;
+	e->ranges = pool_add((void **)&out->ranges, &out->nr_ranges, &out->cap_ranges, eq->ranges, nr,
+			     sizeof(*eq->ranges));
+}
+
+/* Apply ev to lane's variants, as aw_lockstep_step() does; -1 on an error (lane->err). */
+static int lane_apply(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, const struct aw_event *ev,
+		      uint32_t line)
+{
+	size_t i = lane->events_applied;
+
+	lane->cur_ev = *ev;
+	lane->cur_index = i;
+	lane->cur_line = line;
+	lane->has_cur = true;
+	for (int v = lane->lo; ls->equiv_on && v < lane->hi; v++)
+		aw_equiv_event_begin(&ls->equiv[v]);
+	for (int v = lane->lo; v < lane->hi; v++) {
+		int before = ev->node < AW_MAX_NODES ? ls->k[v]->node_stats[ev->node].nr_passes : 0;
+
+		ls->k[v]->event_index = i;
+		if (aw_kernel_apply(ls->k[v], ev)) {
+			snprintf(lane->err, sizeof(lane->err), "%s:%u: event %zu (%s): %s",
+				 ls->sc->path ? ls->sc->path : "-", line, i, aw_event_kind_name(ev->kind),
+				 ls->k[v]->err);
+			lane->stopped = lane->failed = true;
+			lane->last_event = i;
+			return -1;
+		}
+		if (ev->kind == AW_EV_AGE && (ev->flags & AW_AGE_LOST))
+			mark_unreliable(ls->k[v], ev->node, before);
+		collect(ls, lane, v, ls->seen);
+	}
+	return 0;
+}
+
+/* After lane's event i: stop there at a finding, unless the run keeps going. */
+static int lane_done(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, size_t i)
+{
+	lane->events_applied = i + 1;
+	if (lane->nr_findings && !ls->keep_going) {
+		lane->stopped = true;
+		lane->last_event = i;
+		return 1;
+	}
+	return 0;
+}
+
+int aw_lockstep_step0(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, const struct aw_event *ev,
+		      uint32_t line, struct aw_lockstep_base *out)
+{
+	size_t i = lane->events_applied;
+
+	if (lane->stopped)
+		return 1;
+	if (lane_apply(ls, lane, ev, line))
+		return -1;
+	record_base(ls, i, out);
+	return lane_done(ls, lane, i);
+}
+
+int aw_lockstep_step1(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, const struct aw_lockstep_lane *lane0,
+		      const struct aw_event *ev, uint32_t line, struct aw_lockstep_base *b)
+{
+	size_t i = lane->events_applied;
+	const struct aw_lockstep_base_ev *e = NULL;
+	struct aw_equiv base = { 0 };
+
+	if (lane->stopped)
+		return 1;
+	/*
+	 * one thread stops after all variants applied the event of a finding,
+	 * and before any variant applies the event after an error
+	 */
+	if (lane0->stopped && (i > lane0->last_event || (lane0->failed && i == lane0->last_event))) {
+		lane->stopped = true;
+		lane->last_event = i ? i - 1 : 0;
+		return 1;
+	}
+	if (lane_apply(ls, lane, ev, line))
+		return -1;
+	if (b->cursor < b->n && b->ev[b->cursor].event == i)
+		e = &b->ev[b->cursor++];
+	if (ls->differential)
+		check_differential(ls, lane, i, e ? b->evicted + e->evicted : NULL, e ? e->nr_evicted : 0);
+	if (ls->equiv_on) {
+		base.nr_walks = e ? e->nr_walks : 0;
+		base.walks = e ? b->walks + e->walks : NULL;
+		base.nr_ranges = e ? e->nr_ranges : 0;
+		base.ranges = e ? b->ranges + e->ranges : NULL;
+		check_equivalence(ls, lane, i, &base);
+	}
+	return lane_done(ls, lane, i);
+}
+
+/* lane's findings added at steps up to upto, appended to ls's */
+static void take_findings(struct aw_lockstep *ls, const struct aw_lockstep_lane *lane, int *at, size_t upto)
+{
+	for (; *at < lane->nr_findings && lane->added_at[*at] <= upto; (*at)++)
+		*finding_slot(&ls->nr_findings, &ls->cap_findings, &ls->findings) = lane->findings[*at];
+}
+
+/*
+ * One thread's run stops at the first of: an error of variant 0 at event
+ * i (the others do not apply i), an error of another variant at i, or
+ * the end of the event i at which a finding was added.  Lane 1 never runs
+ * past where lane 0 stopped (aw_lockstep_step1()), so lane 1's own stop,
+ * if any, is the first; lane 0's otherwise.
+ */
+int aw_lockstep_join(struct aw_lockstep *ls, struct aw_lockstep_lane *lane0, struct aw_lockstep_lane *lane1)
+{
+	int a = 0, b = 0, ret = 0;
+
+	if (lane1->failed) {
+		ret = -1;
+		ls->failed_event = (long)lane1->last_event;
+		snprintf(ls->err, sizeof(ls->err), "%s", lane1->err);
+	} else if (!ls->keep_going && lane1->nr_findings) {
+		/* lane 0 ran past lane 1's finding (or failed past it): the kernels stand elsewhere */
+		if (lane0->events_applied > lane1->events_applied ||
+		    (lane0->failed && lane0->last_event > lane1->last_event))
+			ret = 1;
+	} else if (lane0->failed) {
+		ret = -1;
+		ls->failed_event = (long)lane0->last_event;
+		snprintf(ls->err, sizeof(ls->err), "%s", lane0->err);
+	}
+	/* in the order one thread adds them: by step, lane 0's first */
+	while (a < lane0->nr_findings || b < lane1->nr_findings) {
+		size_t sa = a < lane0->nr_findings ? lane0->added_at[a] : SIZE_MAX;
+		size_t sb = b < lane1->nr_findings ? lane1->added_at[b] : SIZE_MAX;
+		size_t step = sa < sb ? sa : sb;
+
+		take_findings(ls, lane0, &a, step);
+		take_findings(ls, lane1, &b, step);
+	}
+	ls->events_applied = lane1->events_applied;
+	ls->stopped = lane0->stopped || lane1->stopped;
+	for (struct aw_lockstep_lane *l = lane0; l; l = l == lane0 ? lane1 : NULL) {
+		free(l->findings);
+		free(l->added_at);
+		l->findings = NULL;
+		l->added_at = NULL;
+		l->nr_findings = l->cap_findings = 0;
+	}
+	return ret;
 }

@@ -154,6 +154,78 @@ void aw_lockstep_describe(struct aw_lockstep *ls);
 void aw_lockstep_free(struct aw_lockstep *ls);
 void aw_event_describe(const struct aw_scenario *sc, const struct aw_event *ev, char *buf, size_t len);
 
+/*
+ * The variants split over two threads (replay/pipeline.c): lane 0 runs
+ * variant 0 (base), lane 1 the others an event behind it.  Everything the
+ * cross-variant oracles (differential, equivalence) read of base for one
+ * event is what base evicted and the equivalence records of its forced
+ * walks and MADV_COLLAPSE ranges, so lane 0 copies those out per event
+ * (struct aw_lockstep_base, non-empty events only) and lane 1 runs the
+ * oracles against the copy, with its own variants as they are at that
+ * event: the same comparisons, in the same order, as aw_lockstep_step().
+ * Each lane keeps its findings; aw_lockstep_join() merges them in the
+ * order the one-thread run adds them (by event; lane 0's first).
+ */
+struct aw_lockstep_base_ev {
+	size_t event;
+	int evicted, nr_evicted;	/* offsets and counts into the pools */
+	int walks, nr_walks;
+	int ranges, nr_ranges;
+};
+
+struct aw_lockstep_base {
+	int n, cap;
+	struct aw_lockstep_base_ev *ev;
+	int nr_evicted, cap_evicted;
+	struct aw_evicted *evicted;
+	int nr_walks, cap_walks;
+	struct aw_equiv_walk *walks;
+	int nr_ranges, cap_ranges;
+	struct aw_equiv_range *ranges;
+	int cursor;			/* lane 1's next entry */
+};
+
+struct aw_lockstep_lane {
+	int lo, hi;			/* the variants it runs, [lo, hi) */
+	size_t events_applied;
+	bool stopped, failed;		/* stopped at last_event (a finding, or failed: an error) */
+	size_t last_event;
+	char err[400];
+	int nr_findings, cap_findings;
+	struct aw_lockstep_finding *findings;
+	size_t *added_at;		/* the step each finding was added at */
+	bool has_cur;
+	struct aw_event cur_ev;
+	size_t cur_index;
+	uint32_t cur_line;
+};
+
+/* Whether ls's variants can run split (model variants only, two or more). */
+bool aw_lockstep_can_split(const struct aw_lockstep *ls);
+void aw_lockstep_lanes_init(struct aw_lockstep *ls, struct aw_lockstep_lane *lane0, struct aw_lockstep_lane *lane1);
+/* Forget the entries of a batch already stepped by both lanes. */
+void aw_lockstep_base_reset(struct aw_lockstep_base *b);
+void aw_lockstep_base_free(struct aw_lockstep_base *b);
+/* Lane 0: the next event for variant 0, its records for lane 1 into out.  0, 1 stopped, -1 error (lane->err). */
+int aw_lockstep_step0(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, const struct aw_event *ev,
+		      uint32_t line, struct aw_lockstep_base *out);
+/*
+ * Lane 1: the same event for the other variants, then the cross-variant
+ * oracles against base's records in b.  lane0 must have stepped it (or
+ * stopped): an event lane 0 stopped before is not applied.  0, 1, -1.
+ */
+int aw_lockstep_step1(struct aw_lockstep *ls, struct aw_lockstep_lane *lane, const struct aw_lockstep_lane *lane0,
+		      const struct aw_event *ev, uint32_t line, struct aw_lockstep_base *b);
+/*
+ * After both lanes ended: their findings and state into ls, as
+ * aw_lockstep_step() would have left them.  Returns 0; -1 when the run
+ * stopped at an error (ls->err, as one thread reports it); or 1 when lane
+ * 1 stopped at a finding before an event lane 0 had already applied: the
+ * kernels do not stand where a one-thread run stops, and the run must be
+ * repeated on one thread (a finding without --keep-going only).
+ */
+int aw_lockstep_join(struct aw_lockstep *ls, struct aw_lockstep_lane *lane0, struct aw_lockstep_lane *lane1);
+
 /* report.c */
 /* extra: a JSON fragment (\"key\":value,...) added to the object, or NULL */
 void aw_report_json(FILE *out, const struct aw_lockstep *ls, const char *extra);

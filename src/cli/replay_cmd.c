@@ -249,8 +249,8 @@ static int add_cgroup(void *dst, const struct aw_po_option *opt, const char *v, 
 
 static int set_threads(void *dst, const struct aw_po_option *opt, const char *v, char *err, size_t errlen)
 {
-	if (strcmp(v, "1") && strcmp(v, "2")) {
-		snprintf(err, errlen, "--threads takes 1 or 2");
+	if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "3")) {
+		snprintf(err, errlen, "--threads takes 1, 2 or 3");
 		return AW_PO_FAIL;
 	}
 	*(int *)dst = v[0] - '0';
@@ -285,7 +285,7 @@ static const struct aw_po_option options[] = {
 	TIME("kh-gap", kh_gap_ns, set_kh_time, 0, "DURATION"),
 	{ "kh-pid", 0, AW_PO_CALL, "PID", .off = T(kh_pid), .cb = set_kh_pid },
 	TIME("khugepaged-every", kh_every_ns, set_kh_time, 1, "DURATION"),
-	{ "threads", 0, AW_PO_CALL, "1|2", .off = R(threads), .cb = set_threads },
+	{ "threads", 0, AW_PO_CALL, "1|2|3", .off = R(threads), .cb = set_threads },
 	{ "mem-stats", 0, AW_PO_FLAG, .off = R(mem_stats), .val = 1 },
 	{ "start", 0, AW_PO_CALL, "TIME", .off = R(t), .cb = set_when, .val = 0 },
 	{ "end", 0, AW_PO_CALL, "TIME", .off = R(t), .cb = set_when, .val = 1 },
@@ -322,7 +322,7 @@ static int parse(int argc, char **argv, struct ropts *o)
 
 	aw_trace_opts_default(&o->r.t);
 	aw_model_opts_init(&o->m);
-	o->r.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	o->r.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 3 : 1;
 	/* a test's knob: reopen the inputs this often, to check that reading resumes exactly */
 	if (getenv("AGEWALK_REOPEN_EVERY"))
 		o->r.t.reopen_every = strtoull(getenv("AGEWALK_REOPEN_EVERY"), NULL, 10);

@@ -28,8 +28,7 @@ struct aw_tproc {
 	uint8_t ran_nodes;	/* ran since that node's last aging pass (bit per node) */
 	uint64_t brk;		/* current program break, 0 = unknown */
 	int nr_vmas, cap_vmas;
-	struct { uint64_t start, end; } *vmas;	/* what the model has mapped */
-	int vma_hint;				/* the last vma a fault landed in: faults come in runs */
+	struct { uint64_t start, end; } *vmas;	/* what the model has mapped, sorted (procs.c) */
 	int nr_faults, cap_faults;
 	struct { uint64_t page, ts; } *faults;	/* recent faults (policy) */
 	int nr_damon, cap_damon;

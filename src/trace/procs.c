@@ -202,8 +202,35 @@ struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *com
 
 /* ---- mappings ---------------------------------------------------------------- */
 
+/*
+ * What a process has mapped, as the model will have it: ranges sorted by
+ * address, none overlapping and none empty (every add follows the removal
+ * of its range, and an mmap or mremap length is whole pages, above 0), so
+ * a fault's lookup is a binary search.  A build's processes map hundreds
+ * of ranges; an unsorted list took a scan per fault and per unmap.
+ */
+
+/* The first range that ends above addr: the one holding addr, or the next one; nr_vmas if none. */
+static int vma_first_above(const struct aw_tproc *p, uint64_t addr)
+{
+	int lo = 0, hi = p->nr_vmas;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (p->vmas[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Insert [start, end), which overlaps no range, in address order. */
 static int vma_add(struct aw_tproc *p, uint64_t start, uint64_t end)
 {
+	int at;
+
 	if (p->nr_vmas == p->cap_vmas) {
 		int cap = p->cap_vmas ? p->cap_vmas * 2 : 16;
 		void *a = realloc(p->vmas, cap * sizeof(*p->vmas));
@@ -213,59 +240,49 @@ static int vma_add(struct aw_tproc *p, uint64_t start, uint64_t end)
 		p->vmas = a;
 		p->cap_vmas = cap;
 	}
-	p->vmas[p->nr_vmas].start = start;
-	p->vmas[p->nr_vmas].end = end;
+	at = vma_first_above(p, start);
+	memmove(&p->vmas[at + 1], &p->vmas[at], (size_t)(p->nr_vmas - at) * sizeof(*p->vmas));
+	p->vmas[at].start = start;
+	p->vmas[at].end = end;
 	p->nr_vmas++;
 	return 0;
 }
 
 static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 {
-	for (int i = 0; i < p->nr_vmas; i++) {
-		uint64_t s = p->vmas[i].start, e = p->vmas[i].end;
+	int i = vma_first_above(p, start), gone = i;
 
-		if (e <= start || s >= end)
-			continue;
-		if (s < start && e > end) {	/* a hole in the middle: split */
-			p->vmas[i].end = start;
-			vma_add(p, end, e);
-		} else if (s < start) {
-			p->vmas[i].end = start;
-		} else if (e > end) {
-			p->vmas[i].start = end;
-		} else {
-			p->vmas[i--] = p->vmas[--p->nr_vmas];
-		}
+	if (start > end)
+		return;
+	/*
+	 * a hole in the middle of one range: split it (an empty hole, mremap's
+	 * old length 0, splits the range there, as the unsorted list did)
+	 */
+	if (i < p->nr_vmas && p->vmas[i].start < start && p->vmas[i].end > end) {
+		uint64_t e = p->vmas[i].end;
+
+		p->vmas[i].end = start;
+		vma_add(p, end, e);
+		return;
 	}
+	if (i < p->nr_vmas && p->vmas[i].start < start) {
+		p->vmas[i].end = start;
+		gone = ++i;
+	}
+	while (i < p->nr_vmas && p->vmas[i].end <= end)
+		i++;
+	if (i < p->nr_vmas && p->vmas[i].start < end)
+		p->vmas[i].start = end;
+	/* [gone, i) lay wholly inside the range */
+	memmove(&p->vmas[gone], &p->vmas[i], (size_t)(p->nr_vmas - i) * sizeof(*p->vmas));
+	p->nr_vmas -= i - gone;
 }
 
-/*
- * The list is unsorted and a build's processes map hundreds of vmas, but
- * consecutive faults of a process mostly land in the same one: the last
- * hit is tried first (a hint only: removals reorder the list), and a hit
- * found by the scan trades places with its predecessor, so the few vmas a
- * process faults in most gather at the front.  Nothing depends on the
- * list's order.
- */
 static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 {
-	int h = p->vma_hint;
+	int i = vma_first_above(p, addr);
 
-	if (h < p->nr_vmas && addr >= p->vmas[h].start && addr < p->vmas[h].end)
-		return true;
-	for (int i = 0; i < p->nr_vmas; i++)
-		if (addr >= p->vmas[i].start && addr < p->vmas[i].end) {
-			if (i > 0) {
-				__typeof__(*p->vmas) hit = p->vmas[i];
-
-				p->vmas[i] = p->vmas[i - 1];
-				p->vmas[i - 1] = hit;
-				i--;
-			}
-			p->vma_hint = i;
-			return true;
-		}
-	return false;
+	return i < p->nr_vmas && p->vmas[i].start <= addr;
 }
 
 int aw_ing_mmap(struct aw_ingest *in, struct aw_tproc *p, uint64_t addr, uint64_t len, uint32_t prot,

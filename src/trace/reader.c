@@ -103,6 +103,40 @@ static void note_known(struct aw_trace_stats *st, const struct aw_tres *res)
 	st->kh.has_scan |= res->id[AW_TEV_KH_SCAN] >= 0;
 }
 
+/* A field's place for aw_tf() (tev.h): width 0 where tep_read_number_field() would refuse it. */
+static void field_place(const struct tep_format_field *f, uint32_t *off, uint8_t *size)
+{
+	*off = f ? (uint32_t)f->offset : 0;
+	*size = f && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) ? (uint8_t)f->size : 0;
+}
+
+/*
+ * The common type and pid, read here for every record instead of by
+ * tep_data_type() and tep_data_pid().  Those take them from the file's
+ * first event; the formats of events outside agewalk's table are parsed
+ * without their common fields in a file of the host's byte order
+ * (source.c), so they are taken from the first event that has them (an
+ * event of the table or of the ftrace system: the kernel lays the common
+ * fields out alike in every event).  Not native when none has them, or
+ * the byte order is foreign: libtraceevent then reads.
+ */
+static void resolve_native(struct aw_tres *res, struct tep_handle *tep)
+{
+	const struct tep_format_field *type = NULL, *pid = NULL;
+	int n = tep_get_events_count(tep);
+
+	for (int i = 0; i < n && !(type && pid); i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		type = ev ? tep_find_common_field(ev, "common_type") : NULL;
+		pid = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+	}
+	res->native = type && pid && tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
+	field_place(type, &res->type_off, &res->type_size);
+	field_place(pid, &res->pid_off, &res->pid_size);
+	res->native = res->native && res->type_size && res->pid_size;
+}
+
 /*
  * A buffer's format, resolved by name once: each row's event id, fields
  * and symbol table, and the id -> row table that makes each record one
@@ -140,11 +174,14 @@ static struct aw_tres *resolve(struct aw_reader *r, struct tep_handle *tep, stru
 		res->id[t] = ev ? ev->id : -1;
 		if (ev && ev->id >= 0 && ev->id <= res->max_id)
 			res->tev_of[ev->id] = (int8_t)t;
-		for (int i = 0; ev && i < AW_TEV_MAX_FIELDS && d->fields[i]; i++)
+		for (int i = 0; ev && i < AW_TEV_MAX_FIELDS && d->fields[i]; i++) {
 			res->field[t][i] = tep_find_field(ev, d->fields[i]);
+			field_place(res->field[t][i], &res->off[t][i], &res->size[t][i]);
+		}
 		if (d->symbolic)
 			resolve_syms(res, t, d->symbolic);
 	}
+	resolve_native(res, tep);
 	note_known(r->in.st, res);
 	return res;
 }
@@ -295,7 +332,8 @@ static int synthesize(struct aw_reader *r)
 static int on_record(struct aw_reader *r, struct tep_record *rec, const struct aw_tbuf *buf, uint64_t ts)
 {
 	struct aw_ingest *in = &r->in;
-	int id = tep_data_type(r->res->tep, rec);
+	int id = r->res->native ? (int)aw_tread((const char *)rec->data + r->res->type_off, r->res->type_size) :
+				  tep_data_type(r->res->tep, rec);
 	int t = lookup(r->res, id);
 	bool before;
 
@@ -326,7 +364,8 @@ static int on_record(struct aw_reader *r, struct tep_record *rec, const struct a
 	}
 	in->st->events_used++;
 	/* a task seen for the first time is named after its saved comm, looked up then */
-	in->cur_pid = tep_data_pid(r->res->tep, rec);
+	in->cur_pid = r->res->native ? (int)aw_tread((const char *)rec->data + r->res->pid_off, r->res->pid_size) :
+				       tep_data_pid(r->res->tep, rec);
 	in->cur_comm_known = false;
 	if (dispatch(r, t, rec)) {
 		snprintf(r->err, r->errlen, "%s: event %llu: the converted stream is too large or out of memory",

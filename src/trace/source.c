@@ -100,11 +100,13 @@ static bool in_table(const char *sys, const char *name, size_t len)
  * and as much memory as the records' cache holds at its first reopen.
  * This definition takes the place of libtraceevent's (as above) and
  * passes the formats of agewalk's events (and of the ftrace system's)
- * on whole; any other event keeps its name, id and common fields (which
- * libtraceevent reads every record's pid and type with, and the name a
- * record of it is counted under) and loses its own fields and print fmt,
- * which nothing in agewalk reads.  A format not laid out as the kernel
- * writes it is passed on whole.
+ * on whole; any other event keeps its name and id (the name a record of
+ * it is counted under) and loses its fields and print fmt, which nothing
+ * in agewalk reads.  Its common fields go too when the file's byte order
+ * is the host's: agewalk then reads every record's type and pid itself
+ * (reader.c, from an event of its table); a foreign file keeps them, for
+ * libtraceevent reads type and pid from the file's first event.  A
+ * format not laid out as the kernel writes it is passed on whole.
  */
 __attribute__((used)) enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 						     const char *sys)
@@ -113,7 +115,7 @@ __attribute__((used)) enum tep_errno tep_parse_event(struct tep_handle *tep, con
 	enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long, const char *) =
 		(enum tep_errno (*)(struct tep_handle *, const char *, unsigned long, const char *))
 		dlsym(RTLD_NEXT, "tep_parse_event");
-	const char *name, *end, *common_end;
+	const char *name, *end, *fields, *common_end;
 	size_t keep;
 	char *lite;
 	enum tep_errno ret;
@@ -122,17 +124,20 @@ __attribute__((used)) enum tep_errno tep_parse_event(struct tep_handle *tep, con
 		return TEP_ERRNO__MEM_ALLOC_FAILED;
 	name = size > 6 && !strncmp(buf, "name: ", 6) ? buf + 6 : NULL;
 	end = name ? memchr(name, '\n', size - 6) : NULL;
-	/* the common fields end at the first empty line after "format:" */
-	common_end = end ? memmem(end, size - (size_t)(end - buf), "\n\n", 2) : NULL;
+	/* the fields start after the line "format:"; the common ones end at the first empty line */
+	fields = end ? memmem(end, size - (size_t)(end - buf), "\nformat:\n", 9) : NULL;
+	common_end = fields ? memmem(fields, size - (size_t)(fields - buf), "\n\n", 2) : NULL;
 	if (!sys || !strcmp(sys, "ftrace") || !common_end || in_table(sys, name, (size_t)(end - name)))
 		return real(tep, buf, size, sys);
-	keep = (size_t)(common_end - buf) + 2;
-	lite = malloc(keep + sizeof(tail));
+	keep = tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep) ? (size_t)(fields - buf) + 9 :
+	       (size_t)(common_end - buf) + 1;
+	lite = malloc(keep + 1 + sizeof(tail));
 	if (!lite)
 		return real(tep, buf, size, sys);
 	memcpy(lite, buf, keep);
-	memcpy(lite + keep, tail, sizeof(tail));
-	ret = real(tep, lite, keep + sizeof(tail) - 1, sys);
+	lite[keep] = '\n';	/* the empty line that ends the (common) fields */
+	memcpy(lite + keep + 1, tail, sizeof(tail));
+	ret = real(tep, lite, keep + sizeof(tail), sys);
 	free(lite);
 	return ret;
 }
