@@ -219,6 +219,7 @@ struct aw_ktext {
 	struct aw_ktext_lrugen *aw_host_lrugen[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 	int depth;
 	bool has_scalars;		/* the generation scalars are the text's now */
+	int aw_lent_few;		/* in a call on one folio: only its lruvecs are lent */
 	unsigned long *aw_pfns;		/* shrink_folio_list()'s, scratch */
 	int aw_cap_pfns;
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
