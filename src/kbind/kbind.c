@@ -37,6 +37,7 @@ struct aw_kbind {
 	enum aw_kbind_look look;
 	int nr_placed;				/* > AW_KBIND_PLACED: more than placed[] lists */
 	uint32_t placed[AW_KBIND_PLACED];
+	struct aw_kbind_tables tables;		/* the tables as the oracle last saw them */
 	/* split aging in progress, by lruvec index: its pass and the counters at its start */
 	struct kb_split {
 		int pass_idx;
@@ -102,6 +103,13 @@ static unsigned long host_table_kva(void *ctx, const void *p)
 	uint32_t id = aw_table_id_of(&k->pt, p, &index);
 
 	return id ? aw_table_entry_kva(id, index) : 0;
+}
+
+static void host_table_written(void *ctx, const void *p)
+{
+	struct aw_kernel *k = ctx;
+
+	aw_entry_written(&k->pt, p);
 }
 
 static struct folio *host_folio(void *ctx, unsigned long pfn)
@@ -591,6 +599,10 @@ static void kb_release(struct aw_kernel *k)
 	if (!kb)
 		return;
 	kb->ops->destroy(kb->kt);
+	for (int i = 0; i < 2; i++) {
+		free(kb->tables.seen[i]);
+		free(kb->tables.copy[i]);
+	}
 	free(kb);
 	k->mglru_state = NULL;
 }
@@ -661,6 +673,7 @@ void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h)
 		.ctx = k, .nr_nodes = k->nr_nodes, .nr_memcgs = k->nr_memcgs,
 		.zero_pfn = ZERO_PFN, .huge_zero_pfn = HUGE_ZERO_PFN,
 		.table = host_table, .is_table = host_is_table, .table_kva = host_table_kva,
+		.table_written = host_table_written,
 		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
 	};
 	for (int n = 0; n < k->nr_nodes; n++) {
@@ -685,10 +698,13 @@ static int kb_bind(struct aw_kernel *k, const struct aw_variant *v)
 	kb->ops = ops;
 	kb->k = k;
 	kb->look = AW_KBIND_LOOK_WHOLE;	/* the first look compares everything */
+	kb->tables.audit = getenv("AGEWALK_KBIND_AUDIT_TABLES") &&
+			   !strcmp(getenv("AGEWALK_KBIND_AUDIT_TABLES"), "1");
 	kb->host = (struct aw_ktext_host){
 		.ctx = k, .nr_nodes = k->nr_nodes, .nr_memcgs = k->nr_memcgs,
 		.zero_pfn = ZERO_PFN, .huge_zero_pfn = HUGE_ZERO_PFN,
 		.table = host_table, .is_table = host_is_table, .table_kva = host_table_kva,
+		.table_written = host_table_written,
 		.folio = host_folio, .lrugen = host_lrugen, .mm = host_mm, .vmas = host_vmas,
 		.mm_counter = host_mm_counter, .nr_swap_pages = host_nr_swap_pages, .now = host_now,
 		.shrink = host_shrink, .gen_written = host_gen_written, .promoted = host_promoted,
@@ -807,6 +823,11 @@ const struct aw_ktext_ops *aw_kbind_ops(struct aw_kernel *k, struct aw_ktext **k
 	*calls = kb->calls;
 	*checked = &kb->checked;
 	return kb->ops;
+}
+
+struct aw_kbind_tables *aw_kbind_tables(struct aw_kernel *k)
+{
+	return &kb_of(k)->tables;
 }
 
 const int *aw_kbind_stat_of(struct aw_kernel *k)

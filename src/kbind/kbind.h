@@ -66,6 +66,27 @@ enum aw_kbind_look { AW_KBIND_LOOK_PLACED, AW_KBIND_LOOK_UNTABLED, AW_KBIND_LOOK
  */
 enum aw_kbind_look aw_kbind_since(struct aw_kernel *k, uint32_t *pfns, int *nr);
 
+/*
+ * What the agreement oracle saw of the two machines' page tables at its
+ * last look at them (kbind_agree.c): each table's write count
+ * (struct aw_pgtable_alloc's writes[]) on the model's machine [0] and the
+ * text's [1], by id; a table neither count moved for since is as the
+ * look found it on both, and is not read again.  With
+ * AGEWALK_KBIND_AUDIT_TABLES=1 in the environment when the text is bound,
+ * a copy of every table of both machines is kept too, and each look
+ * checks that no table whose count stood still changed: a write that was
+ * not counted is a finding ("kernel-text-agreement: ... not counted").
+ */
+struct aw_kbind_tables {
+	uint64_t *seen[2];
+	uint32_t cap;			/* ids seen[] (and copy[]) hold */
+	bool audit;
+	struct aw_ptable *copy[2];	/* the audit's copies, by id */
+};
+
+/* k's struct aw_kbind_tables (k must run kernel text) */
+struct aw_kbind_tables *aw_kbind_tables(struct aw_kernel *k);
+
 /* The machine part of a struct aw_ktext_host over k: tables, folios, lrugens, mms and VMAs. */
 void aw_kbind_machine_host(struct aw_kernel *k, struct aw_ktext_host *h);
 

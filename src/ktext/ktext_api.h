@@ -119,6 +119,12 @@ struct aw_ktext_host {
 	bool (*is_table)(void *ctx, unsigned long pfn);
 	/* what a pointer into a table page hashes as (hash_ptr()); 0 if it is not one */
 	unsigned long (*table_kva)(void *ctx, const void *p);
+	/*
+	 * the text wrote the entry p points at (it cleared an accessed bit):
+	 * the host marks its table written, as the model's own writes do
+	 * (src/sim/pgtable.h); NULL: nothing to tell
+	 */
+	void (*table_written)(void *ctx, const void *p);
 	/* pfn_folio(): the folio covering pfn, NULL if none */
 	struct folio *(*folio)(void *ctx, unsigned long pfn);
 	/* the lruvec's generations: one place for the host's life (the text keeps it from bind()) */

@@ -83,45 +83,50 @@ static void aw_scalars_out(const aw_lrugen_t *lrugen, struct aw_ktext_lrugen *v)
 	}
 }
 
+/* in: lruvec i's scalars ([memcg * nr_nodes + nid]) from the host; out: back to it */
+static void aw_scalars_one(struct aw_ktext *kt, int i, bool in)
+{
+	aw_lrugen_t *lrugen = &aw_lruvec(kt, i / kt->nr_nodes, i % kt->nr_nodes)->lrugen;
+
+	if (in)
+		aw_scalars_in(lrugen, kt->aw_host_lrugen[i]);
+	else
+		aw_scalars_out(lrugen, kt->aw_host_lrugen[i]);
+}
+
 /* in: every lruvec's scalars from the host; out: back to it */
 static void aw_scalars(struct aw_ktext *kt, bool in)
 {
-	for (int m = 0; m < kt->nr_memcgs; m++) {
-		for (int n = 0; n < kt->nr_nodes; n++) {
-			struct aw_ktext_lrugen *v = kt->aw_host_lrugen[m * kt->nr_nodes + n];
-			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
-
-			if (in)
-				aw_scalars_in(lrugen, v);
-			else
-				aw_scalars_out(lrugen, v);
-		}
-	}
+	for (int i = 0; i < kt->nr_memcgs * kt->nr_nodes; i++)
+		aw_scalars_one(kt, i, in);
 	kt->has_scalars = in;
 }
 
-/* in: splice every host list onto the text's (empty) one; out: back */
-static void aw_lists(struct aw_ktext *kt, bool in)
+/* in: splice lruvec i's host lists onto the text's (empty) ones; out: back */
+static void aw_lists_one(struct aw_ktext *kt, int i, bool in)
 {
-	for (int m = 0; m < kt->nr_memcgs; m++) {
-		for (int n = 0; n < kt->nr_nodes; n++) {
-			struct aw_ktext_lrugen *v = kt->aw_host_lrugen[m * kt->nr_nodes + n];
-			aw_lrugen_t *lrugen = &aw_lruvec(kt, m, n)->lrugen;
+	struct aw_ktext_lrugen *v = kt->aw_host_lrugen[i];
+	aw_lrugen_t *lrugen = &aw_lruvec(kt, i / kt->nr_nodes, i % kt->nr_nodes)->lrugen;
 
-			for (int g = 0; g < MAX_NR_GENS; g++) {
-				for (int t = 0; t < ANON_AND_FILE; t++) {
-					struct list_head *host = (struct list_head *)&v->folios[g][t];
-					struct list_head *text = &lrugen->folios[g][t][ZONE_NORMAL];
+	for (int g = 0; g < MAX_NR_GENS; g++) {
+		for (int t = 0; t < ANON_AND_FILE; t++) {
+			struct list_head *host = (struct list_head *)&v->folios[g][t];
+			struct list_head *text = &lrugen->folios[g][t][ZONE_NORMAL];
 
-					WARN_ON_ONCE(!list_empty(in ? text : host));
-					if (in)
-						list_splice_init(host, text);
-					else
-						list_splice_init(text, host);
-				}
-			}
+			WARN_ON_ONCE(!list_empty(in ? text : host));
+			if (in)
+				list_splice_init(host, text);
+			else
+				list_splice_init(text, host);
 		}
 	}
+}
+
+/* in: every lruvec's lists; out: back */
+static void aw_lists(struct aw_ktext *kt, bool in)
+{
+	for (int i = 0; i < kt->nr_memcgs * kt->nr_nodes; i++)
+		aw_lists_one(kt, i, in);
 }
 
 /* The shadow of host mm id as the host has it now; false if there is none. */
@@ -176,20 +181,22 @@ static void aw_bound_vmas(struct aw_ktext *kt, struct mm_struct *mm)
 
 /*
  * Entering from the host: the outermost call borrows the lists, and
- * refreshes the shadow mms of a call that reads them (mms: not a folio's
- * placement, eviction shadow or refault, which read no mm -- and run on
- * every fault); whoever does not hold the scalars takes them.  The
- * refresh writes each field whole (mm_users too), so one skipped leaves
- * the next one's result as it was.  Returns whether this call took the
- * scalars (and so gives them back).
+ * refreshes the shadow mms (a call on one folio -- its placement,
+ * eviction shadow or refault, which read no mm and run on every fault --
+ * enters by aw_bound_enter_folio() below and refreshes none); whoever
+ * does not hold the scalars takes them.  The refresh writes each field
+ * whole (mm_users too), so one skipped leaves the next one's result as it
+ * was.  Returns whether this call took the scalars (and so gives them
+ * back).
  */
-static bool aw_bound_enter(struct aw_ktext *kt, bool mms)
+static bool aw_bound_enter(struct aw_ktext *kt)
 {
 	bool took = !kt->has_scalars;
 
+	WARN_ON_ONCE(kt->aw_lent_few);	/* a call inside a folio's: the lruvecs are not all lent */
 	kt->aw_jiffies = kt->host->now(kt->host->ctx);
 	if (kt->depth++ == 0) {
-		for (int i = 0; mms && i < kt->aw_nr_live; i++)
+		for (int i = 0; i < kt->aw_nr_live; i++)
 			aw_bound_refresh(kt, kt->aw_live[i]);
 		aw_lists(kt, true);
 	}
@@ -206,9 +213,67 @@ static void aw_bound_leave(struct aw_ktext *kt, bool took)
 		aw_lists(kt, false);
 }
 
-#define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt, true)
-#define AW_BOUND_ENTER_FOLIO(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt, false)
+#define AW_BOUND_ENTER(kt)	AW_ENTER(kt); bool aw_took = aw_bound_enter(kt)
 #define AW_BOUND_LEAVE(kt)	(aw_bound_leave(kt, aw_took), AW_LEAVE())
+
+/*
+ * The lruvecs a call on one folio lends (a folio's placement, its
+ * eviction shadow, its refault: at most two lruvecs, [memcg * nr_nodes +
+ * nid]) and what of them this call took.
+ */
+struct aw_lent {
+	int idx[2];
+	int nr;
+	bool lists, scalars;
+};
+
+/*
+ * Entering from the host for a call on one folio: lend the lruvecs it
+ * reads and writes, not all of them.  lru_gen_add_folio() and
+ * lru_gen_eviction() touch the folio's lruvec; lru_gen_refault() also
+ * reads the shadow's (6.12's lru_gen_test_recent() reads its min_seq
+ * before comparing the two).  They run on every fault and every eviction
+ * of a folio with a shadow, and lending every lruvec each time was a
+ * tenth of agewalk_fuzz_ktext's time (docs/results.md, session 21).  At
+ * depth 0 the lists are lent too; inside a call (the host's reclaim
+ * asking for a shadow) they already are, and only the scalars of the
+ * lruvecs named are taken, if the host holds them.  The text's copy of
+ * every other lruvec is stale meanwhile and nothing reads it: these
+ * calls reach no other lruvec and call no text entry point back.
+ */
+static struct aw_lent aw_bound_enter_folio(struct aw_ktext *kt, int a, int b)
+{
+	struct aw_lent l = { .idx = { a, b }, .nr = b >= 0 && b != a ? 2 : 1 };
+
+	kt->aw_jiffies = kt->host->now(kt->host->ctx);
+	l.lists = kt->depth++ == 0;
+	l.scalars = !kt->has_scalars;
+	for (int i = 0; i < l.nr; i++) {
+		if (l.lists)
+			aw_lists_one(kt, l.idx[i], true);
+		if (l.scalars)
+			aw_scalars_one(kt, l.idx[i], true);
+	}
+	kt->aw_lent_few++;
+	return l;
+}
+
+static void aw_bound_leave_folio(struct aw_ktext *kt, const struct aw_lent *l)
+{
+	kt->aw_lent_few--;
+	for (int i = 0; i < l->nr; i++) {
+		if (l->scalars)
+			aw_scalars_one(kt, l->idx[i], false);
+		if (l->lists)
+			aw_lists_one(kt, l->idx[i], false);
+	}
+	kt->depth--;
+}
+
+/* lruvec index of a memcg and node, as aw_host_lrugen[] is laid out */
+#define AW_LRUVEC_IDX(kt, memcg, nid)	((memcg) * (kt)->nr_nodes + (nid))
+#define AW_BOUND_ENTER_FOLIO(kt, a, b)	AW_ENTER(kt); struct aw_lent aw_lent = aw_bound_enter_folio(kt, a, b)
+#define AW_BOUND_LEAVE_FOLIO(kt)	(aw_bound_leave_folio(kt, &aw_lent), AW_LEAVE())
 
 /* what the text executed (ktext_api.h's AW_KTEXT_RAN()), counted where it did it */
 #define AW_RAN(kt, id, n)	((kt)->aw_ran[AW_KTEXT_RAN_##id] += (n))

@@ -219,6 +219,7 @@ struct aw_ktext {
 	struct aw_ktext_lrugen *aw_host_lrugen[AW_KTEXT_MAX_MEMCGS * AW_KTEXT_MAX_NODES];
 	int depth;
 	bool has_scalars;		/* the generation scalars are the text's now */
+	int aw_lent_few;		/* in a call on one folio: only its lruvecs are lent */
 	unsigned long *aw_pfns;		/* shrink_folio_list()'s, scratch */
 	int aw_cap_pfns;
 	struct aw_ktext_vma *aw_vmas;	/* the host's VMAs of one mm, scratch */
@@ -507,12 +508,23 @@ static inline pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
 #define pte_unmap(pte)			((void)(pte))
 #define pte_unmap_unlock(pte, ptl)	spin_unlock(ptl)
 
+/* An entry of the host's tables the text changed: the host is told (its agreement oracle compares the table). */
+static inline void aw_ktext_entry_written(const void *p)
+{
+	const struct aw_ktext *kt = aw_ktext_cur;
+
+	if (kt && kt->host && kt->host->table_written)
+		kt->host->table_written(kt->host->ctx, p);
+}
+
 /* arch/x86/mm/pgtable.c: ptep/pmdp_test_and_clear_young(); no MMU notifiers */
 static inline int ptep_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr, pte_t *ptep)
 {
 	int young = pte_young(*ptep);
 
 	pte_val(*ptep) &= ~_PAGE_ACCESSED;
+	if (young)
+		aw_ktext_entry_written(ptep);
 	return young;
 }
 static inline int pmdp_test_and_clear_young(struct vm_area_struct *vma, unsigned long addr, pmd_t *pmdp)
@@ -520,6 +532,8 @@ static inline int pmdp_test_and_clear_young(struct vm_area_struct *vma, unsigned
 	int young = pmd_young(*pmdp);
 
 	pmd_val(*pmdp) &= ~_PAGE_ACCESSED;
+	if (young)
+		aw_ktext_entry_written(pmdp);
 	return young;
 }
 #define ptep_clear_young_notify		ptep_test_and_clear_young

@@ -27,10 +27,10 @@ static void aw_shadow_out(void *shadow, struct aw_ktext_shadow *out)
 /* mm/workingset.c: workingset_eviction() under lru_gen_enabled(), from the host's reclaim */
 static void aw_bound_eviction(struct aw_ktext *kt, struct folio *folio, struct aw_ktext_shadow *out)
 {
-	AW_BOUND_ENTER_FOLIO(kt);
+	AW_BOUND_ENTER_FOLIO(kt, AW_LRUVEC_IDX(kt, folio->memcg, folio->nid), -1);
 	AW_RAN(kt, SHADOWS_LEFT, 1);
 	aw_shadow_out(lru_gen_eviction(folio), out);
-	AW_BOUND_LEAVE(kt);
+	AW_BOUND_LEAVE_FOLIO(kt);
 }
 
 /*
@@ -43,12 +43,12 @@ static void aw_bound_refault(struct aw_ktext *kt, struct folio *folio, const str
 {
 	if (s->nid < 0 || s->nid >= kt->nr_nodes || s->memcg < 0 || s->memcg >= kt->nr_memcgs)
 		return;
-	AW_BOUND_ENTER_FOLIO(kt);
+	AW_BOUND_ENTER_FOLIO(kt, AW_LRUVEC_IDX(kt, folio->memcg, folio->nid), AW_LRUVEC_IDX(kt, s->memcg, s->nid));
 	AW_RAN(kt, REFAULT_CALLS, 1);
 	current->in_lru_fault = in_fault;	/* mm/memory.c: lru_gen_enter_fault() */
 	lru_gen_refault(folio, pack_shadow(s->memcg, NODE_DATA(s->nid), s->token, s->workingset));
 	current->in_lru_fault = false;		/* lru_gen_exit_fault() */
-	AW_BOUND_LEAVE(kt);
+	AW_BOUND_LEAVE_FOLIO(kt);
 }
 
 /* mm/swap.c: folio_add_lru() -> lru_add() -> lruvec_add_folio() -> lru_gen_add_folio() */
@@ -56,7 +56,7 @@ static bool aw_bound_add_folio(struct aw_ktext *kt, struct folio *folio, bool in
 {
 	bool added;
 
-	AW_BOUND_ENTER_FOLIO(kt);
+	AW_BOUND_ENTER_FOLIO(kt, AW_LRUVEC_IDX(kt, folio->memcg, folio->nid), -1);
 	AW_RAN(kt, PLACEMENTS, 1);
 	current->in_lru_fault = in_fault;
 	added = lru_gen_add_folio(folio_lruvec(folio), folio, false);
@@ -68,6 +68,6 @@ static bool aw_bound_add_folio(struct aw_ktext *kt, struct folio *folio, bool in
 	if (added)
 		folio_set_lru(folio);
 	current->in_lru_fault = false;
-	AW_BOUND_LEAVE(kt);
+	AW_BOUND_LEAVE_FOLIO(kt);
 	return added;
 }

@@ -29,10 +29,17 @@ static uint32_t alloc_table_entry(struct aw_kernel *k, struct mm_struct *mm, uin
 	return id;
 }
 
+/*
+ * The lookups below hand out entries their callers write (a fault, an
+ * unmap, a split, a collapse, the rmap's young test): each marks the
+ * table of every entry it hands out or allocates through as written
+ * (aw_table_entry_w(), pgtable.h), so the agreement oracle compares it.
+ */
+
 /* pud_offset(p4d_offset(pgd_offset(mm, addr))) with optional allocation */
 static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc)
 {
-	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint64_t *pgde = aw_table_entry_w(&k->pt, mm->pgd, pgd_index(addr));
 	uint32_t pud_id;
 
 	if (!(*pgde & _PAGE_PRESENT) && !alloc)
@@ -40,7 +47,7 @@ static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t add
 	pud_id = alloc_table_entry(k, mm, pgde);
 	if (!pud_id)
 		return NULL;
-	return &aw_table(&k->pt, pud_id)->e[pud_index(addr)];
+	return aw_table_entry_w(&k->pt, pud_id, pud_index(addr));
 }
 
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
@@ -56,7 +63,7 @@ pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 	pmd_id = alloc_table_entry(k, mm, pud);
 	if (!pmd_id)
 		return NULL;
-	return &aw_table(&k->pt, pmd_id)->e[pmd_index(addr)];
+	return aw_table_entry_w(&k->pt, pmd_id, pmd_index(addr));
 }
 
 /*
@@ -68,7 +75,7 @@ pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, b
 static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		       uint64_t *path[3])
 {
-	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint64_t *pgde = aw_table_entry_w(&k->pt, mm->pgd, pgd_index(addr));
 	uint64_t *pude, *pmde;
 	uint32_t id;
 
@@ -78,17 +85,17 @@ static pte_t *pte_walk(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
 		return NULL;
 	if (!(id = alloc_table_entry(k, mm, pgde)))
 		return NULL;
-	path[1] = pude = &aw_table(&k->pt, id)->e[pud_index(addr)];
+	path[1] = pude = aw_table_entry_w(&k->pt, id, pud_index(addr));
 	if (!(*pude & _PAGE_PRESENT) && !alloc)
 		return NULL;
 	if (!(id = alloc_table_entry(k, mm, pude)))
 		return NULL;
-	path[2] = pmde = &aw_table(&k->pt, id)->e[pmd_index(addr)];
+	path[2] = pmde = aw_table_entry_w(&k->pt, id, pmd_index(addr));
 	if (pmd_trans_huge(*pmde) || (!(*pmde & _PAGE_PRESENT) && !alloc))
 		return NULL;
 	if (!(id = alloc_table_entry(k, mm, pmde)))
 		return NULL;
-	return &aw_table(&k->pt, id)->e[pte_index(addr)];
+	return aw_table_entry_w(&k->pt, id, pte_index(addr));
 }
 
 /* pte_walk() for callers that want at most the PMD entry (*pmdp, NULL if none) */
@@ -113,13 +120,13 @@ static void mark_walk_young(uint64_t *path[3])
 /* The hardware page walk sets the accessed bit on every level. */
 static void mark_path_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
 {
-	uint64_t *pgde = &aw_table(&k->pt, mm->pgd)->e[pgd_index(addr)];
+	uint64_t *pgde = aw_table_entry_w(&k->pt, mm->pgd, pgd_index(addr));
 	uint64_t *pud, *pmd;
 
 	*pgde |= _PAGE_ACCESSED;
-	pud = &aw_table(&k->pt, aw_entry_table(*pgde))->e[pud_index(addr)];
+	pud = aw_table_entry_w(&k->pt, aw_entry_table(*pgde), pud_index(addr));
 	*pud |= _PAGE_ACCESSED;
-	pmd = &aw_table(&k->pt, aw_entry_table(*pud))->e[pmd_index(addr)];
+	pmd = aw_table_entry_w(&k->pt, aw_entry_table(*pud), pmd_index(addr));
 	*pmd |= _PAGE_ACCESSED;
 }
 

@@ -496,7 +496,8 @@ static inline pte_t *pte_offset_map(struct aw_kernel *k, pmd_t *pmd, unsigned lo
  * ptep_test_and_clear_young() / pmdp_test_and_clear_young() (x86,
  * arch/x86/mm/pgtable.c): true if the accessed bit was set; it is clear
  * now.  The walker's and look-around's only way to clear a young bit, so
- * that every one cleared is a fact an observer sees.
+ * that every one cleared is a fact an observer sees.  Like every write of
+ * an entry below, it marks the table written (pgtable.h).
  */
 static inline bool ptep_test_and_clear_young(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr,
 					     pte_t *ptep)
@@ -506,6 +507,7 @@ static inline bool ptep_test_and_clear_young(struct aw_kernel *k, struct mm_stru
 	if (!pte_young(pte))
 		return false;
 	*ptep = pte & ~_PAGE_ACCESSED;
+	aw_entry_written(&k->pt, ptep);
 	trace_ptep_test_and_clear_young(k, mm, addr, pte);
 	return true;
 }
@@ -518,6 +520,7 @@ static inline bool pmdp_test_and_clear_young(struct aw_kernel *k, struct mm_stru
 	if (!pmd_young(pmd))
 		return false;
 	*pmdp = pmd & ~_PAGE_ACCESSED;
+	aw_entry_written(&k->pt, pmdp);
 	trace_pmdp_test_and_clear_young(k, mm, addr, pmd);
 	return true;
 }
@@ -534,6 +537,7 @@ static inline void set_pte_at(struct aw_kernel *k, struct mm_struct *mm, uint64_
 	pte_t old = *ptep;
 
 	*ptep = pte;
+	aw_entry_written(&k->pt, ptep);
 	trace_set_pte_at(k, mm, addr, old, pte);
 }
 
@@ -543,6 +547,7 @@ static inline void set_pmd_at(struct aw_kernel *k, struct mm_struct *mm, uint64_
 	pmd_t old = *pmdp;
 
 	*pmdp = pmd;
+	aw_entry_written(&k->pt, pmdp);
 	trace_set_pmd_at(k, mm, addr, old, pmd);
 }
 
@@ -551,11 +556,12 @@ static inline void set_pmd_at(struct aw_kernel *k, struct mm_struct *mm, uint64_
  * as on every non-leaf entry): for AW_FEAT_PUD_YOUNG_FIX only; the
  * kernel's MGLRU never reads it.
  */
-static inline bool pudp_test_and_clear_young(pud_t *pudp)
+static inline bool pudp_test_and_clear_young(struct aw_kernel *k, pud_t *pudp)
 {
 	if (!pud_young(*pudp))
 		return false;
 	*pudp &= ~(pud_t)_PAGE_ACCESSED;
+	aw_entry_written(&k->pt, pudp);
 	return true;
 }
 

@@ -387,8 +387,10 @@ int collapse_huge_page(struct aw_kernel *k, struct mm_struct *mm, struct vm_area
 		result = __collapse_huge_page_swapin(k, mm, vma, haddr, pfn_folio(&k->mem, pfn)->nid);
 	if (result == SCAN_SUCCEED)
 		result = find_pmd_or_thp_or_none(k, mm, haddr, &pmd);
-	if (result == SCAN_SUCCEED)
+	if (result == SCAN_SUCCEED) {
+		aw_table_written(&k->pt, aw_entry_table(*pmd));	/* the copy below clears its PTEs */
 		result = __collapse_huge_page_isolate(k, vma, aw_table(&k->pt, aw_entry_table(*pmd)), cc, &iso);
+	}
 	if (result != SCAN_SUCCEED) {
 		struct folio *thp = pfn_folio(&k->mem, pfn);
 

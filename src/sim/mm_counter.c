@@ -56,6 +56,7 @@ static const struct mm_walk_ops mm_counter_ops = {
 	.pmd_entry = mm_counter_pmd,
 	.pte_entry = mm_counter_pte,
 	.skip_pte_none = true,
+	.aw_read_only = true,
 };
 
 /*

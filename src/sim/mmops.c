@@ -186,11 +186,14 @@ void aw_zap_range(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uin
 
 /*
  * mm/memory.c: free_pgtables() bounded by floor/ceiling: a table is freed
- * only when no remaining VMA shares the range it maps.
+ * only when no remaining VMA shares the range it maps.  Each table it
+ * looks into may have an entry cleared: marked written (pgtable.h).
  */
 static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t start, uint64_t end)
 {
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
+
+	aw_table_written(&k->pt, mm->pgd);
 
 	for (uint64_t ga = start & ~(PGDIR_SIZE - 1); ga < end; ga += PGDIR_SIZE) {
 		uint64_t *pgde = &pgd->e[pgd_index(ga)];
@@ -199,6 +202,7 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 		if (!(*pgde & _PAGE_PRESENT))
 			continue;
 		pud = aw_table(&k->pt, aw_entry_table(*pgde));
+		aw_table_written(&k->pt, aw_entry_table(*pgde));
 		for (uint64_t ua = ga > (start & PUD_MASK) ? ga : (start & PUD_MASK);
 		     ua < end && ua < ga + PGDIR_SIZE; ua += PUD_SIZE) {
 			uint64_t *pude = &pud->e[pud_index(ua)];
@@ -207,6 +211,7 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
 			if (!(*pude & _PAGE_PRESENT))
 				continue;
 			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
+			aw_table_written(&k->pt, aw_entry_table(*pude));
 			for (uint64_t ma = ua > (start & PMD_MASK) ? ua : (start & PMD_MASK);
 			     ma < end && ma < ua + PUD_SIZE; ma += PMD_SIZE) {
 				uint64_t *pmde = &pmdt->e[pmd_index(ma)];
@@ -234,12 +239,15 @@ static void free_pgtables(struct aw_kernel *k, struct mm_struct *mm, uint64_t st
  * every table goes, in the same order (PTE tables of a PMD table in
  * address order, then that PMD table, ..., then the PUD table), so the
  * allocator's free list and the next tables' addresses are the same.  It
- * only skips the per-slot floor/ceiling arithmetic and VMA lookups.
+ * only skips the per-slot floor/ceiling arithmetic and VMA lookups.  The
+ * tables whose entries it clears are marked written, as there.
  */
 static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 {
 	struct aw_ptable *pgd = aw_table(&k->pt, mm->pgd);
 	const unsigned int nr_pgd = TASK_SIZE / PGDIR_SIZE;
+
+	aw_table_written(&k->pt, mm->pgd);
 
 	for (unsigned int gi = aw_pt_next_nonzero(pgd->e, 0, nr_pgd); gi < nr_pgd;
 	     gi = aw_pt_next_nonzero(pgd->e, gi + 1, nr_pgd)) {
@@ -249,6 +257,7 @@ static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 		if (!(*pgde & _PAGE_PRESENT))
 			continue;
 		pud = aw_table(&k->pt, aw_entry_table(*pgde));
+		aw_table_written(&k->pt, aw_entry_table(*pgde));
 		for (unsigned int ui = aw_pt_next_nonzero(pud->e, 0, PTRS_PER_PUD); ui < PTRS_PER_PUD;
 		     ui = aw_pt_next_nonzero(pud->e, ui + 1, PTRS_PER_PUD)) {
 			uint64_t *pude = &pud->e[ui];
@@ -257,6 +266,7 @@ static void free_pgtables_all(struct aw_kernel *k, struct mm_struct *mm)
 			if (!(*pude & _PAGE_PRESENT))
 				continue;
 			pmdt = aw_table(&k->pt, aw_entry_table(*pude));
+			aw_table_written(&k->pt, aw_entry_table(*pude));
 			for (unsigned int mi = aw_pt_next_nonzero(pmdt->e, 0, PTRS_PER_PMD); mi < PTRS_PER_PMD;
 			     mi = aw_pt_next_nonzero(pmdt->e, mi + 1, PTRS_PER_PMD)) {
 				uint64_t *pmde = &pmdt->e[mi];

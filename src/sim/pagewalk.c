@@ -73,6 +73,8 @@ static int walk_pte_range(pmd_t *pmd, uint64_t addr, uint64_t end, struct mm_wal
 		if (ops->skip_pte_none && (i = aw_pt_next_nonzero(pt->e, i, n)) >= n)
 			return 0;
 		a = addr + (uint64_t)(i - first) * PAGE_SIZE;
+		if (!ops->aw_read_only)
+			aw_table_written(&walk->k->pt, aw_entry_table(pmdval));
 		err = ops->pte_entry(&pt->e[i], a, a + PAGE_SIZE, walk);
 		if (err)
 			return err;
@@ -100,6 +102,8 @@ static int walk_pmd_range(pud_t pud, uint64_t addr, uint64_t end, struct mm_walk
 			continue;
 		}
 		walk->action = ACTION_SUBTREE;
+		if (ops->pmd_entry && !ops->aw_read_only)
+			aw_table_written(&walk->k->pt, aw_entry_table(pud));
 		if (ops->pmd_entry)
 			err = ops->pmd_entry(pmd, addr, next, walk);
 		if (err)

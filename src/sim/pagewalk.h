@@ -55,6 +55,13 @@ struct mm_walk_ops {
 	 * per entry (the fuzz machine's tables are mostly empty).
 	 */
 	bool skip_pte_none;
+	/*
+	 * model: the callbacks only read the entries they are handed.  The
+	 * walk otherwise marks the table of each entry it hands to
+	 * pmd_entry or pte_entry written (pgtable.h), as the callback may
+	 * write it.
+	 */
+	bool aw_read_only;
 };
 
 /* What pmd_entry wants next (the kernel's ACTION_AGAIN has no user here). */

@@ -15,9 +15,11 @@ int aw_pgtable_alloc_init(struct aw_pgtable_alloc *pa)
 	pa->cap = 64;
 	pa->tables = calloc(pa->cap, sizeof(*pa->tables));
 	pa->memcg = malloc(pa->cap * sizeof(*pa->memcg));
-	if (!pa->tables || !pa->memcg) {
+	pa->writes = calloc(pa->cap, sizeof(*pa->writes));
+	if (!pa->tables || !pa->memcg || !pa->writes) {
 		free(pa->tables);
 		free(pa->memcg);
+		free(pa->writes);
 		return -1;
 	}
 	pa->nr = 1;	/* id 0 means "no table" */
@@ -31,6 +33,7 @@ void aw_pgtable_alloc_destroy(struct aw_pgtable_alloc *pa)
 	free(pa->chunks);
 	free(pa->tables);
 	free(pa->memcg);
+	free(pa->writes);
 	free(pa->free_ids);
 	memset(pa, 0, sizeof(*pa));
 }
@@ -106,6 +109,7 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 		id = pa->free_ids[--pa->nr_free];
 		memset(pa->tables[id], 0, sizeof(struct aw_ptable));
 		pa->memcg[id] = -1;
+		pa->writes[id]++;
 		pa->live++;
 		return id;
 	}
@@ -113,6 +117,7 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 		uint32_t cap = pa->cap * 2;
 		struct aw_ptable **t = realloc(pa->tables, cap * sizeof(*t));
 		int16_t *m;
+		uint64_t *w;
 
 		if (!t)
 			return 0;
@@ -122,6 +127,11 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 		if (!m)
 			return 0;
 		pa->memcg = m;
+		w = realloc(pa->writes, cap * sizeof(*w));
+		if (!w)
+			return 0;
+		memset(w + pa->cap, 0, (cap - pa->cap) * sizeof(*w));
+		pa->writes = w;
 		pa->cap = cap;
 	}
 	id = pa->nr;
@@ -131,6 +141,7 @@ uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 	pa->tables[id] = pa->tables[first] + (id - first);
 	memset(pa->tables[id], 0, sizeof(struct aw_ptable));
 	pa->memcg[id] = -1;
+	pa->writes[id]++;
 	pa->nr++;
 	pa->live++;
 	return id;

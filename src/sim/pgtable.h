@@ -117,6 +117,17 @@ struct aw_pgtable_alloc {
 	uint64_t live;			/* tables in use */
 	struct aw_pt_chunk *chunks;	/* sorted by base address */
 	uint32_t nr_chunks, cap_chunks;
+	/*
+	 * By id: how many times the table was allocated or had an entry
+	 * written (or was about to).  The kernel-text agreement oracle
+	 * (src/kbind/kbind_agree.c) compares only the tables whose count
+	 * moved on either machine of a pair since it last looked, each pair
+	 * keeping the counts it saw.  Every write of an entry counts: through
+	 * aw_table_written() where the code knows the id, aw_entry_written()
+	 * where it holds a pointer.  Counting more often than the table
+	 * changes only costs a comparison.
+	 */
+	uint64_t *writes;
 };
 
 #define AW_KVA_TABLES		0xffff888100000000ULL	/* synthetic direct map of table pages */
@@ -132,6 +143,25 @@ uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsign
 static inline struct aw_ptable *aw_table(const struct aw_pgtable_alloc *pa, uint32_t id)
 {
 	return pa->tables[id];
+}
+
+/* Table id was (or is about to be) written: see writes[] above. */
+static inline void aw_table_written(struct aw_pgtable_alloc *pa, uint32_t id)
+{
+	pa->writes[id]++;
+}
+
+/* The table entry points into was (or is about to be) written. */
+static inline void aw_entry_written(struct aw_pgtable_alloc *pa, const void *entry)
+{
+	aw_table_written(pa, aw_table_id_of(pa, entry, NULL));	/* id 0 (not a table) is never compared */
+}
+
+/* An entry of table id, which the caller may write (counted written). */
+static inline uint64_t *aw_table_entry_w(struct aw_pgtable_alloc *pa, uint32_t id, unsigned int i)
+{
+	aw_table_written(pa, id);
+	return &pa->tables[id]->e[i];
 }
 
 /* The memcg a table page is charged to (memcg.c), -1 if none. */

@@ -638,7 +638,7 @@ restart:
 		 * The fix tried (AW_FEAT_PUD_YOUNG_FIX): a subtree accessed since
 		 * the last walk passed it is walked whatever the filter says.
 		 */
-		accessed = (k->features & AW_FEAT_PUD_YOUNG_FIX) && pudp_test_and_clear_young(pud + i);
+		accessed = (k->features & AW_FEAT_PUD_YOUNG_FIX) && pudp_test_and_clear_young(k, pud + i);
 
 		/* Skip a subtree that had nothing young for this lruvec last gen */
 		if (pud_filter && !accessed && (!walk->force_scan || AW_BUG(k, AW_BUG_PUD_FORCE_NO_BYPASS))) {
