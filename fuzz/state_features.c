@@ -56,7 +56,9 @@
  * here outlives a call; like the known-findings counts in common.c, they
  * sit outside struct aw_lockstep.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -124,16 +126,26 @@ void aw_fuzz_state_features(const struct aw_lockstep *ls)
 {
 	aw_state_features_collect(ls, aw_state_features);
 }
+
+void aw_fuzz_end_input(void)
+{
+}
 #elif defined(AW_FUZZ_AFL)
 /* SanitizerCoverage's trace-pc-guard interface, implemented by afl-compiler-rt */
 void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
 void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
+/* afl_map.c, built with the host compiler */
+void aw_afl_map_flags(void);
 
 static uint32_t aw_afl_guards[AW_STATE_FEATURES];
+static bool aw_afl_hitcounts;	/* AGEWALK_AFL_HITCOUNTS=1, read before main() */
 
 /* reserve the map entries before main(): the forkserver reports the map's size */
 __attribute__((constructor)) static void aw_afl_reserve(void)
 {
+	const char *env = getenv("AGEWALK_AFL_HITCOUNTS");
+
+	aw_afl_hitcounts = env && !strcmp(env, "1");
 	__sanitizer_cov_trace_pc_guard_init(aw_afl_guards, aw_afl_guards + AW_STATE_FEATURES);
 }
 
@@ -147,9 +159,19 @@ void aw_fuzz_state_features(const struct aw_lockstep *ls)
 		if (set[i])
 			__sanitizer_cov_trace_pc_guard(&aw_afl_guards[i]);
 }
+
+void aw_fuzz_end_input(void)
+{
+	if (!aw_afl_hitcounts)
+		aw_afl_map_flags();
+}
 #else
 void aw_fuzz_state_features(const struct aw_lockstep *ls)
 {
 	(void)ls;
+}
+
+void aw_fuzz_end_input(void)
+{
 }
 #endif

@@ -30,5 +30,11 @@ void aw_state_features_collect(const struct aw_lockstep *ls, uint8_t *set);
 
 /* Hand ls's features to the engine the target was built for (libFuzzer, AFL++); else nothing. */
 void aw_fuzz_state_features(const struct aw_lockstep *ls);
+/*
+ * The end of an input, after the last instrumented code of the model
+ * (teardown included) ran: under AFL++ the map's edges become flags
+ * (afl_map.c) unless AGEWALK_AFL_HITCOUNTS=1; nothing under the others.
+ */
+void aw_fuzz_end_input(void);
 
 #endif /* AW_FUZZ_STATE_FEATURES_H */
