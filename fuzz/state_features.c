@@ -138,14 +138,14 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
 void aw_afl_map_flags(void);
 
 static uint32_t aw_afl_guards[AW_STATE_FEATURES];
-static bool aw_afl_hitcounts;	/* AGEWALK_AFL_HITCOUNTS=1, read before main() */
+static bool aw_afl_edge_flags;	/* AGEWALK_AFL_EDGE_FLAGS=1, read before main() */
 
 /* reserve the map entries before main(): the forkserver reports the map's size */
 __attribute__((constructor)) static void aw_afl_reserve(void)
 {
-	const char *env = getenv("AGEWALK_AFL_HITCOUNTS");
+	const char *env = getenv("AGEWALK_AFL_EDGE_FLAGS");
 
-	aw_afl_hitcounts = env && !strcmp(env, "1");
+	aw_afl_edge_flags = env && !strcmp(env, "1");
 	__sanitizer_cov_trace_pc_guard_init(aw_afl_guards, aw_afl_guards + AW_STATE_FEATURES);
 }
 
@@ -162,7 +162,7 @@ void aw_fuzz_state_features(const struct aw_lockstep *ls)
 
 void aw_fuzz_end_input(void)
 {
-	if (!aw_afl_hitcounts)
+	if (aw_afl_edge_flags)
 		aw_afl_map_flags();
 }
 #else

@@ -32,8 +32,8 @@ void aw_state_features_collect(const struct aw_lockstep *ls, uint8_t *set);
 void aw_fuzz_state_features(const struct aw_lockstep *ls);
 /*
  * The end of an input, after the last instrumented code of the model
- * (teardown included) ran: under AFL++ the map's edges become flags
- * (afl_map.c) unless AGEWALK_AFL_HITCOUNTS=1; nothing under the others.
+ * (teardown included) ran: under AFL++ with AGEWALK_AFL_EDGE_FLAGS=1 the
+ * map's edges become flags (afl_map.c); else, and under the others, nothing.
  */
 void aw_fuzz_end_input(void);
 
