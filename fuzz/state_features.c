@@ -49,12 +49,18 @@
  *        already has its final size when afl-fuzz asks for it.
  *      Any other build (the file-replay driver, OSS-Fuzz): nothing.
  *
+ *  - aw_fuzz_end_input() runs after the input's teardown: under AFL++
+ *    with AGEWALK_AFL_EDGE_FLAGS=1 it turns the map's hit counts into
+ *    flags (afl_map.c); otherwise nothing.
+ *
  * Process state: the libFuzzer array and the AFL++ guards are global
  * because the engines' ABIs put them there -- libFuzzer finds the array
- * by its section, and AFL++'s runtime keeps a pointer to each guard (the
- * index it wrote there at init is read on every call).  Nothing else
- * here outlives a call; like the known-findings counts in common.c, they
- * sit outside struct aw_lockstep.
+ * by its section, and each AFL++ guard holds the map index the runtime
+ * wrote into it at init and reads on every call.  The AFL++ side also
+ * keeps AGEWALK_AFL_EDGE_FLAGS, read once in the same constructor and
+ * never written again (libFuzzer's hooks and the driver's loop pass no
+ * context).  Nothing else here outlives a call; like the known-findings
+ * counts in common.c, they sit outside struct aw_lockstep.
  */
 #include <stdbool.h>
 #include <stdint.h>
