@@ -194,6 +194,7 @@ void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target targ
 	o.warn_abort = true;
 	if (aw_fuzz_decode_target(data, size, &sc, target)) {
 		aw_scenario_free(&sc);
+		aw_fuzz_end_input();
 		return;
 	}
 	o.thp = sc.cfg.thp;
@@ -206,6 +207,7 @@ void aw_fuzz_run_opts(const uint8_t *data, size_t size, enum aw_fuzz_target targ
 	aw_fuzz_state_features(&ls);
 	aw_lockstep_free(&ls);
 	aw_scenario_free(&sc);
+	aw_fuzz_end_input();
 }
 
 /*
