@@ -30,29 +30,51 @@ static void apply(struct aw_pipeline *p, const struct aw_event *ev, uint32_t lin
 		p->failed = true;
 }
 
+/*
+ * The next batch at the ring's head once the producer has filled one, or
+ * NULL once it has closed the ring and every batch is taken; returns with
+ * the lock dropped.  The one consumer and lane 0 wait the same way.
+ */
+static struct aw_pl_batch *wait_head(struct aw_pipeline *p)
+{
+	struct aw_pl_batch *b = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->count && !p->closed)
+		pthread_cond_wait(&p->not_empty, &p->mu);
+	if (p->count)
+		b = &p->ring[p->head];
+	pthread_mutex_unlock(&p->mu);
+	return b;
+}
+
+/*
+ * The head batch is done: back to the producer (one consumer), or on to
+ * lane 1, which frees it when it is done too.
+ */
+static void pass_head(struct aw_pipeline *p, bool to_lane1)
+{
+	pthread_mutex_lock(&p->mu);
+	p->head = (p->head + 1) % AW_PL_BATCHES;
+	p->count--;
+	if (to_lane1) {
+		p->count1++;
+		pthread_cond_signal(&p->not_empty1);
+	} else {
+		pthread_cond_signal(&p->not_full);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
 static void *consumer(void *arg)
 {
 	struct aw_pipeline *p = arg;
+	struct aw_pl_batch *b;
 
-	for (;;) {
-		struct aw_pl_batch *b;
-
-		pthread_mutex_lock(&p->mu);
-		while (!p->count && !p->closed)
-			pthread_cond_wait(&p->not_empty, &p->mu);
-		if (!p->count) {
-			pthread_mutex_unlock(&p->mu);
-			break;
-		}
-		b = &p->ring[p->head];
-		pthread_mutex_unlock(&p->mu);
+	while ((b = wait_head(p))) {
 		for (int i = 0; i < b->n; i++)
 			apply(p, &b->ev[i], b->line[i]);
-		pthread_mutex_lock(&p->mu);
-		p->head = (p->head + 1) % AW_PL_BATCHES;
-		p->count--;
-		pthread_cond_signal(&p->not_full);
-		pthread_mutex_unlock(&p->mu);
+		pass_head(p, false);
 	}
 	p->cpu_ns[1] = thread_cpu_ns();
 	return NULL;
@@ -62,22 +84,9 @@ static void *consumer(void *arg)
 static void *lane0_main(void *arg)
 {
 	struct aw_pipeline *p = arg;
+	struct aw_pl_batch *b;
 
-	for (;;) {
-		struct aw_pl_batch *b;
-
-		pthread_mutex_lock(&p->mu);
-		while (!p->count && !p->closed)
-			pthread_cond_wait(&p->not_empty, &p->mu);
-		if (!p->count) {
-			p->done0 = true;
-			pthread_cond_signal(&p->not_empty1);
-			pthread_mutex_unlock(&p->mu);
-			p->cpu_ns[1] = thread_cpu_ns();
-			break;
-		}
-		b = &p->ring[p->head];
-		pthread_mutex_unlock(&p->mu);
+	while ((b = wait_head(p))) {
 		aw_lockstep_base_reset(&b->base);
 		for (int i = 0; i < b->n && !p->lane[0].stopped; i++)
 			aw_lockstep_step0(p->ls, &p->lane[0], &b->ev[i], b->line[i], &b->base);
@@ -85,13 +94,14 @@ static void *lane0_main(void *arg)
 		b->stop0.stopped = p->lane[0].stopped;
 		b->stop0.failed = p->lane[0].failed;
 		b->stop0.last_event = p->lane[0].last_event;
-		pthread_mutex_lock(&p->mu);
-		p->head = (p->head + 1) % AW_PL_BATCHES;
-		p->count--;
-		p->count1++;
-		pthread_cond_signal(&p->not_empty1);
-		pthread_mutex_unlock(&p->mu);
+		pass_head(p, true);
 	}
+	/* closed and drained: nothing more can come for lane 1 */
+	pthread_mutex_lock(&p->mu);
+	p->done0 = true;
+	pthread_cond_signal(&p->not_empty1);
+	pthread_mutex_unlock(&p->mu);
+	p->cpu_ns[1] = thread_cpu_ns();
 	return NULL;
 }
 
