@@ -273,7 +273,9 @@ static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 		i++;
 	if (i < p->nr_vmas && p->vmas[i].start < end)
 		p->vmas[i].start = end;
-	/* [gone, i) lay wholly inside the range */
+	/* [gone, i) lay wholly inside the range (none: no move, and a process with no vma has no array) */
+	if (i == gone)
+		return;
 	memmove(&p->vmas[gone], &p->vmas[i], (size_t)(p->nr_vmas - i) * sizeof(*p->vmas));
 	p->nr_vmas -= i - gone;
 }
