@@ -591,6 +591,8 @@ static int pool_add(void **pool, int *nr, int *cap, const void *src, int n, size
 {
 	int at = *nr;
 
+	if (!n)		/* nothing of this kind: the pool may not exist yet, and memcpy() takes no NULL */
+		return at;
 	if (*nr + n > *cap) {
 		int c = *cap ? *cap : 64;
 		void *a;
