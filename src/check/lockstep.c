@@ -9,6 +9,7 @@
 
 #include "lockstep.h"
 #include "cause.h"
+#include "grow.h"
 #include "walklog.h"
 
 /*
@@ -621,15 +622,10 @@ static void record_base(struct aw_lockstep *ls, size_t i, struct aw_lockstep_bas
 
 	if (!ne && !nw && !nr)
 		return;
-	if (out->n == out->cap) {
-		int c = out->cap ? out->cap * 2 : 64;
-		struct aw_lockstep_base_ev *a = realloc(out->ev, (size_t)c * sizeof(*a));
-
-		if (!a)
-			aw_oracle_oom("lockstep base records");
-		out->ev = a;
-		out->cap = c;
-	}
+	e = aw_grow(out->ev, &out->cap, out->n, sizeof(*out->ev), 64);
+	if (!e)
+		aw_oracle_oom("lockstep base records");
+	out->ev = e;
 	e = &out->ev[out->n++];
 	e->event = i;
 	e->nr_evicted = ne;
