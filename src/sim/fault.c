@@ -354,7 +354,16 @@ uint32_t aw_filemap_add_folio(struct aw_kernel *k, struct aw_task *t, struct mm_
 	return new_folio(k, t, mm, vma, addr, 0, false, cpu, NULL, false);
 }
 
-/* Copy-on-write of an anonymous page shared after fork, or of the zero page. */
+/*
+ * Copy-on-write of an anonymous page shared after fork, of a private file
+ * page, or of the zero page (mm/memory.c: do_wp_page(), wp_page_copy()).
+ * Returns 0 when the copy is mapped, -1 on failure, and AW_FAULT_RETRY
+ * when reclaim during the new folio's charge unmapped the old one: as
+ * wp_page_copy() finds !pte_same() under the PTL, the copy is dropped and
+ * the access faults again, now on what reclaim left (a swap entry or a
+ * file shadow: a major fault).
+ */
+#define AW_FAULT_RETRY	1
 static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *mm,
 		     struct vm_area_struct *vma, uint64_t addr, pte_t *pte, int cpu)
 {
@@ -370,17 +379,26 @@ static int fault_cow(struct aw_kernel *k, struct aw_task *t, struct mm_struct *m
 	pfn = fault_new_folio(k, t, mm, vma, addr, 0, true, cpu, NULL);
 	if (pfn == AW_NIL)
 		return -1;
-	/* reclaim during the charge may have changed the old mapping */
-	if (pte_present(*pte) && pte_pfn(*pte) == old_pfn && old) {
+	/*
+	 * Reclaim during the charge may have unmapped the old folio (the
+	 * kernel holds a reference on it, the model does not:
+	 * docs/model-notes.md), leaving a swap entry or a file shadow.
+	 * wp_page_copy() then drops the copy rather than map it over the
+	 * entry; so does the model, and the caller faults again.
+	 */
+	if (!pte_present(*pte) || pte_pfn(*pte) != old_pfn) {
+		aw_rmap_remove(&k->mem, pfn_folio(&k->mem, pfn), mm->id, addr);
+		aw_folio_put(k, pfn);
+		return AW_FAULT_RETRY;
+	}
+	if (old) {
 		pfn_folio(&k->mem, pfn)->version = old->version;
 		aw_rmap_remove(&k->mem, old, mm->id, addr);
 		if (!old->mapcount)
 			aw_folio_put(k, (uint32_t)old_pfn);
 		aw_account_map(k, mm, vma, -1);
-	} else if (pte_present(*pte) && is_zero_pfn(pte_pfn(*pte))) {
-		/* zero page: nothing to release */
-	} else if (pte_present(*pte)) {
-		aw_account_map(k, mm, vma, -1);
+	} else if (!is_zero_pfn(old_pfn)) {
+		aw_account_map(k, mm, vma, -1);	/* a PTE of memory the model does not track */
 	}
 	set_pte_at(k, mm, addr, pte, aw_mk_pte(pfn, _PAGE_PRESENT | _PAGE_USER | _PAGE_RW | _PAGE_ACCESSED));
 	aw_account_map(k, mm, vma, 1);
@@ -464,7 +482,12 @@ static int access_pte(struct aw_kernel *k, struct aw_task *t, struct mm_struct *
 				      folio_test(pfn_folio(&k->mem, pfn), PG_anon) ? _PAGE_RW : 0)));
 		aw_account_map(k, mm, vma, 1);
 	} else if (write && (!pte_write(*pte) || is_zero_pfn(pte_pfn(*pte)))) {
-		if (fault_cow(k, t, mm, vma, addr, pte, cpu))
+		int ret = fault_cow(k, t, mm, vma, addr, pte, cpu);
+
+		if (ret == AW_FAULT_RETRY)	/* the access faults again on what reclaim left */
+			return t->alive ? access_pte(k, t, mm, vma, addr, write, repeat, cpu, resident_only, out)
+					: -1;
+		if (ret)
 			return -1;
 		aw_mm_event(k, mm, AW_FAULT_COW);
 		if (!t->alive)
