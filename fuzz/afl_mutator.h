@@ -10,7 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* custom mutations per queue entry unless AGEWALK_AFL_FUZZ_COUNT says otherwise */
+#define AW_AFL_FUZZ_COUNT	64
+
 void *afl_custom_init(void *afl, unsigned int seed);
+uint32_t afl_custom_fuzz_count(void *data, const uint8_t *buf, size_t buf_size);
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
 		       uint8_t *add_buf, size_t add_buf_size, size_t max_size);
 int afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size);

@@ -10,6 +10,7 @@
  * in the comments.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "aw_test.h"
 #include "fuzzin.h"
@@ -401,6 +402,30 @@ static void test_afl_fuzz(void)
 	afl_custom_deinit(m);
 }
 
+/*
+ * afl_custom_fuzz_count: the fixed number of custom mutations per queue
+ * entry (64), whatever the entry, or AGEWALK_AFL_FUZZ_COUNT's when set.
+ */
+static void test_afl_fuzz_count(void)
+{
+	uint8_t a[H + 4 * R], b[H + 200 * R];
+	void *m;
+
+	make_input(a, 4);
+	make_input(b, 200);
+	unsetenv("AGEWALK_AFL_FUZZ_COUNT");
+	m = afl_custom_init(NULL, 3);
+	CHECK_EQ(afl_custom_fuzz_count(m, a, sizeof(a)), 64);
+	CHECK_EQ(afl_custom_fuzz_count(m, b, sizeof(b)), 64);
+	CHECK_EQ(afl_custom_fuzz_count(m, a, 0), 64);
+	afl_custom_deinit(m);
+	setenv("AGEWALK_AFL_FUZZ_COUNT", "7", 1);
+	m = afl_custom_init(NULL, 3);
+	CHECK_EQ(afl_custom_fuzz_count(m, b, sizeof(b)), 7);
+	afl_custom_deinit(m);
+	unsetenv("AGEWALK_AFL_FUZZ_COUNT");
+}
+
 int main(void)
 {
 	RUN(test_mutate_contract);
@@ -410,5 +435,6 @@ int main(void)
 	RUN(test_trim_schedule);
 	RUN(test_afl_trim);
 	RUN(test_afl_fuzz);
+	RUN(test_afl_fuzz_count);
 	return aw_test_report("test_mutator");
 }
