@@ -761,73 +761,6 @@ static void check_sizes(struct aw_kernel *k, struct lruvec *lruvec,
 }
 
 /*
- * A well-formed member of lruvec's [gen][type] list (what walk_lists()
- * checks of each folio besides its links): a flag generation, its type,
- * its memcg and node.  Being on the list of [gen][type] is membership
- * itself: the folio keeps no copy of which list it is on.
- */
-static bool lru_member_ok(const struct lruvec *lruvec, const struct folio *f, int type)
-{
-	return folio_lru_gen(f) >= 0 && folio_lru_gen(f) < MAX_NR_GENS && folio_is_file_lru(f) == type &&
-	       f->memcg == lruvec->memcg && f->nid == lruvec->nid;
-}
-
-/*
- * A link that may be followed: a list_del()'d entry of kernel text holds
- * LIST_POISON (above the user address space), and walk_lists() never
- * follows a prev link, only compares it.
- */
-static bool lru_link_plausible(const struct list_head *h)
-{
-	uintptr_t a = (uintptr_t)h;
-
-	return a >= 4096 && a < (1ULL << 47) && !(a & 7);
-}
-
-/*
- * walk_lists()'s verdict on one list when it finds nothing, reached from
- * both ends at once: the list walk is a chain of cache misses, one per
- * folio, and two chains (next links from the head, prev links from its
- * tail) overlap their misses.  True only if walk_lists() would pass the
- * list: from the front each folio's prev is the one before it, from the
- * back each folio's next is the one after it, where the two meet both
- * links agree, and every folio is a well-formed member; so following next
- * links from the head meets exactly these folios, each with the prev
- * walk_lists() wants, and comes back to the head, whose prev is the last.
- * Adds each folio's pages to by_flag.  False on anything else, having
- * reported nothing: walk_lists() then finds and reports it as ever.
- */
-static bool list_well_formed(const struct lruvec *lruvec, const struct list_head *head, int type,
-			     uint64_t limit, long (*by_flag)[ANON_AND_FILE])
-{
-	const struct list_head *f = head, *b = head;	/* the last reached from the front, from the back */
-	uint64_t seen = 0;
-
-	for (;;) {
-		const struct list_head *next = f->next, *prev;
-		const struct folio *folio;
-
-		if (next == b)
-			return b->prev == f;
-		folio = list_entry(next, const struct folio, lru);
-		if (next->prev != f || !lru_member_ok(lruvec, folio, type) || ++seen > limit)
-			return false;
-		by_flag[folio_lru_gen(folio)][type] += folio_nr_pages(folio);
-		f = next;
-		prev = b->prev;
-		if (prev == f)
-			return f->next == b;
-		if (!lru_link_plausible(prev))
-			return false;
-		folio = list_entry(prev, const struct folio, lru);
-		if (prev->next != b || !lru_member_ok(lruvec, folio, type) || ++seen > limit)
-			return false;
-		by_flag[folio_lru_gen(folio)][type] += folio_nr_pages(folio);
-		b = prev;
-	}
-}
-
-/*
  * Each list of the lruvec walked from its head, reporting the first thing
  * wrong; false if it reported one (by_flag is then incomplete).
  */
@@ -890,8 +823,8 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 	/* the same limit as walk_lists()' cycle guard: more folios than there are is a cycle */
 	for (int gen = 0; gen < MAX_NR_GENS && ok; gen++)
 		for (int type = 0; type < ANON_AND_FILE && ok; type++)
-			ok = list_well_formed(lruvec, &lrugen->folios[gen][type], type,
-					      k->mem.nr_folio_structs + 1, by_flag);
+			ok = aw_or_list_well_formed(lruvec, &lrugen->folios[gen][type], type,
+						    k->mem.nr_folio_structs + 1, &by_flag[0][0]);
 	if (!ok) {
 		memset(by_flag, 0, sizeof(by_flag));
 		if (!walk_lists(k, lruvec, by_flag))
