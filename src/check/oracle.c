@@ -760,13 +760,14 @@ static void check_sizes(struct aw_kernel *k, struct lruvec *lruvec,
 						 lrugen->nr_pages[gen][type], gen, by_flag[gen][type]);
 }
 
-/* Folios on the lists vs the size counters, per flag generation. */
-static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
+/*
+ * Each list of the lruvec walked from its head, reporting the first thing
+ * wrong; false if it reported one (by_flag is then incomplete).
+ */
+static bool walk_lists(struct aw_kernel *k, struct lruvec *lruvec, long (*by_flag)[ANON_AND_FILE])
 {
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	long by_flag[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
 
-	check_window(k, lruvec);
 	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
 		for (int type = 0; type < ANON_AND_FILE; type++) {
 			const struct list_head *head = &lrugen->folios[gen][type];
@@ -778,7 +779,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 					aw_oracle_report(k, AW_OR_STRUCTURAL, "generation list has a cycle",
 							 "node %d memcg %d: list gen %d type %d does not end "
 							 "(a cycle)", lruvec->nid, lruvec->memcg, gen, type);
-					return;
+					return false;
 				}
 				const struct folio *f = list_entry(h, const struct folio, lru);
 
@@ -795,7 +796,7 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 							 "node %d memcg %d: folio 0x%x on list gen %d type %d is "
 							 "not a well-formed member of it", lruvec->nid,
 							 lruvec->memcg, f->pfn, gen, type);
-					return;
+					return false;
 				}
 				by_flag[folio_lru_gen(f)][type] += folio_nr_pages(f);
 			}
@@ -804,9 +805,30 @@ static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
 				aw_oracle_report(k, AW_OR_STRUCTURAL, "generation list head's prev is not its last folio",
 						 "node %d memcg %d: list gen %d type %d: the head's prev is not "
 						 "its last folio", lruvec->nid, lruvec->memcg, gen, type);
-				return;
+				return false;
 			}
 		}
+	}
+	return true;
+}
+
+/* Folios on the lists vs the size counters, per flag generation. */
+static void check_lruvec(struct aw_kernel *k, struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	long by_flag[MAX_NR_GENS][ANON_AND_FILE] = { { 0 } };
+	bool ok = true;
+
+	check_window(k, lruvec);
+	/* the same limit as walk_lists()' cycle guard: more folios than there are is a cycle */
+	for (int gen = 0; gen < MAX_NR_GENS && ok; gen++)
+		for (int type = 0; type < ANON_AND_FILE && ok; type++)
+			ok = aw_or_list_well_formed(lruvec, &lrugen->folios[gen][type], type,
+						    k->mem.nr_folio_structs + 1, &by_flag[0][0]);
+	if (!ok) {
+		memset(by_flag, 0, sizeof(by_flag));
+		if (!walk_lists(k, lruvec, by_flag))
+			return;
 	}
 	/*
 	 * Well-formed lists: the shadow kept at every flag write must count

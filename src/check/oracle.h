@@ -160,6 +160,15 @@ void aw_or_evicted(struct aw_kernel *k, const struct folio *folio, uint32_t mm, 
 void aw_or_gen_moved(struct aw_kernel *k, const struct folio *folio, int old_gen, int new_gen);
 /* the same for a batch of folios all of lruvec: pages[gen][type] deltas */
 void aw_or_gen_moved_batch(struct aw_kernel *k, const struct lruvec *lruvec, const long *pages);
+/*
+ * check_lruvec()'s walk of one generation list from both ends at once
+ * (oracle_lists.c): true, with each folio's pages added to
+ * by_flag[gen * ANON_AND_FILE + type], only if the walk from the head
+ * would pass the list; reports nothing.
+ */
+struct list_head;
+bool aw_or_list_well_formed(const struct lruvec *lruvec, const struct list_head *head, int type,
+			    uint64_t limit, long *by_flag);
 void aw_or_before_inc_max_seq(struct aw_kernel *k, struct lruvec *lruvec);
 void aw_or_check_structure(struct aw_kernel *k);
 void aw_or_pass_finished(struct aw_kernel *k, struct lruvec *lruvec);

@@ -28,6 +28,7 @@ struct aw_tproc {
 	uint8_t ran_nodes;	/* ran since that node's last aging pass (bit per node) */
 	uint64_t brk;		/* current program break, 0 = unknown */
 	int nr_vmas, cap_vmas;
+	int vma_hint;		/* vma_covers()' last answer: checked before it is used, never trusted */
 	struct { uint64_t start, end; } *vmas;	/* what the model has mapped, sorted (procs.c) */
 	int nr_faults, cap_faults;
 	struct { uint64_t page, ts; } *faults;	/* recent faults (policy) */

@@ -280,9 +280,36 @@ static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 	p->nr_vmas -= i - gone;
 }
 
+/*
+ * vma_first_above() for a fault: its last answer, or a neighbour of it,
+ * before the search (a process's faults come in runs on one range, and
+ * move on to the next range up or down: the model's aw_vma_index() does
+ * the same).  Each candidate is checked against both its sides, so the
+ * answer is the search's.
+ */
+static int vma_first_above_hinted(struct aw_tproc *p, uint64_t addr)
+{
+	int h = p->vma_hint, n = p->nr_vmas;
+
+	if (h < n) {
+		if (p->vmas[h].end > addr) {
+			if (h == 0 || p->vmas[h - 1].end <= addr)
+				return h;
+			if (h == 1 || p->vmas[h - 2].end <= addr)
+				return p->vma_hint = h - 1;
+		} else if (h + 1 < n && p->vmas[h + 1].end > addr) {
+			return p->vma_hint = h + 1;
+		}
+	}
+	h = vma_first_above(p, addr);
+	if (h < n)
+		p->vma_hint = h;
+	return h;
+}
+
 static bool vma_covers(struct aw_tproc *p, uint64_t addr)
 {
-	int i = vma_first_above(p, addr);
+	int i = vma_first_above_hinted(p, addr);
 
 	return i < p->nr_vmas && p->vmas[i].start <= addr;
 }

@@ -286,6 +286,117 @@ out:
 	aw_kernel_destroy(k);
 }
 
+/*
+ * The list walk (check_lruvec(), docs/oracles.md, structural): each
+ * generation list, followed by its next links from the head, must hold
+ * folios whose prev link is the folio before them, that are well-formed
+ * members (flag generation, type, memcg, node), and end back at the head,
+ * whose prev is the last folio.  The first thing wrong, in that order
+ * from the head, is the one reported, once.  It is reported whichever end
+ * of the list the walk reaches it from first (the walk runs from both
+ * ends at once and walks again from the head to report), and a prev link
+ * that points nowhere (list_del()'s poison in kernel text) is compared,
+ * never followed.
+ */
+#define LW_N	16
+
+/* Expect exactly one structural finding naming what (a substring of its message). */
+static void check_one_walk_finding(struct aw_kernel *k, const char *what)
+{
+	int n = aw_oracle_nr_findings(k);
+
+	aw_oracle_run_end(k);
+	CHECK_ONE_FINDING(k, n, AW_OR_STRUCTURAL);
+	if (aw_oracle_nr_findings(k) > n)
+		CHECK(strstr(aw_oracle_finding(k, n)->msg, what) != NULL);
+}
+
+static void test_list_walk(void)
+{
+	struct aw_kernel *k = built_kernel(0, true);
+	struct list_head *head, *at[LW_N], *saved;
+	struct lru_gen_folio *lrugen;
+	char what[96];
+	int gen = -1, nr = 0, n;
+
+	CHECK(k != NULL);
+	if (!k)
+		return;
+	lrugen = &aw_lruvec(k, 0, 0)->lrugen;
+	for (int g = 0; g < MAX_NR_GENS; g++)
+		if (lrugen->nr_pages[g][LRU_GEN_ANON] > 0)
+			gen = g;
+	CHECK(gen >= 0);
+	if (gen < 0)
+		goto out;
+	/* the 16 written pages are 16 order-0 folios, all in the one generation (test_structural) */
+	head = &lrugen->folios[gen][LRU_GEN_ANON];
+	for (struct list_head *h = head->next; h != head && nr < LW_N; h = h->next)
+		at[nr++] = h;
+	CHECK_EQ(nr, LW_N);
+	if (nr != LW_N)
+		goto out;
+#define PFN_OF(i)	(list_entry(at[i], struct folio, lru)->pfn)
+#define NAMED(i)	(snprintf(what, sizeof(what), "folio 0x%x on list gen %d type 0", PFN_OF(i), gen), what)
+
+	/* well-formed: silent */
+	n = aw_oracle_nr_findings(k);
+	aw_oracle_run_end(k);
+	CHECK_NO_FINDING(k, n);
+
+	/* folio 8's prev is folio 2: folio 8 is the first whose prev is not the folio before it */
+	saved = at[8]->prev;
+	at[8]->prev = at[2];
+	check_one_walk_finding(k, NAMED(8));
+	at[8]->prev = saved;
+
+	/* the last folio's prev poisoned (LIST_POISON2): that folio, and no crash */
+	saved = at[LW_N - 1]->prev;
+	at[LW_N - 1]->prev = (struct list_head *)(uintptr_t)0xdead000000000122ULL;
+	check_one_walk_finding(k, NAMED(LW_N - 1));
+	at[LW_N - 1]->prev = saved;
+
+	/* the first folio's prev poisoned: the first folio */
+	saved = at[0]->prev;
+	at[0]->prev = (struct list_head *)(uintptr_t)0xdead000000000122ULL;
+	check_one_walk_finding(k, NAMED(0));
+	at[0]->prev = saved;
+
+	/* folio 4's next skips folio 5: folio 6 follows folio 4 but its prev is folio 5 */
+	at[4]->next = at[6];
+	check_one_walk_finding(k, NAMED(6));
+	at[4]->next = at[5];
+
+	/* folio 11 of another memcg: not a well-formed member */
+	list_entry(at[11], struct folio, lru)->memcg = 1;
+	check_one_walk_finding(k, NAMED(11));
+	list_entry(at[11], struct folio, lru)->memcg = 0;
+
+	/* every folio well-formed from the head, but the head's prev is folio 7, not the last */
+	head->prev = at[7];
+	check_one_walk_finding(k, "head's prev is not its last folio");
+	head->prev = at[LW_N - 1];
+
+	/* folio 13 and the last folio point at each other (a loop at the tail): folio 13's next is wrong */
+	at[13]->next = at[LW_N - 1];
+	at[LW_N - 1]->prev = at[13];
+	at[LW_N - 1]->next = at[13];
+	/* from the head: 0..13, the last (its prev is 13: fine), then 13 again, whose prev is not the last */
+	check_one_walk_finding(k, NAMED(13));
+	at[13]->next = at[14];
+	at[LW_N - 1]->prev = at[14];
+	at[LW_N - 1]->next = head;
+
+	/* restored: silent again */
+	n = aw_oracle_nr_findings(k);
+	aw_oracle_run_end(k);
+	CHECK_NO_FINDING(k, n);
+#undef PFN_OF
+#undef NAMED
+out:
+	aw_kernel_destroy(k);
+}
+
 /* ------------------------------------------------------------------ */
 /* 3. premature-reclaim: young at folio_check_references => not reclaimed */
 
@@ -735,6 +846,7 @@ int main(void)
 {
 	RUN(test_exact_filter);
 	RUN(test_structural);
+	RUN(test_list_walk);
 	RUN(test_premature_reclaim);
 	RUN(test_force_scan_complete);
 	RUN(test_stale_suppression);
