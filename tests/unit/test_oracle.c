@@ -186,6 +186,17 @@ static void test_exact_filter(void)
 /* ------------------------------------------------------------------ */
 /* 2. structural: counters vs lists, the window, monotonic max_seq */
 
+/* The last generation holding anon pages, -1 if none. */
+static int anon_gen(const struct lru_gen_folio *lrugen)
+{
+	int gen = -1;
+
+	for (int g = 0; g < MAX_NR_GENS; g++)
+		if (lrugen->nr_pages[g][LRU_GEN_ANON] > 0)
+			gen = g;
+	return gen;
+}
+
 static void test_structural(void)
 {
 	struct aw_kernel *k = built_kernel(0, true);
@@ -213,9 +224,7 @@ static void test_structural(void)
 	CHECK_NO_FINDING(k, n);
 
 	/* a generation that holds the 16 anon folios */
-	for (int g = 0; g < MAX_NR_GENS; g++)
-		if (lrugen->nr_pages[g][LRU_GEN_ANON] > 0)
-			gen = g;
+	gen = anon_gen(lrugen);
 	CHECK(gen >= 0);
 	if (gen < 0)
 		goto out;
@@ -323,9 +332,7 @@ static void test_list_walk(void)
 	if (!k)
 		return;
 	lrugen = &aw_lruvec(k, 0, 0)->lrugen;
-	for (int g = 0; g < MAX_NR_GENS; g++)
-		if (lrugen->nr_pages[g][LRU_GEN_ANON] > 0)
-			gen = g;
+	gen = anon_gen(lrugen);
 	CHECK(gen >= 0);
 	if (gen < 0)
 		goto out;
