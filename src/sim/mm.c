@@ -8,41 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "first_above.h"
 #include "mm.h"
 
+/*
+ * The index of the first vma ending above addr (nr_vmas if none): the
+ * last answer and its neighbours first, as a replay's faults come in runs
+ * (first_above.h).
+ */
 int aw_vma_index(const struct mm_struct *mm, uint64_t addr)
 {
-	int lo = 0, hi = mm->nr_vmas, h = mm->vma_hint;
-
-	/*
-	 * A replay's faults come in runs on one vma: the last answer is the
-	 * answer again when it is the first vma ending above addr (the array
-	 * is sorted, so its predecessor must end at or below addr).  When the
-	 * run moves on, it is most often to the next vma up (a program's text,
-	 * then its data; one stack page, then the next) or down: of agewalk-
-	 * build.dat's lookups the hint answers 63%, its two neighbours 17%
-	 * more.  The same index the search finds, without the search's cache
-	 * misses: each candidate is checked against both its sides.
-	 */
-	if (h < hi) {
-		if (mm->vmas[h].vm_end > addr) {
-			if (h == 0 || mm->vmas[h - 1].vm_end <= addr)
-				return h;
-			if (h == 1 || mm->vmas[h - 2].vm_end <= addr)
-				return h - 1;	/* vmas[h - 1] ends above addr, its predecessor does not */
-		} else if (h + 1 == hi || mm->vmas[h + 1].vm_end > addr) {
-			return h + 1;		/* vmas[h] ends at or below addr: nr_vmas if it is the last */
-		}
-	}
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (mm->vmas[mid].vm_end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	if (!mm->nr_vmas)
+		return 0;	/* and mm->vmas may be NULL */
+	return aw_first_above_hinted(&mm->vmas[0].vm_end, sizeof(*mm->vmas), mm->nr_vmas, mm->vma_hint, addr);
 }
 
 /* mm/mmap.c: find_vma(): the first VMA with vm_end > addr */

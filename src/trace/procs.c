@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "first_above.h"
 #include "ingest.h"
 
 #define MB2	(2ULL << 20)
@@ -107,13 +108,26 @@ static int name_proc(struct aw_ingest *in, uint32_t id, const char *comm, uint32
 {
 	struct aw_scenario *sc = in->sc;
 
+	/*
+	 * The table grows by doubling: a build's recording names thousands
+	 * of processes, and growing it by one name each copied the whole
+	 * table every time (a tenth of the replay's page faults).
+	 */
 	if ((int)id > sc->nr_procs) {
-		char (*names)[AW_MAX_NAME] = realloc(sc->proc_name, id * sizeof(*names));
+		char (*names)[AW_MAX_NAME] = sc->proc_name;
 
-		if (!names)
-			return -1;
+		if ((int)id > in->cap_proc_names) {
+			int cap = in->cap_proc_names > sc->nr_procs ? in->cap_proc_names : sc->nr_procs;
+
+			for (cap = cap ? cap : 64; cap < (int)id; cap *= 2)
+				;
+			names = realloc(sc->proc_name, (size_t)cap * sizeof(*names));
+			if (!names)
+				return -1;
+			sc->proc_name = names;
+			in->cap_proc_names = cap;
+		}
 		memset(names + sc->nr_procs, 0, (id - sc->nr_procs) * sizeof(*names));
-		sc->proc_name = names;
 		sc->nr_procs = (int)id;
 	}
 	/* a name the .aws writer accepts: letters, digits, '_', '.', '-' */
@@ -213,17 +227,8 @@ struct aw_tproc *aw_ing_proc(struct aw_ingest *in, uint32_t tid, const char *com
 /* The first range that ends above addr: the one holding addr, or the next one; nr_vmas if none. */
 static int vma_first_above(const struct aw_tproc *p, uint64_t addr)
 {
-	int lo = 0, hi = p->nr_vmas;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (p->vmas[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	/* no ranges: no array either */
+	return p->nr_vmas ? aw_first_above(&p->vmas[0].end, sizeof(*p->vmas), p->nr_vmas, addr) : 0;
 }
 
 /* Insert [start, end), which overlaps no range, in address order. */
@@ -282,27 +287,15 @@ static void vma_remove(struct aw_tproc *p, uint64_t start, uint64_t end)
 
 /*
  * vma_first_above() for a fault: its last answer, or a neighbour of it,
- * before the search (a process's faults come in runs on one range, and
- * move on to the next range up or down: the model's aw_vma_index() does
- * the same).  Each candidate is checked against both its sides, so the
- * answer is the search's.
+ * before the search (first_above.h; the model's aw_vma_index() does the
+ * same), and the answer remembered for the next.
  */
 static int vma_first_above_hinted(struct aw_tproc *p, uint64_t addr)
 {
-	int h = p->vma_hint, n = p->nr_vmas;
+	int h = p->nr_vmas ? aw_first_above_hinted(&p->vmas[0].end, sizeof(*p->vmas), p->nr_vmas,
+						   p->vma_hint, addr) : 0;
 
-	if (h < n) {
-		if (p->vmas[h].end > addr) {
-			if (h == 0 || p->vmas[h - 1].end <= addr)
-				return h;
-			if (h == 1 || p->vmas[h - 2].end <= addr)
-				return p->vma_hint = h - 1;
-		} else if (h + 1 < n && p->vmas[h + 1].end > addr) {
-			return p->vma_hint = h + 1;
-		}
-	}
-	h = vma_first_above(p, addr);
-	if (h < n)
+	if (h < p->nr_vmas)
 		p->vma_hint = h;
 	return h;
 }

@@ -335,18 +335,24 @@ out:
 	return ret;
 }
 
-/* Resident bytes of this process, 0 if unknown. */
-static uint64_t resident(void)
+/*
+ * What the reader's caches hold: the heap in use, every thread's arena
+ * and the mmapped chunks (mallinfo2(), which locks each arena), where a
+ * compressed file's chunks go, plus the resident file-backed pages
+ * (statm's third field), where an uncompressed file's mapped pages go.
+ */
+static uint64_t in_use(void)
 {
-	unsigned long long size = 0, rss = 0;
+	struct mallinfo2 mi = mallinfo2();
+	unsigned long long size = 0, rss = 0, file = 0;
 	FILE *f = fopen("/proc/self/statm", "r");
 
 	if (f) {
-		if (fscanf(f, "%llu %llu", &size, &rss) != 2)
-			rss = 0;
+		if (fscanf(f, "%llu %llu %llu", &size, &rss, &file) != 3)
+			file = 0;
 		fclose(f);
 	}
-	return (uint64_t)rss * (uint64_t)sysconf(_SC_PAGESIZE);
+	return mi.uordblks + mi.hblkhd + (uint64_t)file * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* Reopen every file still being read; why ends the error message. */
@@ -372,15 +378,15 @@ static int reopen_all(struct aw_tsource *s, const char *why, char *err, size_t e
  */
 static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 {
-	uint64_t rss, grown, t0;
+	uint64_t used, grown, t0;
 
 	s->check_at = s->records + AW_TSRC_CHECK;
-	rss = resident();
-	if (!s->rss_base || rss < s->rss_base) {
-		s->rss_base = rss;
+	used = in_use();
+	if (!s->heap_base || used < s->heap_base) {
+		s->heap_base = used;
 		return 0;
 	}
-	grown = rss - s->rss_base;
+	grown = used - s->heap_base;
 	if (grown < AW_TSRC_BUDGET_MIN)
 		return 0;
 	if (grown < AW_TSRC_BUDGET_MAX &&
@@ -389,9 +395,8 @@ static int check_memory(struct aw_tsource *s, char *err, size_t errlen)
 	t0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (reopen_all(s, " (bounded memory)", err, errlen))
 		return -1;
-	/* what the closed handles held goes back to the system, or the base would only creep up */
-	malloc_trim(0);
-	s->rss_base = resident();
+	/* what the closed handles held is free now, and kept for the next chunks (source.h) */
+	s->heap_base = in_use();
 	s->open_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	s->opened_cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
 	return 0;

@@ -18,8 +18,13 @@
  * so it also waits until the CPU time spent since the last (re)open is
  * AW_TSRC_REOPEN_SHARE times what that (re)open took: reopening then
  * costs at most a tenth of the replay, unless the growth reaches
- * AW_TSRC_BUDGET_MAX first.  The resident size is read every
- * AW_TSRC_CHECK records (/proc/self/statm).
+ * AW_TSRC_BUDGET_MAX first.  The growth is read every AW_TSRC_CHECK
+ * records, as the heap in use (mallinfo2(): a compressed file's chunks)
+ * plus the resident file-backed pages (/proc/self/statm: an uncompressed
+ * file's), not as the resident size: what a reopen frees stays in the
+ * heap and holds the next chunks, instead of going back to the system
+ * (malloc_trim()) and being faulted in again, which cost a third of the
+ * replay's page faults.
  */
 #ifndef AW_TRACE_SOURCE_H
 #define AW_TRACE_SOURCE_H
@@ -71,7 +76,7 @@ struct aw_tsource {
 	uint64_t reopens;
 	uint64_t generations;		/* buffers opened so far (aw_tbuf.generation) */
 	uint64_t records, check_at;	/* records given; the next memory check */
-	uint64_t rss_base;		/* resident bytes after the last (re)open */
+	uint64_t heap_base;		/* bytes in use (source.c: in_use()) after the last (re)open */
 	uint64_t open_ns;		/* CPU the last (re)open of the files took */
 	uint64_t opened_cpu_ns;		/* the process's CPU time when it ended */
 	uint64_t reopen_every;		/* also reopen every this many records (tests), 0 = never */
