@@ -23,8 +23,8 @@
  * plus the resident file-backed pages (/proc/self/statm: an uncompressed
  * file's), not as the resident size: what a reopen frees stays in the
  * heap and holds the next chunks, instead of going back to the system
- * (malloc_trim()) and being faulted in again, which cost a third of the
- * replay's page faults.
+ * (malloc_trim()) and being faulted in again (agewalk-build.dat took
+ * 27 k page faults, 17 k with this and procs.c's doubling name table).
  */
 #ifndef AW_TRACE_SOURCE_H
 #define AW_TRACE_SOURCE_H
