@@ -349,9 +349,16 @@ static uint64_t in_use(void)
 
 	if (f) {
 		if (fscanf(f, "%llu %llu %llu", &size, &rss, &file) != 3)
-			file = 0;
+			rss = file = 0;
 		fclose(f);
 	}
+	/*
+	 * Under a sanitizer's allocator (ASan's) glibc's arenas hold nothing
+	 * and mallinfo2() reads empty: the resident size stands in, as it
+	 * did for every build before.
+	 */
+	if (!mi.arena && !mi.hblkhd)
+		return (uint64_t)rss * (uint64_t)sysconf(_SC_PAGESIZE);
 	return mi.uordblks + mi.hblkhd + (uint64_t)file * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
