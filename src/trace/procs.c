@@ -8,6 +8,7 @@
  * implicit anonymous 2 MiB chunk there, counted and reported, rather than
  * let the model drop the fault.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,7 @@ static int name_proc(struct aw_ingest *in, uint32_t id, const char *comm, uint32
 	/*
 	 * The table grows by doubling: a build's recording names thousands
 	 * of processes, and growing it by one name each copied the whole
-	 * table every time (a tenth of the replay's page faults).
+	 * table every time (a sixth of agewalk-build.dat's page faults).
 	 */
 	if ((int)id > sc->nr_procs) {
 		char (*names)[AW_MAX_NAME] = sc->proc_name;
@@ -119,8 +120,10 @@ static int name_proc(struct aw_ingest *in, uint32_t id, const char *comm, uint32
 		if ((int)id > in->cap_proc_names) {
 			int cap = in->cap_proc_names > sc->nr_procs ? in->cap_proc_names : sc->nr_procs;
 
-			for (cap = cap ? cap : 64; cap < (int)id; cap *= 2)
+			for (cap = cap ? cap : 64; cap < (int)id && cap <= INT_MAX / 2; cap *= 2)
 				;
+			if (cap < (int)id)
+				cap = (int)id;
 			names = realloc(sc->proc_name, (size_t)cap * sizeof(*names));
 			if (!names)
 				return -1;
