@@ -89,10 +89,12 @@ static uint64_t mix_pmd_range(struct aw_kernel *k, struct mm_struct *mm, uint64_
 
 /*
  * The PMD entries of [start, end) (start PMD-aligned) that are not none,
- * each with its address, and their PTE tables.  A none entry and a missing
- * table read the same to a walk, so neither is mixed in: the digest costs
- * what is mapped, not the span of the VMA (a loop over every PMD range
- * with a lookup each was most of aw_equiv_mm_digest()'s time).
+ * each with its address, and their PTE tables, and the address of every
+ * present PUD.  A none PMD entry is not mixed in: the digest costs what is
+ * mapped, not the span of the VMA (a loop over every PMD range with a
+ * lookup each was most of aw_equiv_mm_digest()'s time).  But a PMD table
+ * of none entries is not the same as no table: a forced walk counts each
+ * of its entries in range as a leaf (MM_LEAF_TOTAL), hence the PUDs.
  */
 static uint64_t mix_pmds(const struct aw_kernel *k, const struct mm_struct *mm, uint64_t h,
 			 uint64_t start, uint64_t end)
@@ -113,6 +115,13 @@ static uint64_t mix_pmds(const struct aw_kernel *k, const struct mm_struct *mm, 
 		pude = aw_table(&k->pt, aw_entry_table(pgde))->e[pud_index(a)];
 		if (!(pude & _PAGE_PRESENT))
 			continue;
+		/*
+		 * A present PUD, whatever its PMD entries: the walk reads each
+		 * of them, and counts every none one as a leaf, where it reads
+		 * nothing under a missing PMD table.  (Not the PUD's accessed
+		 * bit, which the PUD filter clears and base never reads.)
+		 */
+		h = mix(h, (a & PUD_MASK) | 1);
 		pmdt = aw_table(&k->pt, aw_entry_table(pude));
 		n = pmd_index(next - 1) + 1;
 		for (i = aw_pt_next_nonzero(pmdt->e, pmd_index(a), n); i < n;
