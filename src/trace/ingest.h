@@ -65,7 +65,6 @@ struct aw_ingest {
 	uint32_t nr_pend, cap_pend;
 	struct aw_tproc *procs;
 	uint32_t nr_procs, cap_procs;
-	int cap_proc_names;			/* names sc->proc_name has room for */
 	uint64_t now;				/* trace time of the current record */
 	uint64_t model_time;			/* time the emitted stream has reached */
 	uint64_t next_age;

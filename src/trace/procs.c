@@ -8,7 +8,6 @@
  * implicit anonymous 2 MiB chunk there, counted and reported, rather than
  * let the model drop the fault.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,28 +108,9 @@ static int name_proc(struct aw_ingest *in, uint32_t id, const char *comm, uint32
 {
 	struct aw_scenario *sc = in->sc;
 
-	/*
-	 * The table grows by doubling: a build's recording names thousands
-	 * of processes, and growing it by one name each copied the whole
-	 * table every time (a sixth of agewalk-build.dat's page faults).
-	 */
+	/* id has room: new_proc() grows the names with its own table, by doubling */
 	if ((int)id > sc->nr_procs) {
-		char (*names)[AW_MAX_NAME] = sc->proc_name;
-
-		if ((int)id > in->cap_proc_names) {
-			int cap = in->cap_proc_names > sc->nr_procs ? in->cap_proc_names : sc->nr_procs;
-
-			for (cap = cap ? cap : 64; cap < (int)id && cap <= INT_MAX / 2; cap *= 2)
-				;
-			if (cap < (int)id)
-				cap = (int)id;
-			names = realloc(sc->proc_name, (size_t)cap * sizeof(*names));
-			if (!names)
-				return -1;
-			sc->proc_name = names;
-			in->cap_proc_names = cap;
-		}
-		memset(names + sc->nr_procs, 0, (id - sc->nr_procs) * sizeof(*names));
+		memset(sc->proc_name + sc->nr_procs, 0, (id - sc->nr_procs) * sizeof(*sc->proc_name));
 		sc->nr_procs = (int)id;
 	}
 	/* a name the .aws writer accepts: letters, digits, '_', '.', '-' */
@@ -151,10 +131,22 @@ static struct aw_tproc *new_proc(struct aw_ingest *in, uint32_t tid, uint32_t tg
 	if (in->nr_procs == in->cap_procs) {
 		uint32_t cap = in->cap_procs ? in->cap_procs * 2 : 64;
 		struct aw_tproc *a = realloc(in->procs, cap * sizeof(*a));
+		char (*names)[AW_MAX_NAME];
 
 		if (!a)
 			return NULL;
 		in->procs = a;
+		/*
+		 * The scenario's process names, one per process (name_proc()),
+		 * grow with it: a build's recording names thousands of
+		 * processes, and growing them one name at a time copied the
+		 * whole table each time (a sixth of agewalk-build.dat's page
+		 * faults).
+		 */
+		names = realloc(in->sc->proc_name, cap * sizeof(*names));
+		if (!names)
+			return NULL;
+		in->sc->proc_name = names;
 		in->cap_procs = cap;
 	}
 	p = &in->procs[in->nr_procs];
