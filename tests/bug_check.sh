@@ -4,11 +4,17 @@
 # makes ORACLE fire (exit 1), and the file passes --check without it.
 # A "# expect-finding: ORACLE --variants V" line documents a finding of the
 # correct variants (a property of the patch): it must fire with V and must
-# not fire with base alone.
+# not fire with base alone.  With a "# expect-known" line as well, every
+# finding of that run must be a known one (corpus/known-findings): the
+# oracle names a cause the list accepts.
 # Usage: bug_check.sh AGEWALK FILE
 set -uo pipefail
 aw=$1 f=$2
 pass=0 fail=0
+known=0
+grep -qxE '# expect-known' "$f" && known=1
+# every "  signature:" line of OUT followed by a "  known finding:" line
+all_known() { awk '/^  signature: / { n++; want = 1; next } want && /^  known finding: / { k++ } { want = 0 } END { exit !(n > 0 && k == n) }' <<<"$1"; }
 while read -r _ _ oracle varopt variants; do
 	[ -n "$oracle" ] || continue
 	[ "$varopt" = "--variants" ] || { echo "bad expect-finding line in $f"; exit 1; }
@@ -18,6 +24,11 @@ while read -r _ _ oracle varopt variants; do
 		pass=$((pass + 1))
 	else
 		echo "FAIL: $f with $variants: exit $rc, no '$oracle' finding"
+		fail=$((fail + 1))
+	fi
+	if [ $known = 1 ] && ! all_known "$out"; then
+		echo "FAIL: $f with $variants: a finding that is not a known one:"
+		grep -E '^  signature: ' <<<"$out"
 		fail=$((fail + 1))
 	fi
 	if "$aw" run --variants base "$f" >/dev/null 2>&1; then

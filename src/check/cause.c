@@ -95,16 +95,19 @@ struct aw_cause_log {
 	struct lruvec_skip {
 		bool any, empty_mm, no_leaves;
 		uint8_t reason;
+		uint64_t event;		/* event index of that skip, to order lruvecs */
 	} *last_skip;
 	int nr_lruvecs;
 };
 
-static void note_skip(struct aw_cause_log *log, int lruvec, bool empty_mm, bool no_leaves, int reason)
+static void note_skip(struct aw_cause_log *log, int lruvec, bool empty_mm, bool no_leaves, int reason,
+		      uint64_t event)
 {
 	if (lruvec < 0 || lruvec >= log->nr_lruvecs)
 		return;
 	log->last_skip[lruvec] = (struct lruvec_skip){ .any = true, .empty_mm = empty_mm,
-						       .no_leaves = no_leaves, .reason = (uint8_t)reason };
+						       .no_leaves = no_leaves, .reason = (uint8_t)reason,
+						       .event = event };
 }
 
 static uint32_t hash(int lruvec, uint32_t mm, uint64_t pud)
@@ -233,7 +236,7 @@ void aw_cause_pud_visit(struct aw_cause_log *log, struct lru_gen_mm_walk *walk, 
 		e->skip_seq = walk->seq;
 		e->skip_event = walk->k->event_index;
 		e->skip_reason = (uint8_t)reason;
-		note_skip(log, lruvec, false, false, reason);
+		note_skip(log, lruvec, false, false, reason, walk->k->event_index);
 	}
 }
 
@@ -246,7 +249,7 @@ void aw_cause_mm_skipped(struct aw_cause_log *log, struct lru_gen_mm_walk *walk,
 	e->skip_event = walk->k->event_index;
 	e->skip_no_leaves = e->no_leaves;
 	e->skip_mark_event = e->mark_event;
-	note_skip(log, walk->lruvec->index, true, e->no_leaves, 0);
+	note_skip(log, walk->lruvec->index, true, e->no_leaves, 0, walk->k->event_index);
 }
 
 /*
@@ -316,6 +319,45 @@ void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child)
 			aw_oracle_oom("cause log");
 		log->last = a;
 		memcpy(log->last[child], log->last[parent], sizeof(log->last[0]));
+	}
+}
+
+/*
+ * mremap (move_page_tables()): the folios of [old, old + len) now sit at
+ * new_addr + offset, under other PUDs, with the young bits and generations
+ * the skips of their old PUDs left them (move_huge_pmd() and
+ * move_ptes() carry the entries as they are).  Each destination PUD takes
+ * the most recent skip of the source PUDs that moved into it, per lruvec,
+ * so that an eviction there still names it.  Only the skip history moves:
+ * the filter keys on the address, so the destination's own walk history
+ * (seq, outcome) still decides the reason of its later skips.
+ */
+void aw_cause_mremap(struct aw_cause_log *log, uint32_t mm, uint64_t old, uint64_t new_addr, uint64_t len)
+{
+	int nr = log->nr;
+
+	if (!len || old == new_addr)
+		return;
+	for (int i = 0; i < nr; i++) {
+		struct cause_entry src = log->e[i];
+		uint64_t lo, hi;
+
+		if (src.mm != mm || src.pud == MM_ENTRY || !src.skipped)
+			continue;
+		lo = src.pud > old ? src.pud : old;
+		hi = src.pud + PUD_SIZE < old + len ? src.pud + PUD_SIZE : old + len;
+		if (lo >= hi)
+			continue;
+		for (uint64_t d = (new_addr + (lo - old)) & PUD_MASK; d < new_addr + (hi - old); d += PUD_SIZE) {
+			struct cause_entry *e = get(log, src.lruvec, mm, d);	/* may move log->e */
+
+			if (e->skipped && e->skip_event >= src.skip_event)
+				continue;
+			e->skipped = true;
+			e->skip_seq = src.skip_seq;
+			e->skip_event = src.skip_event;
+			e->skip_reason = src.skip_reason;
+		}
 	}
 }
 
@@ -435,6 +477,30 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 		else
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
 		return;
+	}
+	/*
+	 * Nothing in its lruvec either: a skip in another lruvec left folios
+	 * there young or unpromoted, so that lruvec gave back less at each
+	 * priority (shrink_folio_list() kept what the reference check found
+	 * young) and a reclaim that spans lruvecs -- a memcg's over every node
+	 * (shrink_zones()), the global one over every memcg -- went on to
+	 * lower priorities and took more from this one.
+	 */
+	{
+		const struct lruvec_skip *best = NULL;
+
+		for (int l = 0; l < log->nr_lruvecs; l++)
+			if (l != lruvec && log->last_skip[l].any && (!best || log->last_skip[l].event > best->event))
+				best = &log->last_skip[l];
+		if (best) {
+			if (best->empty_mm)
+				snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another "
+					 "lruvec: %s, mark set by a walk with %s", EMPTY_SKIP, mark_walk(best->no_leaves));
+			else
+				snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another "
+					 "lruvec: %s", reason_text[best->reason]);
+			return;
+		}
 	}
 	snprintf(buf, len, "no skip on its path");
 }

@@ -41,6 +41,8 @@ void aw_cause_walk_done(struct aw_cause_log *log, struct aw_kernel *k, struct lr
 void aw_cause_fault(struct aw_cause_log *log, struct aw_kernel *k, struct mm_struct *mm, int kind);
 /* a forked child's tables are copies of its parent's: so is their history */
 void aw_cause_fork(struct aw_cause_log *log, uint32_t parent, uint32_t child);
+/* mremap moved [old, old + len) of mm to new_addr: the skips of the PUDs it left go with it */
+void aw_cause_mremap(struct aw_cause_log *log, uint32_t mm, uint64_t old, uint64_t new_addr, uint64_t len);
 
 /*
  * Why the folio at (mm, addr) of lruvec (memcg, nid) was not seen young:

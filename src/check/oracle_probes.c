@@ -207,6 +207,13 @@ static void probe_reclaim_decision(void *data, struct aw_kernel *k, uint32_t pfn
 	aw_or_reclaim_decided(k, pfn, reclaim, ignore_references);
 }
 
+/* mremap: the moved folios' skip history moves with them */
+static void probe_mm_mremap(void *data, struct aw_kernel *k, struct mm_struct *mm, uint64_t old,
+			    uint64_t new_addr, uint64_t len)
+{
+	aw_cause_mremap(aw_oracle_causes(k), mm->id, old, new_addr, len);
+}
+
 static void probe_folio_evicted(void *data, struct aw_kernel *k, const struct folio *folio, uint32_t mm,
 				uint64_t addr, bool hot)
 {
@@ -275,6 +282,7 @@ static void probe_kh_event_end(void *data, struct aw_kernel *k)
 	X(aw_sort_folio, probe_sort_folio)				\
 	X(aw_scan_folios_end, probe_scan_folios_end)			\
 	X(aw_mm_fork, probe_mm_fork)					\
+	X(aw_mm_mremap, probe_mm_mremap)				\
 	X(aw_folio_migrated, probe_folio_migrated)			\
 	X(lru_gen_look_around, probe_look_around)			\
 	X(lru_gen_inc_max_seq, probe_inc_max_seq)			\

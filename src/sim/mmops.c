@@ -581,6 +581,7 @@ static int do_mremap(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, ui
 			off += PAGE_SIZE;
 		}
 	}
+	trace_aw_mm_mremap(k, mm, old, new_addr, len);
 	/* what was not moved (a shrinking move) is unmapped; then the old VMA goes */
 	aw_zap_range(k, mm, old, old + old_len);
 	for (int i = aw_vma_index(mm, old); i < mm->nr_vmas && mm->vmas[i].vm_start < old + old_len;)

@@ -177,6 +177,10 @@ AW_TRACE_EVENT(aw_mm_fault, TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, 
 /* dup_mm(): child's page tables are copies of parent's, taken now */
 AW_TRACE_EVENT(aw_mm_fork, TP_PROTO(struct aw_kernel *k, struct mm_struct *parent, struct mm_struct *child),
 	       TP_ARGS(k, parent, child))
+/* move_page_tables() (mremap) moved len bytes of mm's mappings from old to new_addr */
+AW_TRACE_EVENT(aw_mm_mremap,
+	       TP_PROTO(struct aw_kernel *k, struct mm_struct *mm, uint64_t old, uint64_t new_addr, uint64_t len),
+	       TP_ARGS(k, mm, old, new_addr, len))
 /* migrate_folio() moved a folio: folio is the new one, its mappings already point at it */
 AW_TRACE_EVENT(aw_folio_migrated, TP_PROTO(struct aw_kernel *k, const struct folio *folio), TP_ARGS(k, folio))
 /* a folio was reclaimed; mm and addr are its first mapping's, hot by the report's rule */
