@@ -439,6 +439,25 @@ static bool own_path_cause(const struct aw_cause_log *log, int lruvec, uint32_t 
 	return false;
 }
 
+/*
+ * The most recent skip of any lruvec but this one.  When nothing in the
+ * evicted folio's own lruvec was skipped, a skip in another can still
+ * explain it: it left folios there young or unpromoted, so that lruvec
+ * gave back less at each priority (shrink_folio_list() keeps what the
+ * reference check finds young), and a reclaim that spans lruvecs -- a
+ * memcg's over every node (shrink_zones()), the global one over every
+ * memcg -- went on to lower priorities and took more from this one.
+ */
+static const struct lruvec_skip *last_skip_elsewhere(const struct aw_cause_log *log, int lruvec)
+{
+	const struct lruvec_skip *best = NULL;
+
+	for (int l = 0; l < log->nr_lruvecs; l++)
+		if (l != lruvec && log->last_skip[l].any && (!best || log->last_skip[l].event > best->event))
+			best = &log->last_skip[l];
+	return best;
+}
+
 /* the mm fork copied mm from, 0 if none (or after too many generations: a reused id) */
 static uint32_t parent_of(const struct aw_cause_log *log, uint32_t mm, int hops)
 {
@@ -449,6 +468,7 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 			  uint32_t mm, uint64_t addr, bool huge, char *buf, size_t len)
 {
 	int lruvec = memcg * k->nr_nodes + nid;
+	const struct lruvec_skip *s;
 	uint32_t a;
 	int hops;
 
@@ -469,8 +489,7 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 	 * reached this one.  The last such skip names the cause.
 	 */
 	if (lruvec < log->nr_lruvecs && log->last_skip[lruvec].any) {
-		const struct lruvec_skip *s = &log->last_skip[lruvec];
-
+		s = &log->last_skip[lruvec];
 		if (s->empty_mm)
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s, mark set by a walk "
 				 "with %s", EMPTY_SKIP, mark_walk(s->no_leaves));
@@ -478,29 +497,13 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
 		return;
 	}
-	/*
-	 * Nothing in its lruvec either: a skip in another lruvec left folios
-	 * there young or unpromoted, so that lruvec gave back less at each
-	 * priority (shrink_folio_list() kept what the reference check found
-	 * young) and a reclaim that spans lruvecs -- a memcg's over every node
-	 * (shrink_zones()), the global one over every memcg -- went on to
-	 * lower priorities and took more from this one.
-	 */
-	{
-		const struct lruvec_skip *best = NULL;
-
-		for (int l = 0; l < log->nr_lruvecs; l++)
-			if (l != lruvec && log->last_skip[l].any && (!best || log->last_skip[l].event > best->event))
-				best = &log->last_skip[l];
-		if (best) {
-			if (best->empty_mm)
-				snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another "
-					 "lruvec: %s, mark set by a walk with %s", EMPTY_SKIP, mark_walk(best->no_leaves));
-			else
-				snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another "
-					 "lruvec: %s", reason_text[best->reason]);
-			return;
-		}
-	}
-	snprintf(buf, len, "no skip on its path");
+	s = last_skip_elsewhere(log, lruvec);
+	if (s && s->empty_mm)
+		snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another lruvec: %s, "
+			 "mark set by a walk with %s", EMPTY_SKIP, mark_walk(s->no_leaves));
+	else if (s)
+		snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another lruvec: %s",
+			 reason_text[s->reason]);
+	else
+		snprintf(buf, len, "no skip on its path");
 }
