@@ -387,6 +387,15 @@ static void empty_cause(const struct aw_cause_log *log, const struct cause_entry
 		 "then accessed without a fault");
 }
 
+/* "WHERE: " and a skip's cause: the empty mark and its walk, or the PUD skip's reason */
+static void skip_text(char *buf, size_t len, const char *where, bool empty_mm, bool no_leaves, int reason)
+{
+	if (empty_mm)
+		snprintf(buf, len, "%s: %s, mark set by a walk with %s", where, EMPTY_SKIP, mark_walk(no_leaves));
+	else
+		snprintf(buf, len, "%s: %s", where, reason_text[reason]);
+}
+
 /*
  * The folio's own path (its mm, its PUD) skipped by another lruvec's walk
  * -- another node's, or another memcg's -- the most recent such skip.  A
@@ -412,12 +421,8 @@ static bool path_skip_elsewhere(const struct aw_cause_log *log, int lruvec, uint
 	}
 	if (!best)
 		return false;
-	if (best->pud == MM_ENTRY)
-		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s, "
-			 "mark set by a walk with %s", EMPTY_SKIP, mark_walk(best->skip_no_leaves));
-	else
-		snprintf(buf, len, "no skip on its path; the last skip on its path, in another lruvec: %s",
-			 reason_text[best->skip_reason]);
+	skip_text(buf, len, "no skip on its path; the last skip on its path, in another lruvec", best->pud == MM_ENTRY,
+		  best->skip_no_leaves, best->skip_reason);
 	return true;
 }
 
@@ -490,20 +495,12 @@ void aw_cause_of_eviction(const struct aw_cause_log *log, const struct aw_kernel
 	 */
 	if (lruvec < log->nr_lruvecs && log->last_skip[lruvec].any) {
 		s = &log->last_skip[lruvec];
-		if (s->empty_mm)
-			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s, mark set by a walk "
-				 "with %s", EMPTY_SKIP, mark_walk(s->no_leaves));
-		else
-			snprintf(buf, len, "no skip on its path; the last skip in its lruvec: %s", reason_text[s->reason]);
-		return;
-	}
-	s = last_skip_elsewhere(log, lruvec);
-	if (s && s->empty_mm)
-		snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another lruvec: %s, "
-			 "mark set by a walk with %s", EMPTY_SKIP, mark_walk(s->no_leaves));
-	else if (s)
-		snprintf(buf, len, "no skip on its path or in its lruvec; the last skip in another lruvec: %s",
-			 reason_text[s->reason]);
-	else
+		skip_text(buf, len, "no skip on its path; the last skip in its lruvec", s->empty_mm, s->no_leaves,
+			  s->reason);
+	} else if ((s = last_skip_elsewhere(log, lruvec))) {
+		skip_text(buf, len, "no skip on its path or in its lruvec; the last skip in another lruvec",
+			  s->empty_mm, s->no_leaves, s->reason);
+	} else {
 		snprintf(buf, len, "no skip on its path");
+	}
 }
