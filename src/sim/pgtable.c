@@ -95,6 +95,19 @@ uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsign
 	return 0;
 }
 
+uint32_t aw_table_id_rehint(struct aw_pgtable_alloc *pa, const void *entry)
+{
+	uint32_t id = aw_table_id_of(pa, entry, NULL);
+
+	if (id) {
+		uint32_t first = id - (id - 1) % AW_PT_CHUNK;
+
+		pa->hint.first_id = first;
+		pa->hint.base = pa->tables[first];
+	}
+	return id;
+}
+
 uint32_t aw_table_alloc(struct aw_pgtable_alloc *pa)
 {
 	uint32_t id, first;
