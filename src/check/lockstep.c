@@ -342,8 +342,8 @@ static int setup(struct aw_lockstep *ls, const struct aw_scenario *sc, const str
 			aw_oracle_findings_only(ls->k[v]);
 		ls->k[v]->warn.abort = o->warn_abort;
 		ls->nr_variants = v + 1;
-		/* the walk log follows the first variant only, to stay readable */
-		if (v == 0 && o->walk_log && aw_walk_log_attach(ls->k[v], o->walk_log)) {
+		/* every variant's walks, each line naming its variant (walklog.h) */
+		if (o->walk_log && aw_walk_log_attach(ls->k[v], o->walk_log, ls->variant[v]->name)) {
 			snprintf(ls->err, sizeof(ls->err), "cannot attach the walk log");
 			return -1;
 		}
@@ -554,9 +554,13 @@ bool aw_lockstep_can_split(const struct aw_lockstep *ls)
 {
 	if (ls->nr_variants < 2)
 		return false;
-	/* kernel text's agreement oracle reads both machines at once: one thread */
+	/*
+	 * Kernel text's agreement oracle reads both machines at once, and the
+	 * walk log's lines of all variants share one file in one thread's
+	 * order (walklog.h): one thread.
+	 */
 	for (int v = 0; v < ls->nr_variants; v++)
-		if (ls->variant[v]->bind || ls->pair[v] >= 0)
+		if (ls->variant[v]->bind || ls->pair[v] >= 0 || ls->k[v]->walk_log)
 			return false;
 	return true;
 }

@@ -12,6 +12,7 @@
 
 struct aw_walk_log {
 	FILE *out;
+	const char *variant;	/* the name each line carries */
 };
 
 static void log_line(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct mm_struct *mm,
@@ -22,8 +23,8 @@ static void log_line(struct aw_kernel *k, struct lru_gen_mm_walk *walk, struct m
 	if (walk->pass_idx < 0)
 		return;
 	p = &k->node_stats[walk->lruvec->nid].passes[walk->pass_idx];
-	fprintf(k->walk_log->out, "walk pass=%d node=%d memcg=%d seq=%lu mm=%u mm_addr=0x%llx %s%s%s\n",
-		p->pass, walk->lruvec->nid, walk->lruvec->memcg, walk->seq, mm->id,
+	fprintf(k->walk_log->out, "walk variant=%s pass=%d node=%d memcg=%d seq=%lu mm=%u mm_addr=0x%llx %s%s%s\n",
+		k->walk_log->variant, p->pass, walk->lruvec->nid, walk->lruvec->memcg, walk->seq, mm->id,
 		(unsigned long long)mm->kaddr, what, why ? " why=" : "", why ? why : "");
 }
 
@@ -78,7 +79,7 @@ void aw_walk_log_detach(struct aw_kernel *k)
 	k->walk_log = NULL;
 }
 
-int aw_walk_log_attach(struct aw_kernel *k, FILE *out)
+int aw_walk_log_attach(struct aw_kernel *k, FILE *out, const char *variant)
 {
 	if (k->walk_log)
 		return -1;
@@ -86,6 +87,7 @@ int aw_walk_log_attach(struct aw_kernel *k, FILE *out)
 	if (!k->walk_log)
 		return -1;
 	k->walk_log->out = out;
+	k->walk_log->variant = variant;
 	if (register_trace_lru_gen_get_next_mm(k, probe_get_next_mm, NULL) ||
 	    register_trace_mm_vmscan_lru_gen_walk(k, probe_walk_end, NULL) ||
 	    register_trace_aw_kernel_destroy(k, probe_kernel_destroy, NULL)) {
