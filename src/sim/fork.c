@@ -3,10 +3,17 @@
  * Process lifetime: fork with copy-on-write (kernel/fork.c: dup_mm,
  * mm/memory.c: copy_page_range), and the default process layout.
  *
- * The child's PTEs of shared anonymous folios are old and both sides are
- * write-protected; a later write by either side copies (fault.c).  Private
- * file pages are not copied (the child faults them again), as the kernel
- * skips VMAs without anon_vma; anonymous copies inside file VMAs are.
+ * copy_page_range() copies only a VMA with anon_vma (vma_needs_copy():
+ * the model has no VM_PFNMAP, VM_MIXEDMAP or uffd-wp); a VMA without one
+ * -- a file mapping never written, an anonymous one only read (zero-page
+ * PTEs) -- leaves the child nothing, not even a table: its faults fill
+ * it.  In a copied VMA every mapped page is copied, file pages too, old
+ * and write-protected on both sides (every model mapping is private, a
+ * COW mapping); a later write by either side copies (fault.c).  The
+ * child's tables are allocated as copy_pmd_range() and copy_pte_range()
+ * allocate them: one for every present entry above, before its entries
+ * are looked at, so a parent's table of none entries is one in the child
+ * too.
  */
 #include "kernel.h"
 #include "pagewalk.h"
@@ -35,8 +42,9 @@ static void copy_pte(struct aw_kernel *k, struct mm_struct *dst, pte_t *spte, ui
 	if (pte_present(v) && !is_zero_pfn(pte_pfn(v))) {
 		struct folio *f = pfn_folio(&k->mem, pte_pfn(v));
 
-		if (!f || !folio_test(f, PG_anon))
+		if (!f)
 			return;
+		/* copy_present_pte(): a COW mapping's writable PTE is write-protected on both sides */
 		*spte &= ~_PAGE_RW;
 		v = *spte & ~_PAGE_ACCESSED;	/* the child's view starts old */
 		dpte = dst_pte(k, dst, addr, dpt);
@@ -66,7 +74,11 @@ struct aw_copy_walk {
 	struct aw_ptable *dpt;
 };
 
-/* copy_pmd_range(): a THP leaf is shared whole (copy_huge_pmd) */
+/*
+ * copy_pmd_range(): a THP leaf is shared whole (copy_huge_pmd); under a
+ * PTE table, copy_pte_range() allocates the child's (pte_alloc_map_lock())
+ * before it looks at a single entry.
+ */
 static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *walk)
 {
 	struct aw_copy_walk *cw = walk->private;
@@ -74,8 +86,10 @@ static int copy_pmd(pmd_t *spmd, uint64_t addr, uint64_t next, struct mm_walk *w
 	pmd_t *dpmd;
 
 	cw->dpt = NULL;	/* a new PMD range: the child's table is looked up again */
-	if (!pmd_trans_huge(*spmd))
+	if (!pmd_trans_huge(*spmd)) {
+		(void)dst_pte(k, cw->dst, addr, &cw->dpt);
 		return 0;
+	}
 	walk->action = ACTION_CONTINUE;
 	/* share the THP, write-protect both sides */
 	dpmd = aw_pmd_lookup(k, cw->dst, addr, true, NULL);
@@ -99,17 +113,37 @@ static int copy_pte_entry(pte_t *spte, uint64_t addr, uint64_t next, struct mm_w
 	return 0;
 }
 
+/*
+ * copy_pmd_range(): pmd_alloc() for every present PUD before its entries,
+ * so a PMD table of none entries has its twin in the child; a none PMD
+ * entry is skipped (pmd_none_or_clear_bad()).  A hole above (a none PUD
+ * or PGD entry) is skipped by copy_pud_range() and copy_p4d_range().
+ */
+static int copy_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *walk)
+{
+	struct aw_copy_walk *cw = walk->private;
+
+	if (depth == AW_WALK_DEPTH_PMD)
+		(void)aw_pmd_lookup(walk->k, cw->dst, addr, true, NULL);
+	return 0;
+}
+
 static const struct mm_walk_ops copy_walk_ops = {
 	.pmd_entry = copy_pmd,
 	.pte_entry = copy_pte_entry,
+	.pte_hole = copy_hole,
 	.skip_pte_none = true,
 };
 
+/* copy_page_range() */
 static void copy_range(struct aw_kernel *k, struct mm_struct *src, struct mm_struct *dst,
 		       const struct vm_area_struct *vma)
 {
 	struct aw_copy_walk cw = { .dst = dst };
 
+	/* vma_needs_copy(): without anon_vma a fault fills the child correctly */
+	if (!vma->anon_vma)
+		return;
 	walk_page_range(k, src, vma->vm_start, vma->vm_end, &copy_walk_ops, &cw);
 }
 
