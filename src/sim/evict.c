@@ -212,6 +212,16 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn)
 		s->refs = shadow.refs;
 		s->next = folio->mapcount;	/* swap map count */
 	}
+	/*
+	 * A file folio has one page-cache shadow, which the model keeps in
+	 * a PTE: the first mapper's.  A file page that fork shared (fork.c)
+	 * has more mappers; theirs go none, so that only one fault refaults,
+	 * as in the kernel, where the second mapper's fault finds the folio
+	 * the first one read back (a minor fault; the model, having no page
+	 * cache shared between mms, gives it a folio of its own).
+	 */
+	bool shadow_left = false;
+
 	while (aw_rmap_next(&k->mem, folio, &idx, &mm_id, &addr)) {
 		struct mm_struct *mm = aw_mm(k, mm_id);
 		pmd_t *pmd;
@@ -228,12 +238,13 @@ static bool reclaim_one(struct aw_kernel *k, uint32_t pfn)
 		} else if ((pte = aw_pte_lookup(k, mm, addr, false, NULL))) {
 			if (to_swap)
 				*pte = aw_mk_swp(slots[0]);
-			else if (!anon)	/* the model's page-cache shadow */
+			else if (!anon && !shadow_left)	/* the model's page-cache shadow */
 				*pte = _PAGE_FILE_SHADOW | (uint64_t)shadow.workingset << 11 |
 				       (uint64_t)shadow.evict_seq << PAGE_SHIFT | (uint64_t)shadow.nid << 44 |
 				       (uint64_t)shadow.refs << 52;
-			else
-				*pte = 0;	/* clean lazyfree: discarded */
+			else	/* clean lazyfree: discarded; a file page's other mappers */
+				*pte = 0;
+			shadow_left |= !anon;
 		}
 		account_unmap(k, mm, addr, nr);
 	}

@@ -37,7 +37,7 @@ static uint32_t alloc_table_entry(struct aw_kernel *k, struct mm_struct *mm, uin
  */
 
 /* pud_offset(p4d_offset(pgd_offset(mm, addr))) with optional allocation */
-static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc)
+pud_t *aw_pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc)
 {
 	uint64_t *pgde = aw_table_entry_w(&k->pt, mm->pgd, pgd_index(addr));
 	uint32_t pud_id;
@@ -53,7 +53,7 @@ static pud_t *pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t add
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pud_t **pudp)
 {
-	pud_t *pud = pud_lookup(k, mm, addr, alloc);
+	pud_t *pud = aw_pud_lookup(k, mm, addr, alloc);
 	uint32_t pmd_id;
 
 	if (pudp)
@@ -687,7 +687,7 @@ int aw_access(struct aw_kernel *k, struct aw_task *t, uint64_t start, uint64_t l
 
 uint64_t aw_pmd_entry_kva(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr)
 {
-	pud_t *pud = pud_lookup(k, mm, addr, false);
+	pud_t *pud = aw_pud_lookup(k, mm, addr, false);
 
 	if (!pud || !pud_present(*pud))
 		return 0;

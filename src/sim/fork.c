@@ -114,10 +114,13 @@ static int copy_pte_entry(pte_t *spte, uint64_t addr, uint64_t next, struct mm_w
 }
 
 /*
- * copy_pmd_range(): pmd_alloc() for every present PUD before its entries,
- * so a PMD table of none entries has its twin in the child; a none PMD
- * entry is skipped (pmd_none_or_clear_bad()).  A hole above (a none PUD
- * or PGD entry) is skipped by copy_pud_range() and copy_p4d_range().
+ * A none entry under a present one: copy_pud_range() has allocated the
+ * child's PUD table (pud_alloc()) for the present PGD entry, and
+ * copy_pmd_range() its PMD table (pmd_alloc()) for the present PUD,
+ * before looking at an entry, so a table of none entries has its twin
+ * in the child; the none entry itself is skipped (pud_none_or_clear_bad(),
+ * pmd_none_or_clear_bad()).  A none PGD entry is skipped by
+ * copy_page_range() with nothing allocated.
  */
 static int copy_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *walk)
 {
@@ -125,6 +128,8 @@ static int copy_hole(uint64_t addr, uint64_t next, int depth, struct mm_walk *wa
 
 	if (depth == AW_WALK_DEPTH_PMD)
 		(void)aw_pmd_lookup(walk->k, cw->dst, addr, true, NULL);
+	else if (depth == AW_WALK_DEPTH_PUD)
+		(void)aw_pud_lookup(walk->k, cw->dst, addr, true);
 	return 0;
 }
 
@@ -164,15 +169,21 @@ int aw_fork(struct aw_kernel *k, struct aw_task *parent, uint32_t child_pid)
 	dst->brk_start = src->brk_start;
 	dst->brk = src->brk;
 	dst->mmap_base = src->mmap_base;
+	/* dup_mmap() */
 	for (int i = 0; i < src->nr_vmas; i++) {
 		struct vm_area_struct v = src->vmas[i];
 
 		v.region = 0;	/* a region names the parent's mapping */
+		/* MAP_DROPPABLE's VMA is VM_WIPEONFORK (do_mmap()): the child's starts empty */
+		if (v.vm_flags & VM_DROPPABLE)
+			v.anon_vma = false;
+		v.vm_flags &= ~VM_LOCKED;	/* VM_LOCKED_MASK: mlock is not inherited */
 		if (!aw_vma_insert(dst, &v))
 			return -1;
 	}
 	for (int i = 0; i < src->nr_vmas; i++)
-		copy_range(k, src, dst, &src->vmas[i]);
+		if (!(src->vmas[i].vm_flags & VM_DROPPABLE))
+			copy_range(k, src, dst, &src->vmas[i]);
 	khugepaged_fork(k, dst, src);	/* dup_mmap() */
 	trace_aw_mm_fork(k, src, dst);
 	k->mglru->lru_gen_add_mm(k, dst);

@@ -433,7 +433,8 @@ static inline struct aw_shadow aw_swap_shadow(const struct aw_swap_slot *s)
 	return (struct aw_shadow){ .evict_seq = s->evict_seq, .refs = s->refs, .workingset = s->workingset,
 				   .memcg = s->memcg, .nid = s->nid };
 }
-/* page-table helpers shared with mmops.c */
+/* page-table helpers shared with mmops.c and fork.c */
+pud_t *aw_pud_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc);
 pte_t *aw_pte_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,
 		     pmd_t **pmdp);
 pmd_t *aw_pmd_lookup(struct aw_kernel *k, struct mm_struct *mm, uint64_t addr, bool alloc,

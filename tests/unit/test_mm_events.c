@@ -2,7 +2,7 @@
 /*
  * Unit tests of the MGLRU model around address-space events: look-around
  * (window and Bloom feedback), sticky force_scan in iterate_mm_list, memcg
- * limit reclaim and OOM, fork CoW, munmap's floor/ceiling table freeing,
+ * limit reclaim and OOM, munmap's floor/ceiling table freeing,
  * mremap moving whole PTE tables, and migration.
  *
  * Every expected value is derived by hand from the kernel rule
@@ -14,76 +14,7 @@
 #include "event.h"
 #include "scenario.h"
 
-#define BASE_ADDR	0x7e0000000000ULL	/* 1 GiB (hence 2 MiB) aligned */
-#define PG(n)		((uint64_t)(n) * PAGE_SIZE)
-
-/* ------------------------------------------------------------------ */
-/* helpers */
-
-static struct aw_kernel *new_kernel_cfg(struct aw_config *cfg)
-{
-	return aw_kernel_create(cfg, 0, 0, 0);
-}
-
-static struct aw_kernel *new_kernel(uint64_t swap_bytes)
-{
-	return aw_test_kernel(AW_THP_NEVER, swap_bytes, 0);
-}
-
-static void ev_proc_pid(struct aw_kernel *k, uint32_t pid, int memcg)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_PROC, .pid = pid, .cpu = 0,
-					     .memcg = (uint16_t)memcg,
-					     .flags = AW_PROC_NOLAYOUT }), 0);
-}
-
-static void ev_mmap(struct aw_kernel *k, uint64_t addr, uint64_t len)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = addr,
-					     .len = len, .arg = AW_PROT_DEFAULT }), 0);
-}
-
-static void ev_munmap(struct aw_kernel *k, uint64_t addr, uint64_t len)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MUNMAP, .pid = 1, .addr = addr,
-					     .len = len }), 0);
-}
-
-static void ev_access_pid(struct aw_kernel *k, uint32_t pid, uint64_t addr, uint64_t len, bool write)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_ACCESS, .pid = pid, .cpu = 0,
-					     .addr = addr, .len = len, .repeat = 1,
-					     .flags = write ? AW_ACC_WRITE : 0 }), 0);
-}
-
-static void ev_access(struct aw_kernel *k, uint64_t addr, uint64_t len, bool write)
-{
-	ev_access_pid(k, 1, addr, len, write);
-}
-
-static void ev_run_pid(struct aw_kernel *k, uint32_t pid)
-{
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_RUN, .pid = pid, .cpu = 0 }), 0);
-}
-
-static struct mm_struct *mm_of(struct aw_kernel *k, uint32_t pid)
-{
-	struct aw_task *t = aw_task_get(k, pid);
-
-	return t && t->alive ? aw_mm(k, t->mm) : NULL;
-}
-
-/*
- * Every scenario here ends through this: no VM_WARN_ON_ONCE()/WARN_ON()
- * of the model may have fired (each is a kernel invariant the model
- * checks on itself; warn.h), then the kernel goes.
- */
-static void put_kernel(struct aw_kernel *k)
-{
-	CHECK_EQ(aw_warn_count(&k->warn), 0);
-	CHECK_STR(k->warn.first, "");
-	aw_kernel_destroy(k);
-}
+#include "aw_events_test.h"
 
 static long lruvec_total(const struct lruvec *lv)
 {
@@ -502,7 +433,7 @@ static void test_memcg_oom(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* 5. fork: copy-on-write */
+/* 5. user page tables are memcg-charged */
 
 static struct aw_kernel *memcg_kernel_limit(uint64_t limit, uint64_t swap_bytes)
 {
@@ -584,160 +515,6 @@ static void test_memcg_pgtable_charge(void)
 	CHECK(memcg_folio_pages(k, 1) <= 1020);
 	CHECK_EQ(k->memcg[1].usage, memcg_folio_pages(k, 1) + 4);
 	CHECK_EQ(memcg_folio_pages(k, 1) + k->node_stats[0].evicted_pages, 1024);
-	put_kernel(k);
-}
-
-static void test_fork_cow(void)
-{
-	struct aw_kernel *k = new_kernel(1ULL << 30);
-	struct mm_struct *pm, *cm;
-	pte_t *pp, *cp;
-	struct folio *old;
-	uint64_t pfn0;
-
-	CHECK(k != NULL);
-	if (!k)
-		return;
-	ev_proc_pid(k, 1, 0);
-	ev_mmap(k, BASE_ADDR, PG(16));
-	ev_access(k, BASE_ADDR, PG(16), true);
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
-	pm = mm_of(k, 1);
-	cm = mm_of(k, 2);
-	CHECK(pm && cm && pm != cm);
-	if (!pm || !cm)
-		goto out;
-	pp = aw_pte_lookup(k, pm, BASE_ADDR, false, NULL);
-	cp = aw_pte_lookup(k, cm, BASE_ADDR, false, NULL);
-	CHECK(pp && cp);
-	if (!pp || !cp)
-		goto out;
-	/*
-	 * copy_present_pte() for a private anon page: write-protect both, the
-	 * child's copy starts old; the folio is mapped twice.
-	 */
-	for (int i = 0; i < 16; i++) {
-		CHECK(pte_present(cp[i]) && !pte_young(cp[i]) && !pte_write(cp[i]));
-		CHECK(pte_present(pp[i]) && !pte_write(pp[i]));
-		CHECK(pte_young(pp[i]));		/* the parent's bit is kept */
-		CHECK_EQ(pte_pfn(cp[i]), pte_pfn(pp[i]));
-		CHECK_EQ(pfn_folio(&k->mem, pte_pfn(pp[i]))->mapcount, 2);
-	}
-	CHECK_EQ(cm->rss, 16);
-	pfn0 = pte_pfn(pp[0]);
-	old = pfn_folio(&k->mem, pfn0);
-
-	/* child writes page 0: mapcount 2 -> not reusable -> a new folio */
-	ev_access_pid(k, 2, BASE_ADDR, PAGE_SIZE, true);
-	CHECK(pte_present(cp[0]) && pte_write(cp[0]));
-	CHECK(pte_pfn(cp[0]) != pfn0);
-	CHECK_EQ(old->mapcount, 1);
-	CHECK_EQ(pte_pfn(pp[0]), pfn0);
-	CHECK(!pte_write(pp[0]));
-	CHECK_EQ(pfn_folio(&k->mem, pte_pfn(cp[0]))->mapcount, 1);
-	CHECK_EQ(cm->rss, 16);			/* one page swapped for another */
-
-	/* parent writes page 0: sole mapper -> wp_can_reuse_anon_folio(): same pfn, RW */
-	ev_access_pid(k, 1, BASE_ADDR, PAGE_SIZE, true);
-	CHECK_EQ(pte_pfn(pp[0]), pfn0);
-	CHECK(pte_write(pp[0]));
-	CHECK_EQ(old->mapcount, 1);
-	/* page 1 untouched: still shared, both write-protected */
-	CHECK(!pte_write(pp[1]) && !pte_write(cp[1]));
-	CHECK_EQ(pfn_folio(&k->mem, pte_pfn(pp[1]))->mapcount, 2);
-out:
-	put_kernel(k);
-}
-
-/*
- * copy_page_range() (mm/memory.c, 6.1 and 6.12), hand-worked:
- *
- * - vma_needs_copy(): only a VMA with anon_vma is copied.  Z, anonymous
- *   and only read (zero-page PTEs: do_anonymous_page() maps the zero page
- *   without anon_vma_prepare()), and G, a private file mapping only read,
- *   leave the child no entry and no table: its faults fill them.
- * - copy_pmd_range() allocates the child's PMD table for every present
- *   PUD, copy_pte_range() its PTE table for every present non-leaf PMD,
- *   before either looks at an entry: R's second 2 MiB, whose only page
- *   MADV_DONTNEED zapped (the table stays: zap frees no table), has a
- *   PTE table of none entries in the parent, so one in the child.
- * - copy_present_pte() copies every mapped page of a copied VMA, a file
- *   page too: F, a private file mapping whose page 0 a write copied
- *   (wp_page_copy(): anon_vma set), gives the child page 0's anon copy
- *   and pages 1-3 from the page cache, each old and write-protected,
- *   each folio mapped twice.
- *
- * Child rss: R's 1 page + F's 4 = 5 (the zero page is not counted).
- * Tables: the parent has PGD, the PUD table of BASE_ADDR's 512 GiB, and
- * per 1 GiB PUD (R, Z, F and G each in their own) a PMD table; PTE tables
- * R 2, Z 1, F 1, G 1: 1 + 1 + 4 + 5 = 11.  The child: PGD, PUD table, the
- * PMD tables of R and F and their PTE tables (R 2, F 1): 1 + 1 + 2 + 3 = 7.
- */
-static void test_fork_copy_page_range(void)
-{
-	const uint64_t r = BASE_ADDR, z = BASE_ADDR + (1ULL << 30);
-	const uint64_t f = BASE_ADDR + (2ULL << 30), g = BASE_ADDR + (3ULL << 30);
-	struct aw_kernel *k = new_kernel(1ULL << 30);
-	struct mm_struct *cm;
-	pmd_t *pmd;
-	pte_t *pp, *cp;
-
-	CHECK(k != NULL);
-	if (!k)
-		return;
-	ev_proc_pid(k, 1, 0);
-	ev_mmap(k, r, 2 * PMD_SIZE);
-	ev_access(k, r, PAGE_SIZE, true);
-	ev_access(k, r + PMD_SIZE, PAGE_SIZE, true);
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MADVISE, .pid = 1, .addr = r + PMD_SIZE,
-					     .len = PAGE_SIZE, .arg = AW_MADV_DONTNEED }), 0);
-	ev_mmap(k, z, PG(16));
-	ev_access(k, z, PG(16), false);
-	for (int i = 0; i < 2; i++)
-		CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_MMAP, .pid = 1, .addr2 = i ? g : f,
-						     .len = PG(4), .arg = AW_PROT_DEFAULT,
-						     .flags = AW_MAP_FILE }), 0);
-	ev_access(k, f, PG(4), false);
-	ev_access(k, f, PAGE_SIZE, true);
-	ev_access(k, g, PG(4), false);
-	CHECK_EQ(k->pt.live, 11);
-	CHECK_EQ(apply(k, (struct aw_event){ .kind = AW_EV_FORK, .pid = 1, .pid2 = 2 }), 0);
-	CHECK_EQ(k->pt.live, 11 + 7);
-	cm = mm_of(k, 2);
-	CHECK(cm != NULL);
-	if (!cm)
-		goto out;
-	CHECK_EQ(cm->rss, 5);
-
-	/* R: page 0 shared, the second PMD's PTE table present and empty */
-	cp = aw_pte_lookup(k, cm, r, false, NULL);
-	CHECK(cp && pte_present(*cp) && !pte_young(*cp) && !pte_write(*cp));
-	pmd = aw_pmd_lookup(k, cm, r + PMD_SIZE, false, NULL);
-	CHECK(pmd && pmd_present(*pmd) && !pmd_trans_huge(*pmd));
-	if (pmd && pmd_present(*pmd))
-		for (int i = 0; i < PTRS_PER_PTE; i++)
-			CHECK_EQ(aw_table(&k->pt, aw_entry_table(*pmd))->e[i], 0);
-
-	/* Z and G: not even a PMD table */
-	CHECK(aw_pmd_lookup(k, cm, z, false, NULL) == NULL || pmd_none(*aw_pmd_lookup(k, cm, z, false, NULL)));
-	CHECK_EQ(aw_pmd_entry_kva(k, cm, z), 0);
-	CHECK_EQ(aw_pmd_entry_kva(k, cm, g), 0);
-
-	/* F: every page, old and write-protected, the folios mapped twice */
-	pp = aw_pte_lookup(k, mm_of(k, 1), f, false, NULL);
-	cp = aw_pte_lookup(k, cm, f, false, NULL);
-	CHECK(pp && cp);
-	if (!pp || !cp)
-		goto out;
-	for (int i = 0; i < 4; i++) {
-		struct folio *fo = pfn_folio(&k->mem, pte_pfn(pp[i]));
-
-		CHECK(pte_present(cp[i]) && !pte_young(cp[i]) && !pte_write(cp[i]) && !pte_write(pp[i]));
-		CHECK_EQ(pte_pfn(cp[i]), pte_pfn(pp[i]));
-		CHECK(fo && fo->mapcount == 2);
-		CHECK(fo && (i == 0) == folio_test(fo, PG_anon));
-	}
-out:
 	put_kernel(k);
 }
 
@@ -982,8 +759,6 @@ int main(void)
 	RUN(test_sticky_force_scan);
 	RUN(test_memcg_oom);
 	RUN(test_memcg_pgtable_charge);
-	RUN(test_fork_cow);
-	RUN(test_fork_copy_page_range);
 	RUN(test_munmap_floor_ceiling);
 	RUN(test_mremap_moves_table);
 	RUN(test_migrate_keeps_state);
