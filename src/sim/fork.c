@@ -10,10 +10,11 @@
  * it.  In a copied VMA every mapped page is copied, file pages too, old
  * and write-protected on both sides (every model mapping is private, a
  * COW mapping); a later write by either side copies (fault.c).  The
- * child's tables are allocated as copy_pmd_range() and copy_pte_range()
- * allocate them: one for every present entry above, before its entries
- * are looked at, so a parent's table of none entries is one in the child
- * too.
+ * child's tables are allocated as copy_pud_range(), copy_pmd_range() and
+ * copy_pte_range() allocate them: one for every present entry above,
+ * before its entries are looked at, so a parent's table of none entries
+ * is one in the child too.  dup_mmap() copies no page of a droppable
+ * (VM_WIPEONFORK) VMA and drops VM_LOCKED from the child's VMAs.
  */
 #include "kernel.h"
 #include "pagewalk.h"
