@@ -453,7 +453,7 @@ int aw_awpb_read_file(const char *path, struct aw_scenario *sc, char *err, size_
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	struct aw_awpb_reader r;
 	struct aw_event ev;
-	uint32_t line;
+	uint32_t line = 0;	/* set by every aw_awpb_next() that returns > 0; gcc -O3 cannot see it */
 	int got;
 
 	if (!f) {
