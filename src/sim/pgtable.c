@@ -68,43 +68,55 @@ static bool chunk_add(struct aw_pgtable_alloc *pa, uint32_t id)
 	return true;
 }
 
-uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsigned int *index)
+/* The chunk p points into, NULL if none: a binary search over the chunks in address order. */
+static const struct aw_pt_chunk *chunk_of(const struct aw_pgtable_alloc *pa, const char *q)
 {
-	const char *q = p;
 	uint32_t lo = 0, hi = pa->nr_chunks;
 
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
 		const char *base = (const char *)pa->chunks[mid].base;
 
-		if (q < base) {
+		if (q < base)
 			hi = mid;
-		} else if (q >= base + AW_PT_CHUNK * sizeof(struct aw_ptable)) {
+		else if (q >= base + AW_PT_CHUNK * sizeof(struct aw_ptable))
 			lo = mid + 1;
-		} else {
-			size_t off = (size_t)(q - base);
-			uint32_t id = pa->chunks[mid].first_id + (uint32_t)(off / sizeof(struct aw_ptable));
-
-			if (id >= pa->nr)
-				return 0;
-			if (index)
-				*index = (unsigned int)(off % sizeof(struct aw_ptable) / sizeof(uint64_t));
-			return id;
-		}
+		else
+			return &pa->chunks[mid];
 	}
-	return 0;
+	return NULL;
+}
+
+/* The id of the table q points into inside chunk c (and the entry's index), 0 if none. */
+static uint32_t id_in_chunk(const struct aw_pgtable_alloc *pa, const struct aw_pt_chunk *c, const char *q,
+			    unsigned int *index)
+{
+	size_t off;
+	uint32_t id;
+
+	if (!c)
+		return 0;
+	off = (size_t)(q - (const char *)c->base);
+	id = c->first_id + (uint32_t)(off / sizeof(struct aw_ptable));
+	if (id >= pa->nr)
+		return 0;
+	if (index)
+		*index = (unsigned int)(off % sizeof(struct aw_ptable) / sizeof(uint64_t));
+	return id;
+}
+
+uint32_t aw_table_id_of(const struct aw_pgtable_alloc *pa, const void *p, unsigned int *index)
+{
+	return id_in_chunk(pa, chunk_of(pa, p), p, index);
 }
 
 uint32_t aw_table_id_rehint(struct aw_pgtable_alloc *pa, const void *entry)
 {
-	uint32_t id = aw_table_id_of(pa, entry, NULL);
+	const struct aw_pt_chunk *c = chunk_of(pa, entry);
+	uint32_t id = id_in_chunk(pa, c, entry, NULL);
 
-	if (id) {
-		uint32_t first = id - (id - 1) % AW_PT_CHUNK;
-
-		pa->hint.first_id = first;
-		pa->hint.base = pa->tables[first];
-	}
+	if (id)
+		pa->hint = *c;
 	return id;
 }
 
