@@ -99,10 +99,20 @@ static unsigned int patched_cost(struct aw_kernel *k, struct mm_struct *mm, cons
 	}
 	pt = aw_table(&k->pt, aw_entry_table(*pmd));
 	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
-		pte_t pte = pt->e[i];
+		/* a run of none entries at once: each counts toward max_ptes_none */
+		unsigned int next = aw_pt_next_nonzero(pt->e, i, HPAGE_PMD_NR), run;
+		pte_t pte;
 		const struct folio *folio;
 
 		*why = "PTE limit";
+		run = (next < HPAGE_PMD_NR ? next : HPAGE_PMD_NR) - i;
+		if (run > kh->max_ptes_none - none)	/* none <= max_ptes_none here */
+			return i + (kh->max_ptes_none - none) + 1;
+		none += run;
+		i += run;
+		if (i == HPAGE_PMD_NR)
+			break;
+		pte = pt->e[i];
 		if (pte_none(pte) || (pte_present(pte) && is_zero_pfn(pte_pfn(pte)))) {
 			if (++none > kh->max_ptes_none)
 				return i + 1;
@@ -137,7 +147,9 @@ static void count_referenced(struct aw_kernel *k, struct mm_struct *mm, uint64_t
 	if (!pmd || !pmd_present(*pmd) || pmd_trans_huge(*pmd))
 		return;
 	pt = aw_table(&k->pt, aw_entry_table(*pmd));
-	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++) {
+	/* a none entry counts for nothing here */
+	for (unsigned int i = aw_pt_next_nonzero(pt->e, 0, HPAGE_PMD_NR); i < HPAGE_PMD_NR;
+	     i = aw_pt_next_nonzero(pt->e, i + 1, HPAGE_PMD_NR)) {
 		pte_t pte = pt->e[i];
 		const struct folio *folio;
 

@@ -83,19 +83,48 @@ static inline bool aw_pt_block_empty(const uint64_t *e)
 }
 
 /*
+ * Are the 8 entries from e (an 8-aligned group: one cache line) all zero?
+ * The same two-at-a-time OR as aw_pt_block_empty().
+ */
+#define AW_PT_GROUP	8
+static inline bool aw_pt_group_empty(const uint64_t *e)
+{
+	aw_pt_pair a, b, c, d;
+
+	memcpy(&a, &e[0], sizeof(a));
+	memcpy(&b, &e[2], sizeof(b));
+	memcpy(&c, &e[4], sizeof(c));
+	memcpy(&d, &e[6], sizeof(d));
+	a |= b | c | d;
+	return !(a[0] | a[1]);
+}
+
+/*
  * The first of entries i..n-1 of table e (n <= 512) that is not zero, or
- * a value >= n if there is none.  Whole empty blocks are skipped; one that
- * straddles n is read to its end, which is still inside the table.
+ * a value >= n if there is none.  An entry at a time only to the end of
+ * i's group of 8; then whole empty blocks of 64 and groups of 8 are
+ * skipped, and the entry is found inside the first group that is not
+ * empty.  A sparse table's next entry is often in the same block but a
+ * few groups on: the digests and walks that step from one mapped entry to
+ * the next had spent most of their time in the entry-at-a-time loop.  A
+ * block or group that straddles n is read to its end, which is still
+ * inside the table (both are aligned).
  */
 static inline unsigned int aw_pt_next_nonzero(const uint64_t *e, unsigned int i, unsigned int n)
 {
-	while (i < n && (i & (AW_PT_BLOCK - 1)) && !e[i])
+	while (i < n && (i & (AW_PT_GROUP - 1)) && !e[i])
 		i++;
 	if (i >= n || e[i])
 		return i;
-	/* most of a table is empty: skip whole blocks */
-	while (i < n && aw_pt_block_empty(&e[i]))
-		i += AW_PT_BLOCK;
+	/* i is group-aligned from here */
+	while (i < n) {
+		if (!(i & (AW_PT_BLOCK - 1)) && aw_pt_block_empty(&e[i]))
+			i += AW_PT_BLOCK;
+		else if (aw_pt_group_empty(&e[i]))
+			i += AW_PT_GROUP;
+		else
+			break;
+	}
 	while (i < n && !e[i])
 		i++;
 	return i;
