@@ -10,21 +10,11 @@
 set -euo pipefail
 src=$1 build=$2 engine=$3
 pair=$src/bench/fuzz-cpu-pair
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
 . "$(dirname "$0")/usage_case.sh"
-usage_case "$pair" '-B NEW and -R REF are both needed'
-usage_case "$pair" '-B NEW and -R REF are both needed' -B "$build"
-usage_case "$pair" "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$tmp/none" -R "$build"
-usage_case "$pair" "no $tmp/none/fuzz/agewalk_fuzz_lockstep" -B "$build" -R "$tmp/none"
+two_build_cases "$pair" "$build"
 usage_case "$pair" '-r 0: a number of rounds' -B "$build" -R "$build" -r 0
 usage_case "$pair" '-d x: a number of seconds' -B "$build" -R "$build" -d x
-rc=0
-"$pair" -B "$build" -R "$build" stray > "$tmp/out" 2>&1 || rc=$?
-[ "$rc" = 2 ] || fail "a stray argument exited $rc, not 2"
-grep -q '^#   bench/fuzz-cpu-pair -B NEW -R REF' "$tmp/out" || fail "a stray argument: no usage"
+stray_case "$pair" 'bench/fuzz-cpu-pair -B NEW -R REF' -B "$build" -R "$build" stray
 
 if [ "$engine" != libfuzzer ]; then
 	echo "usage checked; the output's shape needs a libFuzzer build (this one's engine: $engine)"

@@ -7,10 +7,6 @@
 set -euo pipefail
 src=$1
 prof=$src/bench/fuzz-profile
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
 . "$(dirname "$0")/usage_case.sh"
 usage_case "$prof" '-r abc: a number of runs' -r abc agewalk_fuzz_lockstep
 usage_case "$prof" '-r 0: a number of runs' -r 0 agewalk_fuzz_lockstep
