@@ -12,39 +12,29 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "slurp.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long len;
+	size_t len;
+	uint8_t *buf = aw_fuzz_slurp(path, &len);
 
-	if (!f)
+	if (!buf)
 		return -1;
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -1;
-	}
-	buf = malloc(len ? (size_t)len : 1);
-	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
 	if (getenv("AGEWALK_DRIVER_TIMES")) {
 		/* per-input cost in microseconds, for profiling a corpus */
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		LLVMFuzzerTestOneInput(buf, (size_t)len);
+		LLVMFuzzerTestOneInput(buf, len);
 		clock_gettime(CLOCK_MONOTONIC, &b);
-		fprintf(stderr, "%.1f %ld %s\n",
+		fprintf(stderr, "%.1f %zu %s\n",
 			(double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3, len, path);
 	} else {
-		LLVMFuzzerTestOneInput(buf, (size_t)len);
+		LLVMFuzzerTestOneInput(buf, len);
 	}
 	free(buf);
 	return 0;

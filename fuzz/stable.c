@@ -38,6 +38,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "slurp.h"
+
 /*
  * The driver itself carries no counters, with the ignorelist or without
  * (-DAGEWALK_FUZZ_IGNORELIST=OFF): it reads them.
@@ -121,31 +123,11 @@ static void run(const uint8_t *data, size_t size, uint8_t *out)
 			out[at++] = bucket(*c);
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc(n ? (size_t)n : 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		*len = (size_t)n;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* 0 when the input's two runs agree, 1 (reported) when not, 2 unreadable */
 static int check(const char *path, const char *prev, uint8_t *a, uint8_t *b)
 {
 	size_t len, differ = 0;
-	uint8_t *data = slurp(path, &len);
+	uint8_t *data = aw_fuzz_slurp(path, &len);
 
 	if (!data) {
 		fprintf(stderr, "%s: cannot read it\n", path);
