@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # Sourced by the bench scripts' tests (after their own `set -euo
 # pipefail`): makes $tmp, a directory removed at exit, and fail(), which
 # ends the test with its message; then the checks below.
