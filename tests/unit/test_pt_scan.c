@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the page-table scans in src/sim/pgtable.h:
- * aw_pt_block_empty(), aw_pt_group_empty() and aw_pt_next_nonzero(), which
+ * aw_pt_empty() over a block or a group, and aw_pt_next_nonzero(), which
  * the aging walk, the page walker, an mm's teardown and the equivalence
  * digests use to step from one entry that is not zero to the next.  The
  * scans may only skip work, never change the answer, so the answers are
@@ -49,12 +49,12 @@ static void test_by_hand(void)
 	CHECK(aw_pt_next_nonzero(table, 131, 511) >= 511);
 	CHECK(aw_pt_next_nonzero(table, 512, 512) >= 512);
 	/* groups and blocks: group 0 holds 3, group 7 holds 63, block 1 holds 64 */
-	CHECK(!aw_pt_group_empty(&table[0]));
-	CHECK(aw_pt_group_empty(&table[16]));
-	CHECK(!aw_pt_group_empty(&table[56]));
-	CHECK(!aw_pt_block_empty(&table[64]));
-	CHECK(aw_pt_block_empty(&table[192]));
-	CHECK(!aw_pt_block_empty(&table[448]));
+	CHECK(!aw_pt_empty(&table[0], AW_PT_GROUP));
+	CHECK(aw_pt_empty(&table[16], AW_PT_GROUP));
+	CHECK(!aw_pt_empty(&table[56], AW_PT_GROUP));
+	CHECK(!aw_pt_empty(&table[64], AW_PT_BLOCK));
+	CHECK(aw_pt_empty(&table[192], AW_PT_BLOCK));
+	CHECK(!aw_pt_empty(&table[448], AW_PT_BLOCK));
 }
 
 /* An empty table: nothing from anywhere, whatever the bound. */
@@ -65,7 +65,7 @@ static void test_empty(void)
 	CHECK(aw_pt_next_nonzero(table, 5, 100) >= 100);
 	CHECK(aw_pt_next_nonzero(table, 64, 65) >= 65);
 	for (unsigned int g = 0; g < PTRS_PER_PTE; g += AW_PT_GROUP)
-		CHECK(aw_pt_group_empty(&table[g]));
+		CHECK(aw_pt_empty(&table[g], AW_PT_GROUP));
 }
 
 /* The definition, an entry at a time */
